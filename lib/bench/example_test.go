@@ -1,0 +1,96 @@
+package bench_test
+
+import (
+	"fmt"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// Look a benchmark up by name and inspect its sizes and ground metric.
+func ExampleLookup() {
+	b, err := bench.Lookup("gridworld:3")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(b.Model)
+	nw := b.Model.ObsIndex("NW")
+	fmt.Println(b.Model.Observations, b.Ground[nw])
+	// Output:
+	// gridworld:3: |S|=9 |A|=5 |O|=4
+	// [NW NE SW SE] [0 0.5 0.5 1]
+}
+
+// The listen-only Tiger of the paper's worked example: after hearing L the
+// belief is (0.85, 0.15) and the next L has probability 0.745.
+func ExampleTigerListen() {
+	b := pomdp.Must(bench.TigerListen(bench.DefaultTigerAccuracy))
+	m := b.Model
+	L := m.ObsIndex("L")
+	belief, p := m.Update(m.B0, 0, L)
+	_, pLL := m.Update(belief, 0, L)
+	fmt.Printf("P(L) = %.3f, b_L = %.2f, P(L | L) = %.3f\n", p, belief, pLL)
+	// Output:
+	// P(L) = 0.500, b_L = [0.85 0.15], P(L | L) = 0.745
+}
+
+// Merge GridWorld's quadrants into North/South with the matching quotient
+// metric (the paper's thm:data-processing experiment).
+func ExampleCoarsenObservations() {
+	g := pomdp.Must(bench.GridWorld(3))
+	groups, names := bench.GridCoarsening()
+	coarse := pomdp.Must(bench.CoarsenObservations(g.Model, groups, names))
+	d := pomdp.Must(bench.CoarsenGround(g.Ground, groups))
+	fmt.Println(coarse.Observations, d)
+	fmt.Printf("Z(s_0_0, stay, North) = %.1f\n", coarse.ObsProb(0, 4, 0))
+	// Output:
+	// [North South] [[0 0.5] [0.5 0]]
+	// Z(s_0_0, stay, North) = 0.8
+}
+
+// Network Monitoring keeps its transition kernel factored.
+func ExampleNetworkMonitoring() {
+	b := pomdp.Must(bench.NetworkMonitoring(12))
+	m := b.Model
+	_, isKron := m.T[0].(*pomdp.Kron)
+	fmt.Println(m, isKron)
+	fmt.Println(m.States[5], m.Actions[12])
+	// Output:
+	// netmon:12: |S|=4096 |A|=13 |O|=3 true
+	// s_UDUDDDDDDDDD do_nothing
+}
+
+// RockSample(4,4): exiting east from the last column pays +10.
+func ExampleRockSample44() {
+	b := pomdp.Must(bench.RockSample44())
+	m := b.Model
+	s := bench.RockSampleState(2, 3, 0b1010)
+	east := m.ActionIndex("move_east")
+	fmt.Println(m)
+	fmt.Println(m.States[s], "--move_east-->", m.States[256], "reward", m.R[s][east])
+	// Output:
+	// rocksample:4:4: |S|=257 |A|=9 |O|=3
+	// s_2_3_BGBG --move_east--> terminal reward 10
+}
+
+// List the names Lookup accepts.
+func ExampleNames() {
+	for _, e := range bench.Names() {
+		fmt.Println(e.Pattern)
+	}
+	// Output:
+	// tiger[:ACC[:B0LEFT]]
+	// tiger-listen[:ACC]
+	// gridworld:N
+	// gridworld-goal:N
+	// gridworld-coarse:N
+	// rocksample[:4:4]
+	// netmon:N
+	// hallway:L
+	// witness
+	// inspection
+	// channel:K:C:NOISE
+	// random:S[:A:O]:SEED
+	// sensor-grid[:ACC]
+}
