@@ -1,0 +1,42 @@
+package dist
+
+import (
+	"context"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+)
+
+// BenchmarkCompute times the probe-distance computation of the paper's
+// timed rows (issue 3: Tiger m = 1 at T = 10 was 287 s in the paper's
+// Python; Tiger m ≤ 2 at T = 7 was 194 s).
+func BenchmarkCompute(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		model string
+		m, T  int
+	}{
+		{"tiger-m1-T10", "tiger", 1, 10},
+		{"tiger-m2-T7", "tiger", 2, 7},
+		{"gridworld3-m2-T2", "gridworld:3", 2, 2},
+		{"gridworld5-m1-T3", "gridworld:5", 1, 3},
+		{"rocksample-m2-T2", "rocksample:4:4", 2, 2},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			bm := lookup(b, bc.model)
+			fam, err := fsc.NewStationary(bm.Model.NumActions(), bm.Model.NumObservations(), bc.m, fsc.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var r *Result
+			for b.Loop() {
+				r, err = Compute(context.Background(), bm.Model, fam, bc.T, Options{Ground: bm.Ground})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Distinct), "distinct-probes")
+		})
+	}
+}

@@ -1,0 +1,30 @@
+package dist_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+)
+
+// Tiger (full actions), the m ≤ 2 stationary family, T = 4: probe distances,
+// then class counts of the ε-quotients.
+func ExampleCompute() {
+	b, _ := bench.Lookup("tiger")
+	fam, _ := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 2, fsc.Options{})
+	r, err := dist.Compute(context.Background(), b.Model, fam, 4, dist.Options{Ground: b.Ground})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d controllers (%d distinct), %d histories, max distance %.3f\n", r.FamilySize, r.Distinct, r.Tree.Len(), r.MaxDistance())
+	for _, eps := range []float64{0, 0.3, 0.5} {
+		fmt.Printf("ε = %.1f: %d classes\n", eps, r.Partition(eps).Total())
+	}
+	// Output:
+	// 147 controllers (75 distinct), 31 histories, max distance 1.470
+	// ε = 0.0: 16 classes
+	// ε = 0.3: 14 classes
+	// ε = 0.5: 10 classes
+}

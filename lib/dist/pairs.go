@@ -1,0 +1,83 @@
+package dist
+
+import (
+	"math"
+
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+)
+
+// pairWorker turns one probe's laws into pair distances. It owns the
+// transport solver's scratch memory.
+type pairWorker struct {
+	tree   law.Tree
+	metric Metric
+	gmax   float64
+	w1     *w1Solver
+}
+
+func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
+	return &pairWorker{tree: tree, metric: metric, gmax: g.Max(), w1: newW1Solver(g, tree.NumObs)}
+}
+
+// accumulate sets dst[t](i, j) = max(dst[t](i, j), dist(law_i, law_j)) for
+// every depth t < T. With prune, a pair whose upper bound k·max d_O·TV
+// cannot exceed the current entry is not solved.
+func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, prune bool) error {
+	tr := pw.tree
+	for t := 0; t < tr.T; t++ {
+		n := tr.Count(t)
+		if n < 2 {
+			continue
+		}
+		L := tr.SuffixLen(t)
+		k := tr.T - t
+		data := laws.Depth(t)
+		m := dst[t]
+		idx := 0
+		for i := 0; i < n; i++ {
+			p := data[i*L : (i+1)*L]
+			for j := i + 1; j < n; j++ {
+				cur := m.Data[idx]
+				q := data[j*L : (j+1)*L]
+				tv := totalVariation(p, q)
+				var w float64
+				switch {
+				case tv == 0:
+					w = 0
+				case pw.metric == TV:
+					w = tv
+				case float64(k)*pw.gmax*tv <= negligible:
+					// Laws equal up to rounding: W1 ≤ k·max d_O·TV is far
+					// below partition.ZeroTol; use the bound rather than
+					// solve a degenerate problem on residual masses ~1e-17.
+					w = float64(k) * pw.gmax * tv
+				case prune && float64(k)*pw.gmax*tv <= cur:
+					w = cur
+				default:
+					var err error
+					if w, err = pw.w1.solve(p, q, k); err != nil {
+						return err
+					}
+				}
+				if w > cur {
+					m.Data[idx] = w
+				}
+				idx++
+			}
+		}
+	}
+	return nil
+}
+
+// negligible is the upper bound on W1 below which a pair is not solved.
+const negligible = 1e-14
+
+func totalVariation(p, q []float64) float64 {
+	s := 0.0
+	for i, x := range p {
+		s += math.Abs(x - q[i])
+	}
+	return s / 2
+}

@@ -1,0 +1,91 @@
+package law
+
+import "github.com/pomdpq/pomdpq/lib/fsc"
+
+// Beliefs returns, for every history by global ID, the belief over states
+// after h under controller c: b_h(s) = P^π(s_t = s | h), the state marginal
+// of the joint posterior over (state, node), computed with c's own actions
+// along h (CONVENTIONS.md). Impossible histories get the uniform belief
+// (the operational stand-in, whatever the engine's convention); impossible
+// reports which did.
+func (e *Engine) Beliefs(c *fsc.FSC) (beliefs [][]float64, impossible []bool, err error) {
+	if err := e.Check(c); err != nil {
+		return nil, nil, err
+	}
+	tr := e.tree
+	nS := e.nS
+	beliefs = make([][]float64, tr.Len())
+	impossible = make([]bool, tr.Len())
+	nodes := c.Nodes
+	joint := make([]float64, nodes*nS)
+	copy(joint, e.m.B0)
+	var rec func(t, i int, joint []float64)
+	pred := make([]float64, nS)
+	rec = func(t, i int, joint []float64) {
+		id := tr.Offset(t) + i
+		b := make([]float64, nS)
+		for n := 0; n < nodes; n++ {
+			for s := 0; s < nS; s++ {
+				b[s] += joint[n*nS+s]
+			}
+		}
+		mass := sum(b)
+		for s := range b {
+			b[s] /= mass
+		}
+		beliefs[id] = b
+		if t == tr.T {
+			return
+		}
+		for o := 0; o < tr.NumObs; o++ {
+			child := make([]float64, nodes*nS)
+			for n := 0; n < nodes; n++ {
+				seg := joint[n*nS : (n+1)*nS]
+				if sum(seg) == 0 {
+					continue
+				}
+				for a := 0; a < c.NumActions; a++ {
+					p := c.ActionProb(t, n, a)
+					if p == 0 {
+						continue
+					}
+					e.m.Predict(pred, seg, a)
+					states, probs := e.m.ObsColumn(a, o)
+					for n2 := 0; n2 < nodes; n2++ {
+						q := p * c.NextProbOf(t, n, o, n2)
+						if q == 0 {
+							continue
+						}
+						for k, s := range states {
+							child[n2*nS+s] += q * pred[s] * probs[k]
+						}
+					}
+				}
+			}
+			if sum(child) == 0 {
+				e.markImpossible(beliefs, impossible, t+1, i*tr.NumObs+o)
+				continue
+			}
+			rec(t+1, i*tr.NumObs+o, child)
+		}
+	}
+	rec(0, 0, joint)
+	return beliefs, impossible, nil
+}
+
+// markImpossible gives history (t, i) and its whole subtree the uniform belief.
+func (e *Engine) markImpossible(beliefs [][]float64, impossible []bool, t, i int) {
+	tr := e.tree
+	for d := t; d <= tr.T; d++ {
+		span := tr.Count(d - t)
+		for k := i * span; k < (i+1)*span; k++ {
+			id := tr.Offset(d) + k
+			u := make([]float64, e.nS)
+			for s := range u {
+				u[s] = 1 / float64(e.nS)
+			}
+			beliefs[id] = u
+			impossible[id] = true
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package quotient
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// Quotient is the quotient structure of a partition of model M's history
+// tree of depth T.
+type Quotient struct {
+	M         *pomdp.Model
+	T         int
+	Tree      law.Tree
+	Partition *partition.Partition
+	// Rep[t][c] is the representative (smallest member index) of class c
+	// at depth t; Next[t][c][z] is the class at depth t+1 of Rep[t][c]·z.
+	Rep  [][]int
+	Next [][][]int
+}
+
+// New returns the quotient of partition p of m's history tree of depth T.
+func New(m *pomdp.Model, T int, p *partition.Partition) (*Quotient, error) {
+	tree, err := law.NewTree(m.NumObservations(), T)
+	if err != nil {
+		return nil, err
+	}
+	if p.Depths() != T+1 {
+		return nil, fmt.Errorf("quotient: partition has %d depths, horizon T = %d needs %d", p.Depths(), T, T+1)
+	}
+	for t := 0; t <= T; t++ {
+		if len(p.Labels[t]) != tree.Count(t) {
+			return nil, fmt.Errorf("quotient: partition labels %d histories at depth %d, the tree has %d", len(p.Labels[t]), t, tree.Count(t))
+		}
+	}
+	q := &Quotient{M: m, T: T, Tree: tree, Partition: p, Rep: make([][]int, T+1), Next: make([][][]int, T+1)}
+	nO := m.NumObservations()
+	for t := 0; t <= T; t++ {
+		k := p.Classes(t)
+		q.Rep[t] = make([]int, k)
+		for c := range q.Rep[t] {
+			q.Rep[t][c] = -1
+		}
+		for i, c := range p.Labels[t] {
+			if q.Rep[t][c] < 0 {
+				q.Rep[t][c] = i
+			}
+		}
+		if t == T {
+			continue
+		}
+		q.Next[t] = make([][]int, k)
+		for c := range q.Next[t] {
+			q.Next[t][c] = make([]int, nO)
+			for z := 0; z < nO; z++ {
+				q.Next[t][c][z] = p.Labels[t+1][q.Rep[t][c]*nO+z]
+			}
+		}
+	}
+	return q, nil
+}
+
+// Classes returns the total number of classes over depths 0 … T.
+func (q *Quotient) Classes() int { return q.Partition.Total() }
+
+// RightInvariant reports whether every member h of every class has h·z in
+// the class Next[c][z] (always true for exact partitions; ε-partitions
+// built by greedy linkage need not be).
+func (q *Quotient) RightInvariant() bool {
+	nO := q.Tree.NumObs
+	for t := 0; t < q.T; t++ {
+		for i, c := range q.Partition.Labels[t] {
+			for z := 0; z < nO; z++ {
+				if q.Partition.Labels[t+1][i*nO+z] != q.Next[t][c][z] {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// ClassBeliefs returns b̄_c for every class (indexed [t][c]): the uniform
+// average of the members' beliefs under probe π (Proposition C.1), with
+// impossible members at the uniform stand-in.
+func (q *Quotient) ClassBeliefs(pi *fsc.FSC) ([][][]float64, error) {
+	e, err := law.NewEngine(q.M, q.T, law.UniformStandIn)
+	if err != nil {
+		return nil, err
+	}
+	beliefs, _, err := e.Beliefs(pi)
+	if err != nil {
+		return nil, err
+	}
+	nS := q.M.NumStates()
+	out := make([][][]float64, q.T+1)
+	for t := 0; t <= q.T; t++ {
+		k := q.Partition.Classes(t)
+		out[t] = make([][]float64, k)
+		counts := make([]int, k)
+		for c := range out[t] {
+			out[t][c] = make([]float64, nS)
+		}
+		for i, c := range q.Partition.Labels[t] {
+			b := beliefs[q.Tree.Offset(t)+i]
+			for s, v := range b {
+				out[t][c][s] += v
+			}
+			counts[c]++
+		}
+		for c := range out[t] {
+			for s := range out[t][c] {
+				out[t][c][s] /= float64(counts[c])
+			}
+		}
+	}
+	return out, nil
+}
+
+// state of the quotient model: class c at depth t entered by observation z
+// (z = -1 for the root).
+type qstate struct{ t, c, z int }
+
+// ForProbe returns the quotient POMDP seen by probe π: states (class,
+// entering observation), transitions P̄(c, a, c') = Σ_{s'} Z(s',a,z) Σ_s
+// T(s,a,s') b̄^π_c(s) into the state (Next[c][z], z), the observation of a
+// state deterministic, rewards R̄(c, a) = Σ_s b̄^π_c(s) R(s,a), depth-T
+// states absorbing.
+func (q *Quotient) ForProbe(pi *fsc.FSC) (*pomdp.Model, error) {
+	cb, err := q.ClassBeliefs(pi)
+	if err != nil {
+		return nil, err
+	}
+	return q.build(cb, fmt.Sprintf("quotient of %s (%d classes) seen by %v", q.M.Name, q.Classes(), pi))
+}
+
+// Export returns the quotient aggregated under the reference probe ref as a
+// standalone model (see the package documentation for when it is exact for
+// every probe).
+func (q *Quotient) Export(ref *fsc.FSC) (*pomdp.Model, error) {
+	cb, err := q.ClassBeliefs(ref)
+	if err != nil {
+		return nil, err
+	}
+	return q.build(cb, fmt.Sprintf("%s-quotient", q.M.Name))
+}
+
+func (q *Quotient) build(cb [][][]float64, name string) (*pomdp.Model, error) {
+	m := q.M
+	nA, nO, nS := m.NumActions(), m.NumObservations(), m.NumStates()
+	ids := map[qstate]int{}
+	var states []qstate
+	add := func(s qstate) int {
+		if id, ok := ids[s]; ok {
+			return id
+		}
+		ids[s] = len(states)
+		states = append(states, s)
+		return len(states) - 1
+	}
+	add(qstate{0, 0, -1})
+	for k := 0; k < len(states); k++ {
+		s := states[k]
+		if s.t == q.T {
+			continue
+		}
+		for z := 0; z < nO; z++ {
+			add(qstate{s.t + 1, q.Next[s.t][s.c][z], z})
+		}
+	}
+	n := len(states)
+	names := make([]string, n)
+	for k, s := range states {
+		rep := q.Tree.Label(m.Observations, s.t, q.Rep[s.t][s.c])
+		if s.z < 0 {
+			names[k] = "[ε]"
+		} else {
+			names[k] = fmt.Sprintf("[%s]/%s", rep, m.Observations[s.z])
+		}
+	}
+	out := &pomdp.Model{Name: name, States: names, Actions: m.Actions, Observations: m.Observations,
+		Discount: m.Discount, HasDiscount: m.HasDiscount}
+	pred := make([]float64, nS)
+	probs := make([]float64, nO)
+	R := make([][]float64, n)
+	for a := 0; a < nA; a++ {
+		tt := pomdp.NewTriplets(n, n)
+		zt := pomdp.NewTriplets(n, nO)
+		for k, s := range states {
+			if R[k] == nil {
+				R[k] = make([]float64, nA)
+			}
+			b := cb[s.t][s.c]
+			for x, p := range b {
+				R[k][a] += p * m.R[x][a]
+			}
+			if s.z >= 0 {
+				zt.Set(k, s.z, 1)
+			} else {
+				zt.Set(k, 0, 1) // the root is never entered; any valid row
+			}
+			if s.t == q.T {
+				tt.Set(k, k, 1)
+				continue
+			}
+			m.Predict(pred, b, a)
+			m.ObsProbs(probs, pred, a)
+			tot := 0.0
+			for _, p := range probs {
+				tot += p
+			}
+			for z, p := range probs {
+				if p > 0 {
+					tt.Add(k, ids[qstate{s.t + 1, q.Next[s.t][s.c][z], z}], p/tot)
+				}
+			}
+		}
+		out.T = append(out.T, tt.Sparse())
+		out.Z = append(out.Z, zt.Sparse())
+	}
+	out.R = R
+	out.B0 = make([]float64, n)
+	out.B0[0] = 1
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("quotient: built an invalid model: %w", err)
+	}
+	return out, nil
+}
+
+// SoundnessGap returns max_x |P_M^π(x) − P_Q^π(x)| over full observation
+// sequences x, and the total variation between the two trajectory laws,
+// for probe π and the quotient seen by π (thm:myhill-nerode (ii): both are
+// 0 for exact partitions).
+func (q *Quotient) SoundnessGap(pi *fsc.FSC) (maxAbs, tv float64, err error) {
+	qm, err := q.ForProbe(pi)
+	if err != nil {
+		return 0, 0, err
+	}
+	lm, err := law.Compute(q.M, pi, q.T, law.UniformStandIn)
+	if err != nil {
+		return 0, 0, err
+	}
+	lq, err := law.Compute(qm, pi, q.T, law.UniformStandIn)
+	if err != nil {
+		return 0, 0, err
+	}
+	for x, p := range lm.Trajectory() {
+		d := math.Abs(p - lq.Trajectory()[x])
+		maxAbs = math.Max(maxAbs, d)
+		tv += d / 2
+	}
+	return maxAbs, tv, nil
+}

@@ -1,0 +1,111 @@
+package quotient
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/partition"
+)
+
+func build(t *testing.T, name string, m, T int, eps float64) (*Quotient, fsc.Family) {
+	t.Helper()
+	b, err := bench.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), m, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := dist.Compute(context.Background(), b.Model, fam, T, dist.Options{Ground: b.Ground})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := New(b.Model, T, r.Partition(eps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, fam
+}
+
+// TestSoundness checks thm:myhill-nerode (ii): at ε = 0 the quotient
+// reproduces P_M^π for every probe of the family.
+func TestSoundness(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		m, T  int
+	}{{"tiger", 2, 4}, {"gridworld:3", 1, 3}, {"tiger-listen", 1, 3}, {"witness", 1, 3}} {
+		q, fam := build(t, tc.model, tc.m, tc.T, 0)
+		if !q.RightInvariant() {
+			t.Errorf("%s: exact partition is not right-invariant (prop:equiv-props (b))", tc.model)
+		}
+		for i := 0; i < fam.Len(); i++ {
+			maxAbs, tv, err := q.SoundnessGap(fam.At(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(maxAbs <= 1e-12 && tv <= 1e-12) {
+				t.Fatalf("%s: probe %d: |P_M − P_Q| = %g (TV %g), want 0", tc.model, i, maxAbs, tv)
+			}
+		}
+	}
+}
+
+// TestCoarseQuotientDiffers checks that the check can fail: the ε = 0.5
+// quotient of GridWorld merges histories with different laws.
+func TestCoarseQuotientDiffers(t *testing.T) {
+	q, fam := build(t, "gridworld:3", 1, 2, 0.5)
+	worst := 0.0
+	for i := 0; i < fam.Len(); i++ {
+		_, tv, err := q.SoundnessGap(fam.At(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst = math.Max(worst, tv)
+	}
+	if !(worst > 1e-6) {
+		t.Fatalf("ε = 0.5 quotient reproduces every law (TV %g); expected a visible gap", worst)
+	}
+}
+
+func TestTigerListenQuotient(t *testing.T) {
+	// fig:tiger-quotient right: at ε = 0.5, [ε] → [{L,R}] → [O²].
+	q, _ := build(t, "tiger-listen", 1, 2, 0.5)
+	if q.Classes() != 3 {
+		t.Fatalf("%d classes, want 3", q.Classes())
+	}
+	m, err := q.Export(fsc.Constant(1, 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// root, depth-1 class entered by L or R, depth-2 class entered by L or R.
+	if m.NumStates() != 5 {
+		t.Fatalf("exported quotient has %d states (%v), want 5", m.NumStates(), m.States)
+	}
+	l, err := law.Compute(m, fsc.Constant(1, 2, 0), 2, law.UniformStandIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The class {L, R} aggregates b_L and b_R uniformly: belief (½, ½), so
+	// the quotient's law of O_2 after L is (½, ½), not (0.745, 0.255).
+	if got := l.Suffix(1, 0); !(math.Abs(got[0]-0.5) <= 1e-12) {
+		t.Fatalf("quotient law after L = %v, want (0.5, 0.5)", got)
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	b, _ := bench.Lookup("tiger")
+	p := partition.FromLabels([][]int{{0}, {0, 1}})
+	if _, err := New(b.Model, 2, p); err == nil {
+		t.Error("partition with too few depths accepted")
+	}
+	p = partition.FromLabels([][]int{{0}, {0, 1, 2}, {0, 0, 0, 0}})
+	if _, err := New(b.Model, 2, p); err == nil {
+		t.Error("partition with the wrong number of histories accepted")
+	}
+}
