@@ -126,8 +126,8 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	// Check every controller once and group by action tree.
 	n := fam.Len()
 	column := make([]int, n)
-	var reps []int        // family index of each column's representative
-	var members [][]int   // family indices per column
+	var reps []int      // family index of each column's representative
+	var members [][]int // family indices per column
 	keys := make(map[string]int)
 	var key []byte
 	for i := 0; i < n; i++ {

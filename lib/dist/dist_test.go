@@ -126,7 +126,7 @@ func TestWitnessSeparation(t *testing.T) {
 }
 
 // TestPseudometric checks prop:pseudometric on random families: symmetry is
-// built in; the triangle inequality d(h,h'') ≤ d(h,h') + d(h',h'') must hold
+// built in; the triangle inequality d(h,h”) ≤ d(h,h') + d(h',h”) must hold
 // for every triple, and pruning/dedup/workers must not change any entry.
 func TestPseudometric(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -221,7 +221,6 @@ func TestStandInsCounted(t *testing.T) {
 		t.Errorf("stand-in counts differ between conventions: %d vs %d", pm.StandIns, r.StandIns)
 	}
 }
-
 
 func must[T any](v T, err error) T {
 	if err != nil {
