@@ -1,0 +1,201 @@
+// Command pomdpq computes bounded-agent quotients of finite POMDPs from the
+// command line: the same capabilities as the notebooks, headless.
+//
+// Usage:
+//
+//	pomdpq info MODEL [--json]
+//	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
+//	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
+//	pomdpq reproduce TABLE|all --out DIR
+//	pomdpq bench [--out FILE]
+//
+// MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
+// netmon:9, hallway:10, witness, …; `pomdpq models` lists them) or the path
+// of a Cassandra .pomdp or JSON model file.
+//
+// JSON output schemas (stable; scripts and notebooks rely on them):
+//
+//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null}
+//	family:   {"kind": string, "m": int, "T": int, "size": int}
+//	quotient: {"family_size": int, "histories": int, "max_distance": number, "seconds": number,
+//	           "classes": [{"epsilon": number, "count": int}, ...]}
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "pomdpq:", err)
+		var u usageError
+		if errors.As(err, &u) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usage = `usage: pomdpq COMMAND [arguments]
+
+commands:
+  info MODEL [--json]                   sizes and validation of a model
+  models                                list the built-in models
+  family --model MODEL --kind K --m M [--T T] [--json]
+                                        size of a probe family (K = stationary or clock)
+  quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
+                                        class counts of the ε-quotients
+  reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
+  bench [--out FILE]                    time the main computations, write a table
+
+MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{usage}
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "info":
+		return cmdInfo(rest, stdout)
+	case "models":
+		for _, n := range bench.Names() {
+			fmt.Fprintln(stdout, n)
+		}
+		return nil
+	case "family":
+		return cmdFamily(rest, stdout)
+	case "quotient":
+		return cmdQuotient(rest, stdout, stderr)
+	case "reproduce":
+		return cmdReproduce(rest, stdout, stderr)
+	case "bench":
+		return cmdBench(rest, stdout, stderr)
+	case "bench-row":
+		return cmdBenchRow(rest, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
+}
+
+// loadModel resolves a built-in name or a model file. Files get the
+// discrete ground metric.
+func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
+	if spec == "" {
+		return nil, nil, usageError{"missing --model (a built-in name or a .pomdp/.json file)"}
+	}
+	ext := strings.ToLower(filepath.Ext(spec))
+	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
+		m, err := pomdp.LoadFile(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		return m, ot.Discrete(m.NumObservations()), nil
+	}
+	b, err := bench.Lookup(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.Model, b.Ground, nil
+}
+
+// parseFlags parses flags that may come before or after one positional
+// argument.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+type infoJSON struct {
+	Name         string   `json:"name"`
+	States       int      `json:"states"`
+	Actions      int      `json:"actions"`
+	Observations int      `json:"observations"`
+	Discount     *float64 `json:"discount"`
+}
+
+func cmdInfo(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	fs.SetOutput(io.Discard)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"usage: pomdpq info MODEL [--json]"}
+	}
+	m, _, err := loadModel(pos[0])
+	if err != nil {
+		return err
+	}
+	// Loaders validate; say so explicitly.
+	verr := m.Validate()
+	if *asJSON {
+		out := infoJSON{Name: m.Name, States: m.NumStates(), Actions: m.NumActions(), Observations: m.NumObservations()}
+		if m.HasDiscount {
+			d := m.Discount
+			out.Discount = &d
+		}
+		return writeJSON(stdout, out)
+	}
+	fmt.Fprintf(stdout, "model:        %s\n", m.Name)
+	fmt.Fprintf(stdout, "states:       %d\n", m.NumStates())
+	fmt.Fprintf(stdout, "actions:      %d (%s)\n", m.NumActions(), preview(m.Actions))
+	fmt.Fprintf(stdout, "observations: %d (%s)\n", m.NumObservations(), preview(m.Observations))
+	if m.HasDiscount {
+		fmt.Fprintf(stdout, "discount:     %g\n", m.Discount)
+	} else {
+		fmt.Fprintf(stdout, "discount:     none\n")
+	}
+	nnz := 0
+	for _, k := range m.T {
+		nnz += k.NNZ()
+	}
+	fmt.Fprintf(stdout, "T non-zeros:  %d\n", nnz)
+	if verr != nil {
+		fmt.Fprintf(stdout, "validation:   FAILED: %v\n", verr)
+		return verr
+	}
+	fmt.Fprintf(stdout, "validation:   ok (rows stochastic within %g)\n", pomdp.RowTol)
+	return nil
+}
+
+func preview(names []string) string {
+	if len(names) <= 8 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:6], ", ") + fmt.Sprintf(", … (%d more)", len(names)-6)
+}
