@@ -46,7 +46,7 @@ func init() {
 
 func capacitySweepGridWorld(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "capacity-sweep-gridworld", Paper: "capacity-sweep-gridworld", Label: "tab:capacity-sweep-gridworld",
-		Title: "Quotient class counts, GridWorld 3×3 (|S| = 9, T = 2). Total histories: 21.",
+		Title:   "Quotient class counts, GridWorld 3×3 (|S| = 9, T = 2). Total histories: 21.",
 		Columns: []Column{{"m", Key}, {"eps", Key}, {"classes", Exact}, {"compression", Exact}, {"policies", Exact}}}
 	for _, m := range []int{1, 2} {
 		r, _, err := distances(ctx, env, "gridworld:3", fsc.KindStationary, m, 2, false)
@@ -64,7 +64,7 @@ func capacitySweepGridWorld(ctx context.Context, env *Env) (*Table, error) {
 
 func capacitySweepTiger(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "capacity-sweep-tiger", Paper: "refinement-lattice", Label: "fig:refinement-lattice",
-		Title: "Tiger (full actions), T = 4: class counts over m and ε (the refinement lattice's data)",
+		Title:   "Tiger (full actions), T = 4: class counts over m and ε (the refinement lattice's data)",
 		Columns: []Column{{"benchmark", Key}, {"horizon", Key}, {"m", Key}, {"eps", Key}, {"classes", Exact}, {"max_distance", Info}, {"policies", Info}},
 		Explain: map[string]string{}}
 	for _, m := range []int{1, 2} {
