@@ -15,20 +15,31 @@ import (
 
 // distances computes d^Π for a built-in model and a deterministic family.
 func distances(ctx context.Context, env *Env, model string, kind fsc.Kind, m, T int, tensor bool) (*dist.Result, bench.Benchmark, error) {
+	return distancesOpt(ctx, env, model, kind, m, T, dist.Options{Tensor: tensor})
+}
+
+// distancesOpt is distances with explicit options (metric, convention);
+// results are cached in env.
+func distancesOpt(ctx context.Context, env *Env, model string, kind fsc.Kind, m, T int, opt dist.Options) (*dist.Result, bench.Benchmark, error) {
 	b, err := bench.Lookup(model)
 	if err != nil {
 		return nil, b, err
 	}
+	key := fmt.Sprintf("dist|%s|%s|%d|%d|%v|%v|%v", model, kind, m, T, opt.Tensor, opt.Metric, opt.Convention)
+	r, err := memo(env, key, func() (*dist.Result, error) { return computeDist(ctx, env, b, kind, m, T, opt) })
+	return r, b, err
+}
+
+func computeDist(ctx context.Context, env *Env, b bench.Benchmark, kind fsc.Kind, m, T int, opt dist.Options) (*dist.Result, error) {
+	model := b.Name
 	fam, err := fsc.New(kind, b.Model.NumActions(), b.Model.NumObservations(), m, T, fsc.Options{})
 	if err != nil {
-		return nil, b, err
+		return nil, err
 	}
-	opt := dist.Options{Ground: b.Ground, Tensor: tensor, Progress: env.progress(fmt.Sprintf("%s %s m=%d T=%d", model, kind, m, T))}
-	if env != nil {
-		opt.Workers = env.Workers
-	}
-	r, err := dist.Compute(ctx, b.Model, fam, T, opt)
-	return r, b, err
+	opt.Ground = b.Ground
+	opt.Progress = env.progress(fmt.Sprintf("%s %s m=%d T=%d", model, kind, m, T))
+	opt.Workers = env.workers()
+	return dist.Compute(ctx, b.Model, fam, T, opt)
 }
 
 func init() {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pomdpq/pomdpq/datasets"
 )
@@ -74,10 +75,35 @@ type Spec struct {
 	Build func(ctx context.Context, env *Env) (*Table, error)
 }
 
-// Env carries options and caches shared by the tables of one run.
+// Env carries options and caches shared by the tables of one run. The
+// zero value is ready to use.
 type Env struct {
 	Workers  int
 	Progress func(stage string, done, total int)
+
+	mu    sync.Mutex
+	cache map[string]any
+}
+
+// memo returns the cached value for key, computing it with f once.
+func memo[T any](e *Env, key string, f func() (T, error)) (T, error) {
+	e.mu.Lock()
+	if v, ok := e.cache[key]; ok {
+		e.mu.Unlock()
+		return v.(T), nil
+	}
+	e.mu.Unlock()
+	v, err := f()
+	if err != nil {
+		return v, err
+	}
+	e.mu.Lock()
+	if e.cache == nil {
+		e.cache = map[string]any{}
+	}
+	e.cache[key] = v
+	e.mu.Unlock()
+	return v, nil
 }
 
 func (e *Env) progress(stage string) func(done, total int) {
