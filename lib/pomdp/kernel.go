@@ -1,6 +1,9 @@
 package pomdp
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Kernel is a row-stochastic transition matrix K(s, s') for one action.
 // Implementations are immutable once built and safe for concurrent use.
@@ -136,4 +139,24 @@ func SparseKernel(k Kernel) *Sparse {
 		m.RowPtr = append(m.RowPtr, len(m.Col))
 	}
 	return m
+}
+
+// check reports a factor that is not a finite, non-negative, row-stochastic
+// matrix (rows summing to 1 within RowTol).
+func (k *Kron) check() error {
+	for f, fac := range k.Factors {
+		for i, row := range fac {
+			sum := 0.0
+			for j, p := range row {
+				if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
+					return fmt.Errorf("Kron factor %d entry (%d,%d) = %v is not a finite non-negative number", f, i, j, p)
+				}
+				sum += p
+			}
+			if !(math.Abs(sum-1) <= RowTol) {
+				return fmt.Errorf("Kron factor %d row %d sums to %.12g, want 1", f, i, sum)
+			}
+		}
+	}
+	return nil
 }

@@ -66,7 +66,8 @@ func (m *Model) String() string {
 }
 
 // EntryError reports an invalid entry of a model. Indices that do not
-// apply are -1.
+// apply are -1. It prints the entry by name, e.g. "T(s, a, s')", a row as
+// "T(s, a, ·)" or "Z(s', a, ·)", a whole kernel as "T[a]" or "Z[a]".
 type EntryError struct {
 	Model  string // model name, if any
 	Field  string // "T", "Z", "R", "b0", "states", ...
@@ -92,17 +93,33 @@ func (e *EntryError) Error() string {
 	}
 	switch e.Field {
 	case "T":
-		loc = fmt.Sprintf("T(%s, %s, %s)", name(st, e.State), name(ac, e.Action), name(st, e.Next))
-		if e.Next < 0 {
+		switch {
+		case e.State < 0 && e.Action >= 0:
+			loc = fmt.Sprintf("T[%s]", name(ac, e.Action))
+		case e.State < 0:
+		case e.Next < 0:
 			loc = fmt.Sprintf("T(%s, %s, ·)", name(st, e.State), name(ac, e.Action))
+		default:
+			loc = fmt.Sprintf("T(%s, %s, %s)", name(st, e.State), name(ac, e.Action), name(st, e.Next))
 		}
 	case "Z":
-		loc = fmt.Sprintf("Z(%s, %s, %s)", name(st, e.Next), name(ac, e.Action), name(ob, e.Obs))
-		if e.Obs < 0 {
+		switch {
+		case e.Next < 0 && e.Action >= 0:
+			loc = fmt.Sprintf("Z[%s]", name(ac, e.Action))
+		case e.Next < 0:
+		case e.Obs < 0:
 			loc = fmt.Sprintf("Z(%s, %s, ·)", name(st, e.Next), name(ac, e.Action))
+		default:
+			loc = fmt.Sprintf("Z(%s, %s, %s)", name(st, e.Next), name(ac, e.Action), name(ob, e.Obs))
 		}
 	case "R":
-		loc = fmt.Sprintf("R(%s, %s)", name(st, e.State), name(ac, e.Action))
+		switch {
+		case e.State < 0:
+		case e.Action < 0:
+			loc = fmt.Sprintf("R(%s, ·)", name(st, e.State))
+		default:
+			loc = fmt.Sprintf("R(%s, %s)", name(st, e.State), name(ac, e.Action))
+		}
 	case "b0":
 		if e.State >= 0 {
 			loc = fmt.Sprintf("b0(%s)", name(st, e.State))
@@ -151,6 +168,7 @@ func (m *Model) Validate() error {
 	if len(m.Z) != nA {
 		return m.entryErr("Z", -1, -1, -1, -1, "have %d observation kernels for %d actions", len(m.Z), nA)
 	}
+	checked := map[Kernel]bool{}
 	for a := 0; a < nA; a++ {
 		k := m.T[a]
 		if k == nil {
@@ -159,28 +177,26 @@ func (m *Model) Validate() error {
 		if r, c := k.Dims(); r != nS || c != nS {
 			return m.entryErr("T", a, -1, -1, -1, "kernel is %d×%d, want %d×%d", r, c, nS, nS)
 		}
-		for s := 0; s < nS; s++ {
-			sum := 0.0
-			var bad error
-			k.Entries(s, func(j int, p float64) {
-				if bad == nil && (math.IsNaN(p) || math.IsInf(p, 0) || p < 0) {
-					bad = m.entryErr("T", a, s, j, -1, "probability %v is not a finite non-negative number", p)
-				}
-				sum += p
-			})
-			if bad != nil {
-				return bad
+		if sp, ok := k.(*Sparse); ok {
+			if err := sp.check(); err != nil {
+				return m.entryErr("T", a, -1, -1, -1, "malformed sparse matrix: %v", err)
 			}
-			if !(math.Abs(sum-1) <= RowTol) {
-				return m.entryErr("T", a, s, -1, -1, "row sums to %.12g, want 1 (within %g)", sum, RowTol)
+		}
+		if !checked[k] { // the same kernel value may serve several actions
+			checked[k] = true
+			if err := m.checkKernel(a, k); err != nil {
+				return err
 			}
 		}
 		z := m.Z[a]
 		if z == nil {
 			return m.entryErr("Z", a, -1, -1, -1, "missing observation kernel for action %s", m.Actions[a])
 		}
-		if z.Rows != nS || z.Cols != nO || len(z.RowPtr) != nS+1 {
+		if z.Rows != nS || z.Cols != nO {
 			return m.entryErr("Z", a, -1, -1, -1, "kernel is %d×%d, want %d×%d", z.Rows, z.Cols, nS, nO)
+		}
+		if err := z.check(); err != nil {
+			return m.entryErr("Z", a, -1, -1, -1, "malformed sparse matrix: %v", err)
 		}
 		for s := 0; s < nS; s++ {
 			sum := 0.0
@@ -224,6 +240,37 @@ func (m *Model) Validate() error {
 	}
 	if !(math.Abs(sum-1) <= RowTol) {
 		return m.entryErr("b0", -1, -1, -1, -1, "sums to %.12g, want 1 (within %g)", sum, RowTol)
+	}
+	return nil
+}
+
+// checkKernel checks that every row of kernel k (of action a) is a
+// probability distribution.
+func (m *Model) checkKernel(a int, k Kernel) error {
+	nS := len(m.States)
+	if kr, ok := k.(*Kron); ok {
+		// A product of stochastic factors is stochastic: check the factors,
+		// O(Σ d²) instead of O(|S|·nnz per row).
+		if err := kr.check(); err != nil {
+			return m.entryErr("T", a, -1, -1, -1, "%v", err)
+		}
+		return nil
+	}
+	for s := 0; s < nS; s++ {
+		sum := 0.0
+		var bad error
+		k.Entries(s, func(j int, p float64) {
+			if bad == nil && (math.IsNaN(p) || math.IsInf(p, 0) || p < 0) {
+				bad = m.entryErr("T", a, s, j, -1, "probability %v is not a finite non-negative number", p)
+			}
+			sum += p
+		})
+		if bad != nil {
+			return bad
+		}
+		if !(math.Abs(sum-1) <= RowTol) {
+			return m.entryErr("T", a, s, -1, -1, "row sums to %.12g, want 1 (within %g)", sum, RowTol)
+		}
 	}
 	return nil
 }

@@ -173,3 +173,36 @@ func (m *Sparse) Transpose() *Sparse {
 	}
 	return t
 }
+
+// check verifies the compressed-row structure: len(RowPtr) = Rows+1,
+// RowPtr non-decreasing from 0 to len(Col) = len(Val), and the columns of
+// each row strictly increasing within [0, Cols). It costs O(Rows + nnz).
+func (m *Sparse) check() error {
+	if m.Rows < 0 || m.Cols < 0 {
+		return fmt.Errorf("negative dimensions %d×%d", m.Rows, m.Cols)
+	}
+	if len(m.RowPtr) != m.Rows+1 {
+		return fmt.Errorf("RowPtr has %d entries, want %d", len(m.RowPtr), m.Rows+1)
+	}
+	if len(m.Val) != len(m.Col) {
+		return fmt.Errorf("Val has %d entries and Col %d", len(m.Val), len(m.Col))
+	}
+	if m.RowPtr[0] != 0 || m.RowPtr[m.Rows] != len(m.Col) {
+		return fmt.Errorf("RowPtr runs from %d to %d, want 0 to %d", m.RowPtr[0], m.RowPtr[m.Rows], len(m.Col))
+	}
+	for i := 0; i < m.Rows; i++ {
+		lo, hi := m.RowPtr[i], m.RowPtr[i+1]
+		if lo > hi || hi > len(m.Col) {
+			return fmt.Errorf("RowPtr[%d:%d] = %d, %d is not a valid range", i, i+2, lo, hi)
+		}
+		for k := lo; k < hi; k++ {
+			if j := m.Col[k]; j < 0 || j >= m.Cols {
+				return fmt.Errorf("row %d: column %d out of range [0, %d)", i, j, m.Cols)
+			}
+			if k > lo && m.Col[k] <= m.Col[k-1] {
+				return fmt.Errorf("row %d: columns %d, %d are not strictly increasing", i, m.Col[k-1], m.Col[k])
+			}
+		}
+	}
+	return nil
+}

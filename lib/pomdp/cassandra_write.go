@@ -1,0 +1,204 @@
+package pomdp
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteCassandra writes m in Cassandra's .pomdp format so that
+// ReadCassandra returns the same model: the same names, T, Z, R, b0 and
+// discount, bit for bit (numbers are written with strconv's shortest
+// round-tripping form).
+//
+// A space whose names are "0", "1", ... is written as a count; otherwise
+// every name must be a valid .pomdp name ([A-Za-z][A-Za-z0-9_-]*, not a
+// keyword) or WriteCassandra returns an error naming it (use WriteJSON for
+// arbitrary names). Rewards are written as "R: a : s : * : * v" for each
+// non-zero R(s, a) with "values: reward". A model without a discount is
+// written with "discount: 1" (the format requires one; this is the only
+// difference after a round trip: HasDiscount becomes true). The model's
+// Name appears only in a comment.
+//
+// Rows of T and Z are written as single entries "T: a : s : s' p" when
+// they have few non-zeros and as dense rows otherwise; identity matrices as
+// "T: a identity"; so the file size is O(nnz(T) + nnz(Z) + |S|·|A|). Kron
+// kernels are written through their Entries.
+//
+// It returns the first write error, or an error for a name the format
+// cannot hold. It does not validate m.
+func WriteCassandra(w io.Writer, m *Model) error {
+	for _, l := range []struct {
+		field string
+		names []string
+	}{{"state", m.States}, {"action", m.Actions}, {"observation", m.Observations}} {
+		if isCount(l.names) {
+			continue
+		}
+		for _, n := range l.names {
+			if !isCassandraName(n) {
+				return fmt.Errorf("pomdp: WriteCassandra: %s name %q cannot be written in the .pomdp format (names must match [A-Za-z][A-Za-z0-9_-]* and not be a keyword); use WriteJSON", l.field, n)
+			}
+		}
+	}
+	bw := bufio.NewWriter(w)
+	nS, nA := len(m.States), len(m.Actions)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+	if m.Name != "" {
+		fmt.Fprintf(bw, "# %s\n", strconv.Quote(m.Name))
+	}
+	bw.WriteString("# written by pomdpq WriteCassandra\n\n")
+	if m.HasDiscount {
+		fmt.Fprintf(bw, "discount: %s\n", f(m.Discount))
+	} else {
+		bw.WriteString("# the model has no discount; the format requires one\ndiscount: 1\n")
+	}
+	bw.WriteString("values: reward\n")
+	writeSpace(bw, "states", m.States)
+	writeSpace(bw, "actions", m.Actions)
+	writeSpace(bw, "observations", m.Observations)
+	bw.WriteString("\n")
+
+	// Start.
+	uniform, point, nnz := true, -1, 0
+	for s, p := range m.B0 {
+		if p != 1/float64(nS) {
+			uniform = false
+		}
+		if p != 0 {
+			nnz++
+		}
+		if p == 1 {
+			point = s
+		}
+	}
+	switch {
+	case uniform:
+		bw.WriteString("start: uniform\n")
+	case point >= 0 && nnz == 1:
+		fmt.Fprintf(bw, "start include: %s\n", m.States[point])
+	default:
+		bw.WriteString("start:\n")
+		writeRow(bw, m.B0, f)
+	}
+
+	row := make([]float64, max(nS, len(m.Observations)))
+	var cols []int
+	var vals []float64
+	for a := 0; a < nA; a++ {
+		an := m.Actions[a]
+		bw.WriteString("\n")
+		k := m.T[a]
+		if isIdentity(k, nS) {
+			fmt.Fprintf(bw, "T: %s identity\n", an)
+		} else {
+			for s := 0; s < nS; s++ {
+				cols, vals = cols[:0], vals[:0]
+				k.Entries(s, func(j int, p float64) {
+					cols = append(cols, j)
+					vals = append(vals, p)
+				})
+				writeKernelRow(bw, "T", an, m.States[s], cols, vals, m.States, row[:nS], f)
+			}
+		}
+		bw.WriteString("\n")
+		z := m.Z[a]
+		for s := 0; s < nS; s++ {
+			cols, vals := z.Row(s)
+			writeKernelRow(bw, "O", an, m.States[s], cols, vals, m.Observations, row[:len(m.Observations)], f)
+		}
+	}
+	bw.WriteString("\n")
+	for s := 0; s < nS; s++ {
+		for a := 0; a < nA; a++ {
+			if r := m.R[s][a]; r != 0 {
+				fmt.Fprintf(bw, "R: %s : %s : * : * %s\n", m.Actions[a], m.States[s], f(r))
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// writeKernelRow writes one row of T or Z: single entries when the row has
+// few non-zeros, a dense row otherwise.
+func writeKernelRow(bw *bufio.Writer, field, action, from string, cols []int, vals []float64, colNames []string, row []float64, f func(float64) string) {
+	n := len(colNames)
+	if len(cols) == 1 || 3*len(cols) < n {
+		for k, j := range cols {
+			for _, part := range [...]string{field, ": ", action, " : ", from, " : ", colNames[j], " ", f(vals[k]), "\n"} {
+				bw.WriteString(part)
+			}
+		}
+		return
+	}
+	clear(row)
+	for k, j := range cols {
+		row[j] = vals[k]
+	}
+	fmt.Fprintf(bw, "%s: %s : %s\n", field, action, from)
+	writeRow(bw, row, f)
+}
+
+func writeRow(bw *bufio.Writer, row []float64, f func(float64) string) {
+	for j, v := range row {
+		if j > 0 {
+			bw.WriteByte(' ')
+		}
+		bw.WriteString(f(v))
+	}
+	bw.WriteByte('\n')
+}
+
+func writeSpace(bw *bufio.Writer, field string, names []string) {
+	if isCount(names) {
+		fmt.Fprintf(bw, "%s: %d\n", field, len(names))
+		return
+	}
+	fmt.Fprintf(bw, "%s: %s\n", field, strings.Join(names, " "))
+}
+
+// isCount reports whether names are "0", "1", ..., as the reader gives to
+// spaces declared by a count.
+func isCount(names []string) bool {
+	for i, n := range names {
+		if n != strconv.Itoa(i) {
+			return false
+		}
+	}
+	return true
+}
+
+func isCassandraName(n string) bool {
+	if n == "" || !isLetter(n[0]) || cassKeywords[n] {
+		return false
+	}
+	for i := 1; i < len(n); i++ {
+		c := n[i]
+		if !(isLetter(c) || isDigit(c) || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdentity(k Kernel, n int) bool {
+	if k.NNZ() < n {
+		return false
+	}
+	for s := 0; s < n; s++ {
+		ok, cnt := true, 0
+		k.Entries(s, func(j int, p float64) {
+			cnt++
+			if j != s || p != 1 {
+				ok = false
+			}
+		})
+		if !ok || cnt != 1 {
+			return false
+		}
+	}
+	return true
+}
