@@ -3,6 +3,7 @@ package quotient
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -64,6 +65,21 @@ func New(m *pomdp.Model, T int, p *partition.Partition) (*Quotient, error) {
 	return q, nil
 }
 
+// ClassLabel returns a readable name of class c at depth t: its members'
+// labels, e.g. "{L,R}" (at most four shown).
+func (q *Quotient) ClassLabel(t, c int) string {
+	var parts []string
+	members := q.Partition.Members(t, c)
+	for k, i := range members {
+		if k == 4 {
+			parts = append(parts, fmt.Sprintf("… %d more", len(members)-4))
+			break
+		}
+		parts = append(parts, q.Tree.Label(q.M.Observations, t, i))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
 // Classes returns the total number of classes over depths 0 … T.
 func (q *Quotient) Classes() int { return q.Partition.Total() }
 
@@ -122,7 +138,8 @@ func (q *Quotient) ClassBeliefs(pi *fsc.FSC) ([][][]float64, error) {
 }
 
 // state of the quotient model: class c at depth t entered by observation z
-// (z = -1 for the root).
+// (z = -1 for the root). Its name is "d{t}_c{c}_{z}" ("root" for the root),
+// which every model format accepts; ClassLabel gives the readable class.
 type qstate struct{ t, c, z int }
 
 // ForProbe returns the quotient POMDP seen by probe π: states (class,
@@ -175,11 +192,10 @@ func (q *Quotient) build(cb [][][]float64, name string) (*pomdp.Model, error) {
 	n := len(states)
 	names := make([]string, n)
 	for k, s := range states {
-		rep := q.Tree.Label(m.Observations, s.t, q.Rep[s.t][s.c])
 		if s.z < 0 {
-			names[k] = "[ε]"
+			names[k] = "root"
 		} else {
-			names[k] = fmt.Sprintf("[%s]/%s", rep, m.Observations[s.z])
+			names[k] = fmt.Sprintf("d%d_c%d_%s", s.t, s.c, m.Observations[s.z])
 		}
 	}
 	out := &pomdp.Model{Name: name, States: names, Actions: m.Actions, Observations: m.Observations,

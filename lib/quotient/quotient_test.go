@@ -1,6 +1,7 @@
 package quotient
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 func build(t *testing.T, name string, m, T int, eps float64) (*Quotient, fsc.Family) {
@@ -95,6 +97,43 @@ func TestTigerListenQuotient(t *testing.T) {
 	// the quotient's law of O_2 after L is (½, ½), not (0.745, 0.255).
 	if got := l.Suffix(1, 0); !(math.Abs(got[0]-0.5) <= 1e-12) {
 		t.Fatalf("quotient law after L = %v, want (0.5, 0.5)", got)
+	}
+}
+
+func TestExportRoundTrip(t *testing.T) {
+	// The exported quotient must load in other solvers: write it as a
+	// Cassandra file (GridWorld; Tiger's observation "R" is a keyword of
+	// that format) and as JSON, and read it back.
+	gq, gfam := build(t, "gridworld:3", 1, 2, 0)
+	gm, err := gq.Export(gfam.At(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cbuf bytes.Buffer
+	if err := pomdp.WriteCassandra(&cbuf, gm); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := pomdp.ReadCassandra(&cbuf, "quotient.pomdp"); err != nil || back.NumStates() != gm.NumStates() {
+		t.Fatalf("Cassandra round trip: %v", err)
+	}
+	q, fam := build(t, "tiger", 1, 3, 0)
+	m, err := q.Export(fam.At(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := pomdp.WriteJSON(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := pomdp.ReadJSON(&buf, "quotient.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.NumStates() != m.NumStates() {
+		t.Fatalf("read back %d states, wrote %d", back.NumStates(), m.NumStates())
+	}
+	if got := q.ClassLabel(1, 0); got != "{L}" {
+		t.Fatalf("ClassLabel(1, 0) = %q, want {L}", got)
 	}
 }
 
