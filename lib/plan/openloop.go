@@ -2,9 +2,9 @@ package plan
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
@@ -26,6 +26,8 @@ type OpenLoopResult struct {
 	// Quotient[i] is the value of string i on the quotient seen by it;
 	// Original[i] its value on the original model.
 	Quotient, Original []float64
+	// Vectors is the number of distinct belief vectors met (all depths).
+	Vectors int
 }
 
 // Best returns the index of the first string whose value in vals is within
@@ -61,6 +63,13 @@ func Decode(i, nA, T int) []int {
 // the quotient q (as seen by that string, quotient.ForProbe) and on the
 // original model, for a latent reward or a per-step objective. Impossible
 // member histories take the uniform belief, as in quotient.ClassBeliefs.
+//
+// Under an open-loop prefix the beliefs of all depth-t histories form one
+// vector that depends only on the prefix; many prefixes share it (Tiger's
+// beliefs depend only on listen counts since the last opening). Vectors are
+// interned (rounded to 12 decimals, CONVENTIONS.md) with their successor
+// per action and their classes' one-step kernels, so each prefix costs only
+// the propagation of the quotient's class distribution.
 func OpenLoop(ctx context.Context, q *quotient.Quotient, obj Objective, limit int) (*OpenLoopResult, error) {
 	m := q.M
 	nA, T := m.NumActions(), q.T
@@ -89,136 +98,203 @@ func OpenLoop(ctx context.Context, q *quotient.Quotient, obj Objective, limit in
 	if T == 0 {
 		return res, nil
 	}
-	// One worker per first action.
-	var wg sync.WaitGroup
-	errs := make([]error, nA)
+	w := newWalker(q, step)
+	root := w.intern(0, append([]float64(nil), m.B0...), make([]bool, 1))
+	w.pq[0][0] = 1
+	copy(w.borig[0], m.B0)
 	for a := 0; a < nA; a++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWalker(q, step)
-			w.root()
-			errs[a] = w.descend(ctx, 0, a, 0, 0, 0, res)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		w.descend(0, root, a, 0, 0, 0, res)
+	}
+	for _, v := range w.vecs {
+		res.Vectors += len(v)
 	}
 	return res, nil
 }
 
-// walker owns per-depth buffers for the prefix-tree pass.
+// vec is an interned belief vector of one depth with what depends on it.
+type vec struct {
+	bel  []float64 // Count(t)·|S|
+	imp  []bool
+	obs  []float64 // classes·|A|·|O|: P̄(c, a, z)
+	rew  []float64 // classes·|A|: the stage reward Σ_s b̄_c(s) R(s, a), or Σ_z P̄(c,a,z)·r_t(a, z)
+	next []int     // per action: successor vector at depth t+1 (−1: not yet)
+}
+
+// walker owns the interned vectors and per-depth buffers.
 type walker struct {
 	q     *quotient.Quotient
 	m     *pomdp.Model
 	step  value.StepObjective
 	nS    int
 	nO    int
-	bel   [][]float64 // bel[t]: beliefs of depth-t histories, Count(t)·|S|
-	imp   [][]bool    // impossible flags
-	cbel  [][]float64 // class beliefs at depth t, classes·|S|
-	size  [][]int     // class sizes at depth t
+	nA    int
+	vecs  [][]*vec
+	index []map[string]int
 	pq    [][]float64 // quotient class distribution at depth t
-	borig [][]float64 // original model's state distribution at depth t (open loop)
+	borig [][]float64 // original model's state distribution at depth t
 	pred  []float64
 	obs   []float64
-	tmp   []float64
+	key   []byte
 }
 
 func newWalker(q *quotient.Quotient, step value.StepObjective) *walker {
 	m := q.M
-	w := &walker{q: q, m: m, step: step, nS: m.NumStates(), nO: m.NumObservations(),
-		pred: make([]float64, m.NumStates()), obs: make([]float64, m.NumObservations()), tmp: make([]float64, m.NumStates())}
+	w := &walker{q: q, m: m, step: step, nS: m.NumStates(), nO: m.NumObservations(), nA: m.NumActions(),
+		pred: make([]float64, m.NumStates()), obs: make([]float64, m.NumObservations())}
 	for t := 0; t <= q.T; t++ {
-		c := q.Tree.Count(t)
-		k := q.Partition.Classes(t)
-		w.bel = append(w.bel, make([]float64, c*w.nS))
-		w.imp = append(w.imp, make([]bool, c))
-		w.cbel = append(w.cbel, make([]float64, k*w.nS))
-		w.pq = append(w.pq, make([]float64, k))
+		w.vecs = append(w.vecs, nil)
+		w.index = append(w.index, map[string]int{})
+		w.pq = append(w.pq, make([]float64, q.Partition.Classes(t)))
 		w.borig = append(w.borig, make([]float64, w.nS))
-		sz := make([]int, k)
-		for _, c := range q.Partition.Labels[t] {
-			sz[c]++
-		}
-		w.size = append(w.size, sz)
 	}
 	return w
 }
 
-func (w *walker) root() {
-	copy(w.bel[0], w.m.B0)
-	copy(w.borig[0], w.m.B0)
-	w.pq[0][0] = 1
-	w.classBeliefs(0)
+// intern returns the ID of the depth-t vector bel (taking ownership).
+func (w *walker) intern(t int, bel []float64, imp []bool) int {
+	w.key = w.key[:0]
+	for i, x := range bel {
+		if imp[i/w.nS] {
+			x = -1
+		}
+		r := math.Round(x*1e12) / 1e12
+		w.key = binary.LittleEndian.AppendUint64(w.key, math.Float64bits(r))
+	}
+	if id, ok := w.index[t][string(w.key)]; ok {
+		return id
+	}
+	v := &vec{bel: bel, imp: imp, next: make([]int, w.nA)}
+	for a := range v.next {
+		v.next[a] = -1
+	}
+	if t < w.q.T {
+		w.kernels(t, v)
+	}
+	id := len(w.vecs[t])
+	w.vecs[t] = append(w.vecs[t], v)
+	w.index[t][string(w.key)] = id
+	return id
 }
 
-// classBeliefs sets cbel[t] to the uniform average of member beliefs.
-func (w *walker) classBeliefs(t int) {
-	labels := w.q.Partition.Labels[t]
-	cb := w.cbel[t]
-	clear(cb)
-	for i, c := range labels {
-		b := w.bel[t][i*w.nS : (i+1)*w.nS]
-		dst := cb[c*w.nS : (c+1)*w.nS]
-		for s, v := range b {
-			dst[s] += v
+// kernels fills the class one-step kernels and rewards of a depth-t vector.
+func (w *walker) kernels(t int, v *vec) {
+	m, nS, nA, nO := w.m, w.nS, w.nA, w.nO
+	k := w.q.Partition.Classes(t)
+	cb := make([]float64, k*nS)
+	size := make([]int, k)
+	for i, c := range w.q.Partition.Labels[t] {
+		dst := cb[c*nS : (c+1)*nS]
+		for s, x := range v.bel[i*nS : (i+1)*nS] {
+			dst[s] += x
 		}
+		size[c]++
 	}
-	for c, n := range w.size[t] {
-		dst := cb[c*w.nS : (c+1)*w.nS]
-		for s := range dst {
-			dst[s] /= float64(n)
+	v.obs = make([]float64, k*nA*nO)
+	v.rew = make([]float64, k*nA)
+	for c := 0; c < k; c++ {
+		b := cb[c*nS : (c+1)*nS]
+		for s := range b {
+			b[s] /= float64(size[c])
+		}
+		for a := 0; a < nA; a++ {
+			r := 0.0
+			for s, p := range b {
+				r += p * m.R[s][a]
+			}
+			v.rew[c*nA+a] = r
+			m.Predict(w.pred, b, a)
+			m.ObsProbs(w.obs, w.pred, a)
+			tot := 0.0
+			for _, p := range w.obs {
+				tot += p
+			}
+			for z, p := range w.obs {
+				v.obs[(c*nA+a)*nO+z] = p / tot
+			}
+			if w.step != nil {
+				r = 0
+				for z, p := range w.obs {
+					if p != 0 {
+						r += p / tot * w.step.Step(t, a, z)
+					}
+				}
+				v.rew[c*nA+a] = r
+			}
 		}
 	}
 }
 
-// descend takes action a at depth t (prefix index idx), accumulating the
-// quotient value vq and the original value vm, and recurses.
-func (w *walker) descend(ctx context.Context, t, a, idx int, vq, vm float64, res *OpenLoopResult) error {
-	if t == 0 && ctx.Err() != nil {
-		return ctx.Err()
+// successor returns the depth-(t+1) vector after action a.
+func (w *walker) successor(t, id, a int) int {
+	v := w.vecs[t][id]
+	if v.next[a] >= 0 {
+		return v.next[a]
 	}
+	m, nS, nO := w.m, w.nS, w.nO
+	cnt := w.q.Tree.Count(t)
+	nb := make([]float64, cnt*nO*nS)
+	ni := make([]bool, cnt*nO)
+	for i := 0; i < cnt; i++ {
+		if v.imp[i] {
+			for o := 0; o < nO; o++ {
+				j := i*nO + o
+				ni[j] = true
+				uniform(nb[j*nS : (j+1)*nS])
+			}
+			continue
+		}
+		m.Predict(w.pred, v.bel[i*nS:(i+1)*nS], a)
+		for o := 0; o < nO; o++ {
+			j := i*nO + o
+			dst := nb[j*nS : (j+1)*nS]
+			mass := m.Observe(dst, w.pred, a, o)
+			if mass == 0 {
+				ni[j] = true
+				uniform(dst)
+				continue
+			}
+			for s := range dst {
+				dst[s] /= mass
+			}
+		}
+	}
+	next := w.intern(t+1, nb, ni)
+	v.next[a] = next
+	return next
+}
+
+// descend takes action a at depth t from vector id (prefix index idx),
+// accumulating the quotient value vq and the original value vm.
+func (w *walker) descend(t, id, a, idx int, vq, vm float64, res *OpenLoopResult) {
 	m, q := w.m, w.q
-	nS, nO := w.nS, w.nO
-	// Stage reward on the quotient and on the original.
+	nA, nO := w.nA, w.nO
+	v := w.vecs[t][id]
 	k := len(w.pq[t])
+	last := t+1 == q.T
 	next := w.pq[t+1]
-	clear(next)
+	if !last {
+		clear(next)
+	}
 	for c := 0; c < k; c++ {
 		pc := w.pq[t][c]
 		if pc == 0 {
 			continue
 		}
-		b := w.cbel[t][c*nS : (c+1)*nS]
-		m.Predict(w.pred, b, a)
-		m.ObsProbs(w.obs, w.pred, a)
-		tot := 0.0
-		for _, p := range w.obs {
-			tot += p
+		vq += pc * v.rew[c*nA+a]
+		if last {
+			continue
 		}
-		if w.step == nil {
-			r := 0.0
-			for s, p := range b {
-				r += p * m.R[s][a]
+		row := v.obs[(c*nA+a)*nO : (c*nA+a+1)*nO]
+		succ := q.Next[t][c]
+		for z, p := range row {
+			if p != 0 {
+				next[succ[z]] += pc * p
 			}
-			vq += pc * r
-		}
-		for z, p := range w.obs {
-			if p == 0 {
-				continue
-			}
-			p /= tot
-			if w.step != nil {
-				vq += pc * p * w.step.Step(t, a, z)
-			}
-			next[q.Next[t][c][z]] += pc * p
 		}
 	}
-	// Original model: open-loop state distribution.
 	bo := w.borig[t]
 	if w.step == nil {
 		for s, p := range bo {
@@ -234,47 +310,16 @@ func (w *walker) descend(ctx context.Context, t, a, idx int, vq, vm float64, res
 			}
 		}
 	}
-	idx = idx*m.NumActions() + a
-	if t+1 == q.T {
+	idx = idx*nA + a
+	if last {
 		res.Quotient[idx] = vq
 		res.Original[idx] = vm
-		return nil
+		return
 	}
-	// Beliefs of the depth t+1 histories under the prefix.
-	cnt := q.Tree.Count(t)
-	nb, ni := w.bel[t+1], w.imp[t+1]
-	for i := 0; i < cnt; i++ {
-		if w.imp[t][i] {
-			for o := 0; o < nO; o++ {
-				j := i*nO + o
-				ni[j] = true
-				uniform(nb[j*nS : (j+1)*nS])
-			}
-			continue
-		}
-		m.Predict(w.pred, w.bel[t][i*nS:(i+1)*nS], a)
-		for o := 0; o < nO; o++ {
-			j := i*nO + o
-			dst := nb[j*nS : (j+1)*nS]
-			mass := m.Observe(dst, w.pred, a, o)
-			if mass == 0 {
-				ni[j] = true
-				uniform(dst)
-				continue
-			}
-			ni[j] = false
-			for s := range dst {
-				dst[s] /= mass
-			}
-		}
+	nid := w.successor(t, id, a)
+	for a2 := 0; a2 < nA; a2++ {
+		w.descend(t+1, nid, a2, idx, vq, vm, res)
 	}
-	w.classBeliefs(t + 1)
-	for a2 := 0; a2 < m.NumActions(); a2++ {
-		if err := w.descend(ctx, t+1, a2, idx, vq, vm, res); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func uniform(b []float64) {
