@@ -210,4 +210,3 @@ func latentPlanning(ctx context.Context, env *Env) (*Table, error) {
 	}
 	return t, nil
 }
-
