@@ -1,0 +1,93 @@
+# pomdpq: build, test and reproduce. `make help` lists the targets.
+#
+# Variables: GO (go), JUPYTER (jupyter), PYTHON (python3, standard library
+# only), NB_TIMEOUT (seconds per notebook cell, 1800), NOTEBOOKS (space-separated
+# notebook paths to run instead of all of notebooks/*.ipynb).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+GO ?= go
+JUPYTER ?= jupyter
+PYTHON ?= python3
+export GO JUPYTER PYTHON
+
+# The project-local kernelspec (.jupyter/kernels/pomdpq) is found through
+# JUPYTER_PATH; debugpy's frozen-modules warning is silenced.
+export JUPYTER_PATH := $(ROOT)/.jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+TOOLS_STAMP := .tools/stamp
+KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
+GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
+
+.PHONY: help tools kernel kernel-user jupyter test test-go test-scripts notebooks \
+	reproduce bench fmt vet clean distclean
+
+help:
+	@echo "make reproduce   set up what is missing, reproduce every table and notebook into out/"
+	@echo "make test        go vet + gofmt check, go test ./..., script tests, and every notebook"
+	@echo "                 executed with the pomdpq kernel and checked (what .ci/run runs)"
+	@echo "make tools       build GoNB and goimports (versions from go.mod) into .tools/bin"
+	@echo "make kernel      write the 'Go (pomdpq)' kernelspec into .jupyter/ (kernel-user: user-wide)"
+	@echo "make jupyter     check for Jupyter; install the Debian packages if root on Debian"
+	@echo "make notebooks   execute and check the notebooks only (into out/test/notebooks)"
+	@echo "make bench       run the Go benchmarks into out/bench.txt"
+	@echo "make fmt | vet | clean | distclean"
+
+# --- set-up ---------------------------------------------------------------
+
+$(TOOLS_STAMP): go.mod go.sum kernel/install.sh kernel/go-shim.sh
+	kernel/install.sh --tools-only
+	@touch $@
+
+tools: $(TOOLS_STAMP)
+
+$(KERNELSPEC): $(TOOLS_STAMP) kernel/install.sh
+	kernel/install.sh --kernel-only
+
+kernel: $(KERNELSPEC)
+
+kernel-user: $(TOOLS_STAMP)
+	kernel/install.sh --kernel-only --user
+
+jupyter:
+	@scripts/ensure-jupyter.sh
+
+# --- checks -----------------------------------------------------------------
+
+vet:
+	$(GO) vet ./...
+	@unformatted="$$(gofmt -l $(GOFILES))"; \
+	if [[ -n "$$unformatted" ]]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+
+test-go:
+	$(GO) test ./...
+
+test-scripts:
+	$(PYTHON) scripts/test_nbcheck.py
+
+notebooks: jupyter kernel
+	rm -rf out/test/notebooks
+	scripts/run-notebooks.sh out/test/notebooks
+
+test: vet test-go test-scripts notebooks
+
+# --- results ----------------------------------------------------------------
+
+reproduce: jupyter kernel
+	scripts/reproduce.sh
+
+bench:
+	@mkdir -p out
+	$(GO) test -run '^$$' -bench . -benchmem ./... | tee out/bench.txt
+
+fmt:
+	gofmt -w $(GOFILES)
+
+clean:
+	rm -rf out
+
+distclean: clean
+	rm -rf .tools .jupyter

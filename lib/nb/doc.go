@@ -1,0 +1,37 @@
+// Package nb shows pomdpq results in a Jupyter notebook run by the GoNB kernel
+// (see kernel/README.md), and as plain text everywhere else.
+//
+// It is the only package of the module that imports GoNB's gonbui, gota and
+// gonum/plot's renderers: the core packages return plain structs and slices,
+// and nb turns them into tables, figures and agreement reports.
+//
+// Every display function checks [IsNotebook]. Inside a notebook it sends a
+// rich MIME bundle (HTML, Markdown, PNG) together with a text/plain form;
+// outside one (tests, the command line) it writes the plain-text form to
+// [Output], which is os.Stdout unless changed. The same cell body therefore
+// runs unchanged as an Example, a test or a CLI step. Inside a notebook each
+// display waits until GoNB has published it; text printed with fmt just
+// before a display may still appear after it, since GoNB reads the program's
+// standard output through a separate pipe.
+//
+// The generic helpers, which depend on no other pomdpq package:
+//
+//   - [HTML], [Markdown], [LaTeX]: raw rich output.
+//   - [Table], [TableHTML], [TableText]: a gota DataFrame as an HTML table,
+//     numbers formatted by [FormatNumber].
+//   - [Plot], [PlotSVG], [PlotPNG]: a gonum/plot figure inline as SVG, with a
+//     PNG fallback.
+//   - [ShowAgreement] and [Row]: a table comparing our numbers with the paper's,
+//     with ✓/✗ marks and a summary count; [AgreeDigits] compares a number with
+//     a printed one to the printed precision.
+//   - [Progress]: a progress bar updated in place, usable as a
+//     func(done, total int) callback.
+//   - [LayeredGraph]: a graph whose nodes sit in layers (depths), drawn as SVG.
+//   - [Check]: prints "CHECK name=value" lines, the key numbers that the
+//     notebook checker (scripts/nbcheck.py) compares with notebooks/checks.json.
+//
+// Displays of pomdpq's own types (partitions, quotients, policy families) belong
+// in this package too, one file per concept named after it (partition.go,
+// quotient.go, ...), built on the generic helpers above; only those files import
+// other pomdpq packages.
+package nb

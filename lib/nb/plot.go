@@ -1,0 +1,70 @@
+package nb
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// PlotSVG renders p at width w and height h and returns the SVG document
+// without its XML prolog, ready to be placed inside HTML.
+func PlotSVG(p *plot.Plot, w, h vg.Length) (string, error) {
+	b, err := renderPlot(p, w, h, "svg")
+	if err != nil {
+		return "", err
+	}
+	s := string(b)
+	if i := strings.Index(s, "<svg"); i > 0 {
+		s = s[i:]
+	}
+	return s, nil
+}
+
+// PlotPNG renders p at width w and height h as a PNG image.
+func PlotPNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+	return renderPlot(p, w, h, "png")
+}
+
+func renderPlot(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
+	if p == nil {
+		return nil, fmt.Errorf("nb: nil plot")
+	}
+	wt, err := p.WriterTo(w, h, format)
+	if err != nil {
+		return nil, fmt.Errorf("nb: rendering plot as %s: %w", format, err)
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("nb: rendering plot as %s: %w", format, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Plot displays p at width w and height h (vg.Inch, vg.Centimeter, ...)
+// inline as SVG, falling back to PNG if SVG rendering fails. Outside a
+// notebook it renders nothing and writes a one-line description to [Output].
+// It returns an error if neither format can be rendered.
+func Plot(p *plot.Plot, w, h vg.Length) error {
+	if p == nil {
+		return fmt.Errorf("nb: nil plot")
+	}
+	text := fmt.Sprintf("[plot %q, %.3gin × %.3gin]", p.Title.Text, w/vg.Inch, h/vg.Inch)
+	if !inNotebook() {
+		writeText(text)
+		return nil
+	}
+	svg, errSVG := PlotSVG(p, w, h)
+	if errSVG == nil {
+		show("", bundle{html: "<div>" + svg + "</div>", text: text})
+		return nil
+	}
+	png, err := PlotPNG(p, w, h)
+	if err != nil {
+		return fmt.Errorf("%w (and SVG: %v)", err, errSVG)
+	}
+	show("", bundle{png: png, text: text})
+	return nil
+}

@@ -1,0 +1,164 @@
+package nb
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+func smallFrame() dataframe.DataFrame {
+	return dataframe.New(
+		series.New([]string{"<script>alert('x')</script>", "a & b", `"q"`}, series.String, "name <i>"),
+		series.New([]float64{0.123456789, 2, math.NaN()}, series.Float, "value"),
+		series.New([]int{1, 20, 300}, series.Int, "n"),
+	)
+}
+
+// cells parses an HTML table as XML (which also checks that it is well
+// formed) and returns the text of its th and td cells, row by row.
+func cells(t *testing.T, doc string) [][]string {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(doc))
+	d.Strict = true
+	var rows [][]string
+	var text *strings.Builder
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed: %v\n%s", err, doc)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			switch tok.Name.Local {
+			case "tr":
+				rows = append(rows, nil)
+			case "td", "th":
+				text = &strings.Builder{}
+			}
+		case xml.CharData:
+			if text != nil {
+				text.Write(tok)
+			}
+		case xml.EndElement:
+			if (tok.Name.Local == "td" || tok.Name.Local == "th") && text != nil {
+				rows[len(rows)-1] = append(rows[len(rows)-1], text.String())
+				text = nil
+			}
+		}
+	}
+	return rows
+}
+
+func TestTableHTML(t *testing.T) {
+	got, err := TableHTML(smallFrame(), Caption("T<1>"), Digits(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "<script>") || strings.Contains(got, "<i>") {
+		t.Errorf("unescaped markup in table:\n%s", got)
+	}
+	for _, want := range []string{"T&lt;1&gt;", "&lt;script&gt;", "a &amp; b", "&#34;q&#34;", "name &lt;i&gt;"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	want := [][]string{
+		{"name <i>", "value", "n"},
+		{"<script>alert('x')</script>", "0.123", "1"},
+		{"a & b", "2", "20"},
+		{`"q"`, "NA", "300"}, // gota stores NaN floats as NA
+	}
+	rows := cells(t, got)
+	if len(rows) != len(want) {
+		t.Fatalf("got %d rows %q, want %d", len(rows), rows, len(want))
+	}
+	for i := range want {
+		if strings.Join(rows[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
+		}
+	}
+}
+
+func TestTableMaxRows(t *testing.T) {
+	vals := make([]int, 10)
+	for i := range vals {
+		vals[i] = i
+	}
+	df := dataframe.New(series.New(vals, series.Int, "i"))
+	got, err := TableHTML(df, MaxRows(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := cells(t, got)
+	var flat []string
+	for _, r := range rows {
+		flat = append(flat, strings.Join(r, ","))
+	}
+	want := "i|0|1|… 6 more rows …|8|9"
+	if strings.Join(flat, "|") != want {
+		t.Errorf("rows %q, want %q", strings.Join(flat, "|"), want)
+	}
+	txt, err := TableText(df, MaxRows(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(txt, "\n"); n != 12 {
+		t.Errorf("unlimited text table has %d lines, want 12:\n%s", n, txt)
+	}
+}
+
+func TestTableText(t *testing.T) {
+	buf := captureText(t)
+	if err := Table(smallFrame(), Digits(2)); err != nil {
+		t.Fatal(err)
+	}
+	want := `name <i>                     value    n
+---------------------------  -----  ---
+<script>alert('x')</script>   0.12    1
+a & b                            2   20
+"q"                             NA  300
+`
+	if got := buf.String(); got != want {
+		t.Errorf("text table:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestTableError(t *testing.T) {
+	df := dataframe.DataFrame{Err: errors.New("broken")}
+	if _, err := TableHTML(df); err == nil || !strings.Contains(err.Error(), "broken") {
+		t.Errorf("TableHTML of a failed DataFrame: err = %v", err)
+	}
+	buf := captureText(t)
+	if err := Table(df); err == nil {
+		t.Error("Table of a failed DataFrame: no error")
+	}
+	if buf.Len() != 0 {
+		t.Errorf("Table of a failed DataFrame wrote %q", buf.String())
+	}
+}
+
+func TestTableNotebook(t *testing.T) {
+	sent, out := fakeNotebook(t)
+	if err := Table(smallFrame()); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 || len(*sent) != 1 {
+		t.Fatalf("wrote %q and sent %d displays", out.String(), len(*sent))
+	}
+	d := (*sent)[0].Data
+	if h, _ := d["text/html"].(string); !strings.HasPrefix(h, "<table") {
+		t.Errorf("text/html = %q", h)
+	}
+	if p, _ := d["text/plain"].(string); !strings.HasPrefix(p, "name <i>") {
+		t.Errorf("text/plain = %q", p)
+	}
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Check executed notebooks: no errors, no panics, and the expected key numbers.
+
+Usage: nbcheck.py [--checks notebooks/checks.json] EXECUTED.ipynb...
+
+A notebook fails when
+  * a code cell was not executed (execution_count is null),
+  * a cell has an output of type "error" (GoNB reports compile errors and
+    non-zero exits this way),
+  * a stderr stream shows a Go panic or fatal error,
+  * one of its expected key numbers is missing or wrong.
+
+Key numbers are stdout lines "CHECK name=value" (lib/nb's Check prints them).
+The checks file maps a notebook's name (file name without .ipynb) to its
+expectations, by check name:
+
+  {
+    "01-tiger": {
+      "_comment": "keys starting with _ are ignored",
+      "states": "2",                              exact string
+      "classes": 3,                               number, relative tolerance 1e-9
+      "value": {"value": 19.37, "abs": 0.01},     |got-value| <= max(abs, rel*|value|)
+      "w1": {"digits": "0.46"},                   got rounds to the printed number
+      "time": {"min": 0, "max": 60},              min <= got <= max
+      "name": {"equals": "tiger"}                 exact string
+    }
+  }
+
+CHECK lines without an expectation are listed as unchecked and do not fail.
+Only the Python standard library is used. The last line printed is
+"nbcheck: N passed, N failed"; the exit status is 1 if anything failed.
+"""
+
+import argparse
+import html.parser
+import json
+import math
+import os
+import re
+import sys
+
+CHECK_RE = re.compile(r"^CHECK ([^\s=]+)=(.*)$")
+ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+PANIC_RE = re.compile(r"^(panic: |fatal error: |goroutine \d+ \[)", re.M)
+
+
+def text_of(value):
+    """Joins a notebook multiline string (a string or a list of strings)."""
+    if isinstance(value, list):
+        return "".join(value)
+    return value or ""
+
+
+class _ErrorText(html.parser.HTMLParser):
+    """Collects the text of GoNB's HTML error report, without its <style> and
+    the source context that it shows on hover."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts = []
+        self.skip = 0  # depth inside a skipped element
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        if self.skip:
+            self.skip += 1
+        elif tag == "style" or "gonb-err-context" in cls:
+            self.skip = 1
+
+    def handle_endtag(self, tag):
+        if self.skip:
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_error_text(fragment, limit=12):
+    """Returns the first lines of text of a GoNB HTML error report."""
+    p = _ErrorText()
+    p.feed(fragment)
+    lines = [l.strip() for l in "".join(p.parts).splitlines()]
+    return [l for l in lines if l][:limit]
+
+
+def parse_printed(s):
+    """Returns (value, half-width of the rounding interval) of a printed number."""
+    t = s.strip().strip("$")
+    for sep in ("{,}", "\\,", ",", " ", "\u2009", "\u202f"):
+        t = t.replace(sep, "")
+    t = t.replace("\u2212", "-", 1)
+    if t.startswith("+"):
+        t = t[1:]
+    m = re.fullmatch(r"(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?", t)
+    if not m or not (m.group(2) or m.group(3)):
+        raise ValueError("not a printed number: %r" % s)
+    decimals = len(m.group(3) or "")
+    exp = int(m.group(4) or 0)
+    return float(t), 0.5 * 10.0 ** (exp - decimals)
+
+
+def as_float(got):
+    v = float(got)  # accepts NaN, Inf
+    return v
+
+
+def compare(expect, got):
+    """Returns (ok, description of the expectation)."""
+    if isinstance(expect, bool):
+        return got == str(expect).lower(), "= %s" % str(expect).lower()
+    if isinstance(expect, str):
+        return got == expect, "= %s" % expect
+    if isinstance(expect, (int, float)):
+        expect = {"value": expect}
+    if not isinstance(expect, dict):
+        raise ValueError("bad expectation %r" % (expect,))
+    try:
+        if "equals" in expect:
+            return got == str(expect["equals"]), "= %s" % expect["equals"]
+        if "digits" in expect:
+            v, half = parse_printed(str(expect["digits"]))
+            g = as_float(got)
+            slack = 1e-12 * max(abs(v), half)
+            return abs(g - v) <= half + slack, "rounds to %s" % expect["digits"]
+        if "value" in expect:
+            v = float(expect["value"])
+            tol = max(float(expect.get("abs", 0)), float(expect.get("rel", 1e-9)) * abs(v))
+            g = as_float(got)
+            return abs(g - v) <= tol, "%s ± %g" % (expect["value"], tol)
+        if "min" in expect or "max" in expect:
+            lo = float(expect.get("min", -math.inf))
+            hi = float(expect.get("max", math.inf))
+            g = as_float(got)
+            return lo <= g <= hi, "in [%s, %s]" % (expect.get("min", "-inf"), expect.get("max", "inf"))
+    except ValueError as e:
+        return False, str(e)
+    raise ValueError("bad expectation %r" % (expect,))
+
+
+def check_notebook(path, expectations):
+    """Returns a list of (ok, message) results for one executed notebook."""
+    results = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            nb = json.load(f)
+    except (OSError, ValueError) as e:
+        return [(False, "cannot read %s: %s" % (path, e))]
+    problems = []
+    checks = {}
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        where = "cell %d" % (i + 1)
+        if text_of(cell.get("source")).strip() and cell.get("execution_count") is None:
+            problems.append("%s was not executed" % where)
+        stdout = []
+        reports = []  # text of GoNB's HTML error reports in this cell
+        for out in cell.get("outputs", []):
+            kind = out.get("output_type")
+            if kind == "display_data":
+                h = text_of((out.get("data") or {}).get("text/html"))
+                if "gonb-err" in h or "application/vnd.jupyter.stderr" in h:
+                    reports.extend(html_error_text(h))
+            if kind == "error":
+                tb = ANSI_RE.sub("", "\n".join(out.get("traceback") or [])).strip()
+                detail = reports or ([tb] if tb and tb != out.get("evalue") else [])
+                problems.append("%s: error %s: %s%s" % (
+                    where, out.get("ename"), out.get("evalue"),
+                    "".join("\n      " + l for l in "\n".join(detail).splitlines())))
+            elif kind == "stream" and out.get("name") == "stderr":
+                text = ANSI_RE.sub("", text_of(out.get("text")))
+                m = PANIC_RE.search(text)
+                if m:
+                    line = text[m.start():].splitlines()[0]
+                    problems.append("%s: stderr shows %s" % (where, line))
+            elif kind == "stream" and out.get("name") == "stdout":
+                stdout.append(text_of(out.get("text")))
+        for line in "".join(stdout).splitlines():
+            m = CHECK_RE.match(line.strip())
+            if not m:
+                continue
+            name, value = m.group(1), m.group(2).strip()
+            if name in checks and checks[name] != value:
+                problems.append("CHECK %s printed twice, %s and %s" % (name, checks[name], value))
+            checks[name] = value
+    if problems:
+        results.append((False, "ran with problems:\n    " + "\n    ".join(problems)))
+    else:
+        results.append((True, "ran cleanly"))
+    for name, expect in sorted(expectations.items()):
+        if name.startswith("_"):
+            continue
+        if name not in checks:
+            results.append((False, "CHECK %s missing" % name))
+            continue
+        try:
+            ok, desc = compare(expect, checks[name])
+        except ValueError as e:
+            ok, desc = False, str(e)
+        results.append((ok, "CHECK %s=%s (expected %s)" % (name, checks[name], desc)))
+    unchecked = sorted(n for n in checks if n not in expectations)
+    if unchecked:
+        results.append((True, "unchecked: " + ", ".join("%s=%s" % (n, checks[n]) for n in unchecked)))
+    return results
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--checks", help="JSON file of expected key numbers")
+    ap.add_argument("notebooks", nargs="*", help="executed notebooks")
+    args = ap.parse_args(argv)
+    expected = {}
+    if args.checks and os.path.exists(args.checks):
+        with open(args.checks, encoding="utf-8") as f:
+            expected = json.load(f)
+        if not isinstance(expected, dict):
+            print("nbcheck: %s must hold a JSON object" % args.checks)
+            return 2
+    passed = failed = 0
+    seen = set()
+    for path in args.notebooks:
+        name = os.path.splitext(os.path.basename(path))[0]
+        seen.add(name)
+        print("%s:" % name)
+        for ok, msg in check_notebook(path, expected.get(name, {})):
+            print("  %s %s" % ("\u2713" if ok else "\u2717", msg))
+            if msg.startswith("unchecked: "):
+                continue
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+    for name in sorted(set(expected) - seen):
+        if not name.startswith("_"):
+            print("%s: not executed in this run (listed in %s)" % (name, args.checks))
+    if not args.notebooks:
+        print("no notebooks to check")
+    print("nbcheck: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

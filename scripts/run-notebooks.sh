@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Executes notebooks headlessly with the pomdpq kernel and checks them.
+#
+# Usage: scripts/run-notebooks.sh OUT_DIR [HTML_DIR]
+#
+# Every notebooks/*.ipynb (or those named in $NOTEBOOKS, space-separated) is
+# executed by `jupyter nbconvert --execute` into OUT_DIR/NAME.ipynb, with the
+# kernel's log in OUT_DIR/NAME.log; with HTML_DIR, each executed notebook is
+# also rendered to HTML_DIR/NAME.html. Then scripts/nbcheck.py checks them
+# against notebooks/checks.json (see notebooks/README.md). The exit status is
+# non-zero if a notebook could not be executed or a check failed.
+#
+# Environment: JUPYTER (default jupyter), PYTHON (default python3),
+# NB_TIMEOUT (seconds per cell, default 1800). The kernelspec must be installed
+# (make kernel) and findable through JUPYTER_PATH (the Makefile sets it).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:?usage: scripts/run-notebooks.sh OUT_DIR [HTML_DIR]}"
+html="${2:-}"
+JUPYTER="${JUPYTER:-jupyter}"
+PYTHON="${PYTHON:-python3}"
+timeout="${NB_TIMEOUT:-1800}"
+export PYDEVD_DISABLE_FILE_VALIDATION=1
+
+if [[ -n "${NOTEBOOKS:-}" ]]; then
+	read -r -a nbs <<<"$NOTEBOOKS"
+else
+	shopt -s nullglob
+	nbs=("$root"/notebooks/*.ipynb)
+	shopt -u nullglob
+fi
+if [[ ${#nbs[@]} -eq 0 ]]; then
+	echo "no notebooks in notebooks/: nothing to execute"
+	exit 0
+fi
+
+mkdir -p "$out"
+[[ -n "$html" ]] && mkdir -p "$html"
+executed=()
+failed=()
+for nb in "${nbs[@]}"; do
+	name="$(basename "$nb" .ipynb)"
+	log="$out/$name.log"
+	start=$(date +%s)
+	# --allow-errors keeps going after a failing cell so that the executed
+	# notebook is always written; nbcheck.py then fails on its error outputs.
+	if "$JUPYTER" nbconvert --to notebook --execute --allow-errors \
+		--ExecutePreprocessor.kernel_name=pomdpq \
+		--ExecutePreprocessor.timeout="$timeout" \
+		--output-dir "$out" --output "$name" "$nb" >"$log" 2>&1; then
+		echo "executed $name in $(($(date +%s) - start)) s -> $out/$name.ipynb"
+		executed+=("$out/$name.ipynb")
+		if [[ -n "$html" ]]; then
+			if ! "$JUPYTER" nbconvert --to html --output-dir "$html" "$out/$name.ipynb" >>"$log" 2>&1; then
+				echo "rendering $name to HTML failed; see $log" >&2
+				failed+=("$name")
+			fi
+		fi
+	else
+		echo "executing $name FAILED after $(($(date +%s) - start)) s; last lines of $log:" >&2
+		tail -n 25 "$log" >&2
+		failed+=("$name")
+	fi
+done
+
+status=0
+if [[ ${#executed[@]} -gt 0 ]]; then
+	"$PYTHON" "$root/scripts/nbcheck.py" --checks "$root/notebooks/checks.json" "${executed[@]}" || status=1
+fi
+if [[ ${#failed[@]} -gt 0 ]]; then
+	echo "notebooks that did not run: ${failed[*]}" >&2
+	status=1
+fi
+exit $status

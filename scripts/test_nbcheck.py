@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Tests of nbcheck.py on hand-made executed notebooks (standard library only).
+
+Run: python3 scripts/test_nbcheck.py
+"""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nbcheck  # noqa: E402
+
+
+def cell(source, outputs, count=1):
+    return {"cell_type": "code", "execution_count": count, "metadata": {},
+            "source": source, "outputs": outputs}
+
+
+def stdout(text):
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def stderr(text):
+    return {"output_type": "stream", "name": "stderr", "text": text}
+
+
+class NBCheckTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def write(self, name, cells):
+        path = os.path.join(self.dir.name, name + ".ipynb")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
+        return path
+
+    def run_main(self, paths, checks=None):
+        argv = list(paths)
+        if checks is not None:
+            cpath = os.path.join(self.dir.name, "checks.json")
+            with open(cpath, "w", encoding="utf-8") as f:
+                json.dump(checks, f)
+            argv = ["--checks", cpath] + argv
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rc = nbcheck.main(argv)
+        return rc, buf.getvalue()
+
+    def test_clean_with_checks(self):
+        p = self.write("01-tiger", [
+            {"cell_type": "markdown", "metadata": {}, "source": "# Tiger"},
+            cell("x", [stdout(["CHECK states=2\n", "CHECK value=19.3712\n"])]),
+            cell("y", [stdout("CHECK w1=0.4567\nCHECK extra=1\n"), stderr("I1126 log line\n")]),
+            cell("", [], count=None),  # empty cells need not run
+        ])
+        rc, out = self.run_main([p], {"01-tiger": {
+            "_comment": "ignored", "states": "2", "value": {"value": 19.37, "abs": 0.01},
+            "w1": {"digits": "0.46"}}})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("nbcheck: 4 passed, 0 failed", out)
+        self.assertIn("unchecked: extra=1", out)
+
+    def test_failures(self):
+        tests = [
+            ("error output", [cell("x", [{"output_type": "error", "ename": "ERROR", "evalue": "failed to run go build",
+                                          "traceback": ["\x1b[31mboom\x1b[0m"]}])], "error ERROR"),
+            ("panic", [cell("x", [stderr("panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n")])],
+             "stderr shows panic: runtime error"),
+            ("not executed", [cell("x", [], count=None)], "was not executed"),
+            ("compile error", [cell("x", [
+                {"output_type": "display_data", "metadata": {}, "data": {"text/html": [
+                    "<style>.gonb-err-location {}</style>\n<div class=\"jp-RenderedText\">",
+                    "<div><span class=\"gonb-cell-line-info\">Cell[1]: Line 2</span> undefined: foo",
+                    "<div class=\"gonb-err-context\">context <div class=\"gonb-err-line\">x := foo</div></div></div></div>"]}},
+                {"output_type": "error", "ename": "ERROR", "evalue": "failed to run go build", "traceback": []}])],
+             "failed to run go build\n      Cell[1]: Line 2 undefined: foo\n"),
+            ("conflicting checks", [cell("x", [stdout("CHECK a=1\nCHECK a=2\n")])], "printed twice"),
+        ]
+        for name, cells, want in tests:
+            with self.subTest(name):
+                rc, out = self.run_main([self.write("nb", cells)])
+                self.assertEqual(rc, 1, out)
+                self.assertIn(want, out)
+                self.assertIn("nbcheck: 0 passed, 1 failed", out)
+
+    def test_expectations(self):
+        p = self.write("02", [cell("x", [stdout("CHECK s=abc\nCHECK n=3\nCHECK f=0.1251\nCHECK t=5\nCHECK nan=NaN\n")])])
+        tests = [
+            ({"s": "abc"}, True), ({"s": "abd"}, False), ({"s": {"equals": "abc"}}, True),
+            ({"n": 3}, True), ({"n": 3.0000001}, False), ({"n": {"value": 3.1, "abs": 0.2}}, True),
+            ({"f": {"digits": "0.13"}}, True), ({"f": {"digits": "0.12"}}, False),
+            ({"t": {"min": 0, "max": 10}}, True), ({"t": {"max": 4}}, False),
+            ({"nan": 1}, False), ({"s": 1}, False), ({"missing": "x"}, False),
+        ]
+        for expect, ok in tests:
+            with self.subTest(expect=expect):
+                rc, out = self.run_main([p], {"02": expect})
+                self.assertEqual(rc, 0 if ok else 1, out)
+
+    def test_no_notebooks(self):
+        rc, out = self.run_main([], {"03": {"a": 1}})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("no notebooks to check", out)
+        self.assertIn("03: not executed in this run", out)
+
+    def test_parse_printed(self):
+        self.assertEqual(nbcheck.parse_printed("0.25"), (0.25, 0.005))
+        self.assertEqual(nbcheck.parse_printed("\u22121{,}234"), (-1234.0, 0.5))
+        for bad in ("", "abc", "1-2", "."):
+            with self.assertRaises(ValueError):
+                nbcheck.parse_printed(bad)
+
+
+if __name__ == "__main__":
+    unittest.main()
