@@ -1,0 +1,302 @@
+package clock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// Default limits (see Options).
+const (
+	// DefaultMaxWork bounds the work estimate Σ_{t=0..T} |O|^t·|A|^t, the
+	// number of (history, action prefix) pairs a naive computation would
+	// visit (Tiger T = 10: 7.3·10^7).
+	DefaultMaxWork = 1e8
+	// DefaultMaxNodes bounds the number of interned beliefs and the number
+	// of interned prefix-tree nodes (each separately).
+	DefaultMaxNodes = 1 << 24
+)
+
+// ErrTooLarge is returned (wrapped) when a computation would exceed, or
+// has exceeded, a limit of Options.
+var ErrTooLarge = errors.New("clock: problem too large")
+
+// Options set limits and the transport of Distances. The zero value (and
+// a nil *Options) means the defaults.
+type Options struct {
+	// MaxWork bounds Σ_{t=0..T} |O|^t·|A|^t; larger problems are refused
+	// before any work. If MaxWork is 0 it defaults to DefaultMaxWork.
+	// Distances also bounds Σ_{t=0..T} |O|^{2t}/2 (history pairs) and the
+	// number of memoised (belief pair, string) entries by MaxWork.
+	MaxWork float64
+	// MaxNodes bounds the number of interned beliefs and of interned
+	// prefix-tree nodes; the computation stops with ErrTooLarge when one
+	// is exceeded. If MaxNodes is 0 it defaults to DefaultMaxNodes.
+	MaxNodes int
+	// Transport selects the distance between suffix laws used by
+	// Distances (default TransportW1).
+	Transport Transport
+}
+
+func (o *Options) get() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.MaxWork == 0 {
+		v.MaxWork = DefaultMaxWork
+	}
+	if v.MaxNodes == 0 {
+		v.MaxNodes = DefaultMaxNodes
+	}
+	return v
+}
+
+// Work returns the work estimate Σ_{t=0..T} |O|^t·|A|^t that Options.MaxWork
+// bounds: the number of (history, action prefix) pairs of the clock-aware
+// m = 1 family.
+func Work(nA, nO, T int) float64 {
+	w := 0.0
+	for t := 0; t <= T; t++ {
+		w += math.Pow(float64(nA*nO), float64(t))
+	}
+	return w
+}
+
+// Result holds the exact m = 1 clock-aware and operational quotients of a
+// model at horizon T.
+type Result struct {
+	T int
+	// Clk and Op label every history (t, i) by its class under the
+	// open-loop strings A^T (Π^clk_{1,T}) and under the |A| constant strings
+	// (Π^op, m = 1), numbered per depth in order of first appearance in
+	// lexicographic history order. Depth T is one class.
+	Clk, Op *partition.Partition
+	// ARI is the adjusted Rand index of Op and Clk on the labels of all
+	// depths concatenated (CONVENTIONS.md).
+	ARI float64
+	// Beliefs is the number of distinct beliefs met (rounded to 12
+	// decimals; the stand-in not counted), Nodes the number of interned
+	// prefix-tree nodes.
+	Beliefs, Nodes int
+	// StandIns and OpStandIns count the (history, probe) pairs whose law
+	// is the point-mass stand-in, summed over the |A|^T open-loop probes
+	// and over the |A| constant probes (depth-T histories included), as
+	// the sum of law.Laws.StandIns over the family would.
+	StandIns, OpStandIns int64
+	// Work is the estimate Σ_t |O|^t·|A|^t checked against Options.MaxWork.
+	Work float64
+}
+
+// String summarises the result on one line.
+func (r *Result) String() string {
+	f := func(p *partition.Partition) string {
+		c := p.Counts()
+		s := make([]string, len(c))
+		for i, v := range c {
+			s[i] = fmt.Sprint(v)
+		}
+		return fmt.Sprintf("%d (%s)", p.Total(), strings.Join(s, "+"))
+	}
+	return fmt.Sprintf("T=%d |Q_op|=%s |Q_clk|=%s ARI=%.3f beliefs=%d stand-ins=%d/%d",
+		r.T, f(r.Op), f(r.Clk), r.ARI, r.Beliefs, r.StandIns, r.OpStandIns)
+}
+
+// engine holds the interned beliefs, classes and prefix trees of one
+// model and horizon.
+type engine struct {
+	m    *pomdp.Model
+	T    int
+	opts Options
+	bs   *beliefs
+	cls  *classes
+	px   *prefixes
+	// vec[t][i] is the prefix tree of history (t, i).
+	vec [][]ref
+}
+
+func checkArgs(m *pomdp.Model, T int, opts Options) (float64, error) {
+	if m == nil {
+		return 0, errors.New("clock: nil model")
+	}
+	if T < 0 {
+		return 0, fmt.Errorf("clock: horizon T = %d is negative", T)
+	}
+	w := Work(m.NumActions(), m.NumObservations(), T)
+	if w > opts.MaxWork {
+		return w, fmt.Errorf("%w: %s at T = %d needs about %.3g (history, prefix) pairs, above MaxWork = %.3g; lower T or raise Options.MaxWork",
+			ErrTooLarge, m, T, w, opts.MaxWork)
+	}
+	return w, nil
+}
+
+func newEngine(m *pomdp.Model, T int, opts Options) *engine {
+	bs := newBeliefs(m, opts.MaxNodes)
+	return &engine{m: m, T: T, opts: opts, bs: bs, cls: newClasses(bs, T), px: newPrefixes(bs, opts.MaxNodes)}
+}
+
+func (e *engine) overflow() error {
+	if e.bs.over || e.px.d.over {
+		return fmt.Errorf("%w: more than MaxNodes = %d interned beliefs or prefix-tree nodes (%d, %d); raise Options.MaxNodes",
+			ErrTooLarge, e.opts.MaxNodes, e.bs.len()-1, e.px.d.len())
+	}
+	return nil
+}
+
+// build computes the prefix tree of every history, depth by depth.
+func (e *engine) build(ctx context.Context) error {
+	nO := e.m.NumObservations()
+	e.vec = make([][]ref, e.T+1)
+	e.vec[0] = []ref{leaf(e.bs.intern(e.m.B0))}
+	for t := 0; t < e.T; t++ {
+		cur := e.vec[t]
+		next := make([]ref, len(cur)*nO)
+		for i, r := range cur {
+			if i&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := e.overflow(); err != nil {
+					return err
+				}
+			}
+			for o := 0; o < nO; o++ {
+				next[i*nO+o] = e.px.expand(r, t, o)
+			}
+		}
+		e.vec[t+1] = next
+	}
+	return e.overflow()
+}
+
+// Quotients returns the exact clock-aware and operational m = 1 quotients
+// of m at horizon T (paper def:equiv with Π^clk_{1,T} and Π^op;
+// tab:probe-family-comparison columns |Q^op|, |Q^clk| and ARI).
+//
+// A depth-t history's clk class is the tree p ↦ [b(h, p)]_t of its belief
+// classes over all prefixes p ∈ A^t, and its op class the tuple
+// a ↦ [b(h, a^t)]_{t,a} over constant prefixes (see the package comment),
+// so no probe and no pair of histories is enumerated. Impossible
+// (history, prefix) pairs take the point-mass stand-in (law.PointMassStandIn).
+//
+// The work is O(H·|O| + N·(|A|+|O|) + B·|A|·(|O| + nnz)) map operations for
+// H = Σ_t |O|^t histories, N interned tree nodes and B distinct beliefs,
+// never more than the estimate Work(|A|, |O|, T) and usually far less
+// (Tiger T = 10: 2,047 histories, 7.3·10^7 (history, prefix) pairs, a few
+// thousand nodes). It returns an error wrapping ErrTooLarge when the
+// estimate exceeds opts.MaxWork or the interned objects exceed
+// opts.MaxNodes, and ctx.Err() when ctx is cancelled.
+func Quotients(ctx context.Context, m *pomdp.Model, T int, opts *Options) (*Result, error) {
+	o := opts.get()
+	w, err := checkArgs(m, T, o)
+	if err != nil {
+		return nil, err
+	}
+	e := newEngine(m, T, o)
+	if err := e.build(ctx); err != nil {
+		return nil, err
+	}
+	res, err := e.quotients(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Work = w
+	return res, nil
+}
+
+func (e *engine) quotients(ctx context.Context) (*Result, error) {
+	nA := e.m.NumActions()
+	T := e.T
+	clk := make([][]int, T+1)
+	op := make([][]int, T+1)
+	var standIns, opStandIns int64
+	standMemo := make(map[ref]int64)
+	var stand func(r ref) int64
+	stand = func(r ref) int64 {
+		if r < 0 {
+			if ^r == standIn {
+				return 1
+			}
+			return 0
+		}
+		if v, ok := standMemo[r]; ok {
+			return v
+		}
+		s := int64(0)
+		for a := 0; a < nA; a++ {
+			s += stand(e.px.d.child(r, a))
+		}
+		standMemo[r] = s
+		return s
+	}
+	pow := func(k int) int64 {
+		p := int64(1)
+		for range k {
+			p *= int64(nA)
+		}
+		return p
+	}
+	cd := newDAG(nA, math.MaxInt32)
+	opKey := make([]byte, 0, 4*nA)
+	for t := 0; t <= T; t++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		vec := e.vec[t]
+		clk[t] = make([]int, len(vec))
+		op[t] = make([]int, len(vec))
+		classMemo := make(map[ref]ref)
+		var classOf func(r ref, level int) ref
+		classOf = func(r ref, level int) ref {
+			if r < 0 {
+				return ^e.cls.clkClass(t, ^r)
+			}
+			if v, ok := classMemo[r]; ok {
+				return v
+			}
+			k := make([]ref, nA)
+			for a := range k {
+				k[a] = classOf(e.px.d.child(r, a), level-1)
+			}
+			v := cd.node(k)
+			classMemo[r] = v
+			return v
+		}
+		opIdx := make(map[string]int)
+		tail := pow(T - t)
+		for i, r := range vec {
+			standIns += stand(r) * tail
+			opKey = opKey[:0]
+			for a := 0; a < nA; a++ {
+				b := e.px.at(r, t, a)
+				if b == standIn {
+					opStandIns++
+				}
+				c := e.cls.opClass(t, a, b)
+				opKey = append(opKey, byte(c), byte(c>>8), byte(c>>16), byte(c>>24))
+			}
+			if t == T {
+				continue // one class at depth T (labels stay 0)
+			}
+			clk[t][i] = int(classOf(r, t))
+			id, ok := opIdx[string(opKey)]
+			if !ok {
+				id = len(opIdx)
+				opIdx[string(opKey)] = id
+			}
+			op[t][i] = id
+		}
+	}
+	if err := e.overflow(); err != nil {
+		return nil, err
+	}
+	res := &Result{T: T, Clk: partition.FromLabels(clk), Op: partition.FromLabels(op),
+		Beliefs: e.bs.len() - 1, Nodes: e.px.d.len(), StandIns: standIns, OpStandIns: opStandIns}
+	res.ARI = partition.ARIPartitions(res.Op, res.Clk)
+	return res, nil
+}
