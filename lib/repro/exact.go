@@ -126,6 +126,9 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 		t.Rows = append(t.Rows, row)
 		key := t.Key(len(t.Rows) - 1)
 		t.Explain[key] = fmt.Sprintf("the printed column is not a gap between the families: it equals max d^clk at depth ⌈T/2⌉ = %s (column paper_column_reconstructed); the exact δ_clk is %s", f3(d.PaperColumn()), f3(d.Gap))
+		if c.model == "witness" {
+			t.Explain[key] += "; the class counts 9 and 10 cannot come from this model: under every probe only L, R, LU, RU and the depth-3 histories are possible, so with the point-mass stand-in at most 1+3+3+1 classes exist (checked by brute force over the probes, and with the other stand-in rules)"
+		}
 	}
 	t.Notes = append(t.Notes,
 		"max_gap is the exact cross-family gap δ_clk of cor:op-to-clk-transfer. The paper's column is reproduced, to its three decimals, by paper_column_reconstructed (the largest d^clk between depth-⌈T/2⌉ histories); the paper's own m = 2 paragraph reports gap 0 on Tiger T = 2, as δ_clk does here.",

@@ -58,9 +58,11 @@ type Table struct {
 	PatternRow func(row int) bool
 	// PatternOK, when set, judges pattern rows (index into Rows).
 	PatternOK func(row int) (bool, string)
-	// Status and Note per row, filled by Compare.
-	Status []string
-	Note   []string
+	// Status and Note per row, filled by Compare; Printed[i][c] is the
+	// paper's value for row i and column c ("" where it prints none).
+	Status  []string
+	Note    []string
+	Printed [][]string
 	Notes  []string // free-text remarks shown under the table
 }
 
@@ -155,6 +157,7 @@ func Agrees(ours, printed string) bool {
 func (t *Table) Compare() (agree int, err error) {
 	t.Status = make([]string, len(t.Rows))
 	t.Note = make([]string, len(t.Rows))
+	t.Printed = make([][]string, len(t.Rows))
 	var header []string
 	var paper [][]string
 	if t.Paper != "" {
@@ -185,6 +188,14 @@ func (t *Table) Compare() (agree int, err error) {
 	for i, row := range t.Rows {
 		key := t.Key(i)
 		pr, ok := byKey[key]
+		t.Printed[i] = make([]string, len(t.Columns))
+		if ok {
+			for c, cd := range t.Columns {
+				if j, in := col[cd.Name]; in {
+					t.Printed[i][c] = pr[j]
+				}
+			}
+		}
 		exact, pattern := 0, 0
 		var diffs []string
 		for c, cd := range t.Columns {

@@ -1,0 +1,89 @@
+package nb
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Curve is one line of a class-count plot: Counts[k] classes at Eps[k].
+type Curve struct {
+	Label  string
+	Eps    []float64
+	Counts []int
+}
+
+// CurvePlot returns a plot of class counts against ε, one line with points
+// per curve (counts fall as ε grows; def:eps-equiv).
+func CurvePlot(title string, curves ...Curve) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "ε"
+	p.Y.Label.Text = "classes"
+	p.Legend.Top = true
+	for k, c := range curves {
+		if len(c.Eps) != len(c.Counts) {
+			return nil, fmt.Errorf("nb: curve %q has %d ε values and %d counts", c.Label, len(c.Eps), len(c.Counts))
+		}
+		pts := make(plotter.XYs, len(c.Eps))
+		for i := range c.Eps {
+			pts[i] = plotter.XY{X: c.Eps[i], Y: float64(c.Counts[i])}
+		}
+		line, scatter, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		col := palette[k%len(palette)]
+		line.Color, scatter.Color = col, col
+		scatter.Shape = draw.CircleGlyph{}
+		p.Add(line, scatter)
+		p.Legend.Add(c.Label, line, scatter)
+	}
+	return p, nil
+}
+
+// ShowCurves displays CurvePlot inline.
+func ShowCurves(title string, curves ...Curve) error {
+	p, err := CurvePlot(title, curves...)
+	if err != nil {
+		return err
+	}
+	return Plot(p, 5*vg.Inch, 3.2*vg.Inch)
+}
+
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+}
+
+// LatticeGraph returns the refinement lattice (fig:refinement-lattice) of
+// class counts counts[i][j] at memory ms[j] and tolerance eps[i]: one layer
+// per ε, arrows down as ε grows (coarser) and across as m grows (finer).
+func LatticeGraph(title string, ms []int, eps []float64, counts [][]int) (*LayeredGraph, error) {
+	if len(counts) != len(eps) {
+		return nil, fmt.Errorf("nb: lattice has %d ε rows for %d ε values", len(counts), len(eps))
+	}
+	g := &LayeredGraph{Title: title}
+	for i, e := range eps {
+		if len(counts[i]) != len(ms) {
+			return nil, fmt.Errorf("nb: lattice row %d has %d counts for %d memories", i, len(counts[i]), len(ms))
+		}
+		var layer []string
+		for j, m := range ms {
+			layer = append(layer, fmt.Sprintf("m=%d: %d cls", m, counts[i][j]))
+			if j > 0 {
+				g.Edges = append(g.Edges, Edge{From: [2]int{i, j - 1}, To: [2]int{i, j}, Label: "m↑"})
+			}
+			if i > 0 {
+				g.Edges = append(g.Edges, Edge{From: [2]int{i - 1, j}, To: [2]int{i, j}, Label: "ε↑"})
+			}
+		}
+		g.Layers = append(g.Layers, layer)
+		g.LayerTitles = append(g.LayerTitles, fmt.Sprintf("ε = %g", e))
+	}
+	return g, nil
+}

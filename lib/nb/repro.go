@@ -1,0 +1,93 @@
+package nb
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/pomdpq/pomdpq/lib/repro"
+)
+
+// Frame returns a regenerated table as a gota DataFrame: our columns
+// (numeric where every cell parses as a number), then, for every column
+// compared with the paper, the printed value in "NAME (paper)", then the
+// agreement and note columns. Call t.Compare first to get the paper columns.
+func Frame(t *repro.Table) dataframe.DataFrame {
+	var cols []series.Series
+	for c, col := range t.Columns {
+		cells := make([]string, len(t.Rows))
+		for i, r := range t.Rows {
+			cells[i] = r[c]
+		}
+		cols = append(cols, column(col.Name, cells))
+		if t.Printed == nil || col.Kind == repro.Key || col.Kind == repro.Info {
+			continue
+		}
+		printed := make([]string, len(t.Rows))
+		any := false
+		for i := range t.Rows {
+			printed[i] = t.Printed[i][c]
+			any = any || printed[i] != ""
+		}
+		if any {
+			cols = append(cols, series.New(printed, series.String, col.Name+" (paper)"))
+		}
+	}
+	if t.Status != nil {
+		marks := make([]string, len(t.Rows))
+		for i, s := range t.Status {
+			switch s {
+			case repro.Agree:
+				marks[i] = "✓"
+			case repro.Patterns:
+				marks[i] = "✓ (pattern)"
+			case repro.Differs:
+				marks[i] = "✗"
+			default:
+				marks[i] = "–"
+			}
+		}
+		cols = append(cols, series.New(marks, series.String, "agreement"), series.New(t.Note, series.String, "note"))
+	}
+	return dataframe.New(cols...)
+}
+
+// column makes a float column when every cell is a number, else a string one.
+func column(name string, cells []string) series.Series {
+	vals := make([]float64, len(cells))
+	for i, c := range cells {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			return series.New(cells, series.String, name)
+		}
+		vals[i] = v
+	}
+	return series.New(vals, series.Float, name)
+}
+
+// ShowRepro displays a regenerated table beside the paper's printed values,
+// with per-row agreement and a summary ("7/9 rows agree with the paper").
+// It compares the table first if that has not been done.
+func ShowRepro(t *repro.Table) error {
+	if t.Status == nil {
+		if _, err := t.Compare(); err != nil {
+			return err
+		}
+	}
+	agree := 0
+	for _, s := range t.Status {
+		if s == repro.Agree || s == repro.Patterns {
+			agree++
+		}
+	}
+	caption := fmt.Sprintf("%s (%s): %d/%d rows agree with the paper", t.Title, t.Label, agree, t.Compared())
+	if err := Table(Frame(t), Caption(caption)); err != nil {
+		return err
+	}
+	for _, n := range t.Notes {
+		Markdown("*Note.* " + n)
+	}
+	return nil
+}
