@@ -23,7 +23,7 @@ KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
 GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
 
 .PHONY: help tools kernel kernel-user jupyter test test-go test-scripts notebooks \
-	reproduce bench fmt vet clean distclean
+	reproduce bench fmt vet clean distclean check-committed notebooks-update
 
 help:
 	@echo "make reproduce   set up what is missing, reproduce every table and notebook into out/"
@@ -72,7 +72,20 @@ notebooks: jupyter kernel
 	rm -rf out/test/notebooks
 	scripts/run-notebooks.sh out/test/notebooks
 
-test: vet test-go test-scripts notebooks
+# The committed notebooks carry their outputs (they read well on a code
+# host); check that those outputs are free of errors and show the same key
+# numbers as notebooks/checks, so they cannot drift from the code unnoticed.
+check-committed:
+	@shopt -s nullglob; nbs=(notebooks/*.ipynb); \
+	if (( $${#nbs[@]} )); then $(PYTHON) scripts/nbcheck.py --checks notebooks/checks "$${nbs[@]}"; fi
+
+# Re-execute the notebooks in place, so that their committed outputs follow
+# the code (then review and commit them).
+notebooks-update: jupyter kernel
+	rm -rf out/update && scripts/run-notebooks.sh out/update
+	cp out/update/*.ipynb notebooks/
+
+test: vet test-go test-scripts check-committed notebooks
 
 # --- results ----------------------------------------------------------------
 

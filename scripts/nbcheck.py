@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check executed notebooks: no errors, no panics, and the expected key numbers.
 
-Usage: nbcheck.py [--checks notebooks/checks.json] EXECUTED.ipynb...
+Usage: nbcheck.py [--checks notebooks/checks | checks.json] EXECUTED.ipynb...
 
 A notebook fails when
   * a code cell was not executed (execution_count is null),
@@ -211,7 +211,18 @@ def main(argv):
     ap.add_argument("notebooks", nargs="*", help="executed notebooks")
     args = ap.parse_args(argv)
     expected = {}
-    if args.checks and os.path.exists(args.checks):
+    if args.checks and os.path.isdir(args.checks):
+        # One NAME.json per notebook NAME.ipynb, holding its expectations.
+        for fn in sorted(os.listdir(args.checks)):
+            if not fn.endswith(".json"):
+                continue
+            with open(os.path.join(args.checks, fn), encoding="utf-8") as f:
+                one = json.load(f)
+            if not isinstance(one, dict):
+                print("nbcheck: %s must hold a JSON object" % fn)
+                return 2
+            expected[fn[: -len(".json")]] = one
+    elif args.checks and os.path.exists(args.checks):
         with open(args.checks, encoding="utf-8") as f:
             expected = json.load(f)
         if not isinstance(expected, dict):

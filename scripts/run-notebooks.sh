@@ -66,7 +66,7 @@ done
 
 status=0
 if [[ ${#executed[@]} -gt 0 ]]; then
-	"$PYTHON" "$root/scripts/nbcheck.py" --checks "$root/notebooks/checks.json" "${executed[@]}" || status=1
+	"$PYTHON" "$root/scripts/nbcheck.py" --checks "$root/notebooks/checks" "${executed[@]}" || status=1
 fi
 if [[ ${#failed[@]} -gt 0 ]]; then
 	echo "notebooks that did not run: ${failed[*]}" >&2
