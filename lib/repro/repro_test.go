@@ -1,0 +1,124 @@
+package repro
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var regen = flag.Bool("regen", false, "rewrite the golden files under testdata/golden")
+
+// TestGolden regenerates every table and compares it, cell by cell, with
+// the golden CSV under testdata/golden (timing columns blanked). The golden
+// files pin our numbers and each row's agreement with the paper: a change
+// in a result or in its agreement status fails here. Run
+// `go test ./lib/repro -run Golden -regen` after an intended change and
+// review the diff.
+func TestGolden(t *testing.T) {
+	env := &Env{}
+	for _, s := range Specs() {
+		if testing.Short() && s.Heavy {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			tab, err := s.Build(context.Background(), env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tab.Compare(); err != nil {
+				t.Fatal(err)
+			}
+			for c, col := range tab.Columns {
+				if col.Kind == Pattern {
+					for i := range tab.Rows {
+						tab.Rows[i][c] = "(timing)"
+					}
+				}
+			}
+			var buf bytes.Buffer
+			if err := tab.WriteCSV(&buf); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "golden", s.Name+".csv")
+			if *regen {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -regen to create it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs from %s:\n got:\n%s\nwant:\n%s", s.Name, path, buf.String(), want)
+			}
+		})
+	}
+}
+
+// TestAgreement pins, per table, how many rows agree with the paper
+// (PAPER_MAP.md); the rows that do not are explained in the table notes.
+func TestAgreement(t *testing.T) {
+	want := map[string][2]int{ // table → {agree, compared}
+		"capacity-sweep-gridworld": {8, 8},
+		"partition-agreement":      {6, 6},
+		"larger-scale":             {4, 4},
+		"latent-planning-exact":    {7, 7},
+		"observation-planning":     {15, 16},
+		"worked-examples":          {34, 35},
+		"principal-horizon":        {5, 6},
+		"capacity-sweep-tiger":     {1, 6},
+		"probe-family-comparison":  {0, 9},
+	}
+	env := &Env{}
+	for name, w := range want {
+		s, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := s.Build(context.Background(), env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agree, err := tab.Compare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if agree != w[0] || tab.Compared() != w[1] {
+			t.Errorf("%s: %d/%d rows agree, want %d/%d", name, agree, tab.Compared(), w[0], w[1])
+		}
+		for i, st := range tab.Status {
+			if st == Differs && tab.Note[i] == "" {
+				t.Errorf("%s row %d differs without a note", name, i)
+			}
+		}
+	}
+}
+
+func TestAgrees(t *testing.T) {
+	tests := []struct {
+		ours, printed string
+		want          bool
+	}{
+		{"0.4900", "0.49", true},
+		{"0.4949", "0.49", true},
+		{"0.4951", "0.49", false},
+		{"16", "16", true},
+		{"16", "31", false},
+		{"L L", "L L", true},
+		{"-0.000", "0.000", true},
+		{"NaN", "0.5", false},
+	}
+	for _, tc := range tests {
+		if got := Agrees(tc.ours, tc.printed); got != tc.want {
+			t.Errorf("Agrees(%q, %q) = %v, want %v", tc.ours, tc.printed, got, tc.want)
+		}
+	}
+}
