@@ -228,3 +228,38 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestModels checks prop:pseudometric on a model triple: D(M,M) = 0,
+// symmetry and the triangle inequality, on Tiger with three accuracies.
+func TestModels(t *testing.T) {
+	var models []*bench.Benchmark
+	for _, acc := range []float64{0.85, 0.8, 0.7} {
+		b, err := bench.Tiger(acc, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, &b)
+	}
+	fam, _ := fsc.NewStationary(3, 2, 2, fsc.Options{})
+	d := func(i, j int) float64 {
+		r, err := Models(context.Background(), models[i].Model, models[j].Model, fam, 3, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Distance
+	}
+	if got := d(0, 0); got != 0 {
+		t.Fatalf("D(M, M) = %v, want 0", got)
+	}
+	d01, d10, d12, d02 := d(0, 1), d(1, 0), d(1, 2), d(0, 2)
+	if !(math.Abs(d01-d10) <= 1e-12) {
+		t.Fatalf("D not symmetric: %v vs %v", d01, d10)
+	}
+	if !(d02 <= d01+d12+1e-12) || !(d01 > 0) {
+		t.Fatalf("triangle inequality: D(0,2) = %v, D(0,1) + D(1,2) = %v", d02, d01+d12)
+	}
+	g, _ := bench.Lookup("gridworld:3")
+	if _, err := Models(context.Background(), models[0].Model, g.Model, fam, 2, Options{}); err == nil {
+		t.Fatal("models with different (A, O) accepted")
+	}
+}
