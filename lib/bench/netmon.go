@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -99,56 +98,6 @@ func NetworkMonitoring(n int) (Benchmark, error) {
 		R:            zeros(nS, n+1),
 		B0:           pomdp.Uniform(nS),
 	}
-	return finishKron(m, kron, ot.Discrete(3), fmt.Sprintf("network of %d independent nodes, probe one per step", n))
+	return finish(m, ot.Discrete(3), fmt.Sprintf("network of %d independent nodes, probe one per step", n))
 }
 
-// identityKernel is the n×n identity, a cheap stand-in for a factored
-// kernel while the rest of a model is validated.
-type identityKernel int
-
-func (k identityKernel) Dims() (r, c int)                         { return int(k), int(k) }
-func (k identityKernel) Push(dst, src []float64)                  { copy(dst[:k], src[:k]) }
-func (k identityKernel) Entries(i int, fn func(j int, p float64)) { fn(i, 1) }
-func (k identityKernel) NNZ() int                                 { return int(k) }
-
-// finishKron is finish for a model whose every T[a] is kron. Validating a
-// Kron through its rows costs O(|A|·|S|²) (2 s for netmon:12), so the
-// factors are checked instead (finite, non-negative, rows summing to 1
-// within pomdp.RowTol divided by the number of factors, which bounds the
-// row-sum error of the product) and everything else by Model.Validate on a
-// copy whose kernels are the identity.
-func finishKron(m *pomdp.Model, kron *pomdp.Kron, g ot.Ground, doc string) (Benchmark, error) {
-	tol := pomdp.RowTol / float64(len(kron.Factors))
-	for k, f := range kron.Factors {
-		for x, row := range f {
-			sum := 0.0
-			for y, p := range row {
-				if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
-					return Benchmark{}, fmt.Errorf("bench: %s: T factor %d entry (%d,%d) = %v is not a finite non-negative number", m.Name, k, x, y, p)
-				}
-				sum += p
-			}
-			if !(math.Abs(sum-1) <= tol) {
-				return Benchmark{}, fmt.Errorf("bench: %s: T factor %d row %d sums to %.12g, want 1", m.Name, k, x, sum)
-			}
-		}
-	}
-	for a, t := range m.T {
-		if t != pomdp.Kernel(kron) {
-			panic(fmt.Sprintf("bench: %s: finishKron: T[%d] is not the shared Kron kernel", m.Name, a))
-		}
-	}
-	check := &pomdp.Model{
-		Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
-		Discount: m.Discount, HasDiscount: m.HasDiscount,
-		T: sameKernel(identityKernel(m.NumStates()), m.NumActions()),
-		Z: m.Z, R: m.R, B0: m.B0,
-	}
-	if err := check.Validate(); err != nil {
-		return Benchmark{}, err
-	}
-	if len(g) != m.NumObservations() {
-		panic(fmt.Sprintf("bench: %s: ground metric has %d points for %d observations", m.Name, len(g), m.NumObservations()))
-	}
-	return Benchmark{Name: m.Name, Model: m, Ground: g, Doc: doc}, nil
-}

@@ -142,8 +142,10 @@ func SparseKernel(k Kernel) *Sparse {
 }
 
 // check reports a factor that is not a finite, non-negative, row-stochastic
-// matrix (rows summing to 1 within RowTol).
+// matrix. Factor rows must sum to 1 within RowTol divided by the number of
+// factors, which bounds the row-sum error of the product by RowTol.
 func (k *Kron) check() error {
+	tol := RowTol / float64(max(1, len(k.Factors)))
 	for f, fac := range k.Factors {
 		for i, row := range fac {
 			sum := 0.0
@@ -153,7 +155,7 @@ func (k *Kron) check() error {
 				}
 				sum += p
 			}
-			if !(math.Abs(sum-1) <= RowTol) {
+			if !(math.Abs(sum-1) <= tol) {
 				return fmt.Errorf("Kron factor %d row %d sums to %.12g, want 1", f, i, sum)
 			}
 		}
