@@ -37,31 +37,12 @@ func (e *Engine) Beliefs(c *fsc.FSC) (beliefs [][]float64, impossible []bool, er
 		if t == tr.T {
 			return
 		}
-		for o := 0; o < tr.NumObs; o++ {
-			child := make([]float64, nodes*nS)
-			for n := 0; n < nodes; n++ {
-				seg := joint[n*nS : (n+1)*nS]
-				if sum(seg) == 0 {
-					continue
-				}
-				for a := 0; a < c.NumActions; a++ {
-					p := c.ActionProb(t, n, a)
-					if p == 0 {
-						continue
-					}
-					e.m.Predict(pred, seg, a)
-					states, probs := e.m.ObsColumn(a, o)
-					for n2 := 0; n2 < nodes; n2++ {
-						q := p * c.NextProbOf(t, n, o, n2)
-						if q == 0 {
-							continue
-						}
-						for k, s := range states {
-							child[n2*nS+s] += q * pred[s] * probs[k]
-						}
-					}
-				}
-			}
+		children := make([][]float64, tr.NumObs)
+		for o := range children {
+			children[o] = make([]float64, nodes*nS)
+		}
+		e.jointStep(c, t, joint, children, pred)
+		for o, child := range children {
 			if sum(child) == 0 {
 				e.markImpossible(beliefs, impossible, t+1, i*tr.NumObs+o)
 				continue

@@ -283,10 +283,26 @@ func (e *Engine) jointDFS(c *fsc.FSC, t, rel int, joint, out []float64) {
 	}
 	size := c.Nodes * nS
 	children := e.jchild[t+1]
+	e.jointStep(c, t, joint, children, e.pred[t])
 	for o := 0; o < nO; o++ {
-		clear(children[o][:size])
+		ch := children[o][:size]
+		if sum(ch) == 0 {
+			continue
+		}
+		e.jointDFS(c, t+1, rel*nO+o, ch, out)
 	}
-	pred := e.pred[t]
+}
+
+// jointStep sets children[o] (each nodes·|S|, node-major) to the
+// unnormalised joint over (node, state) after observing o from the joint
+// at stage t:
+//
+//	child_o(n', s') = Σ_{n,a} α_t(a|n) β_t(n'|n,o) Z(s',a,o) Σ_s T(s,a,s') joint(n, s).
+func (e *Engine) jointStep(c *fsc.FSC, t int, joint []float64, children [][]float64, pred []float64) {
+	nS, nO := e.nS, e.tree.NumObs
+	for o := 0; o < nO; o++ {
+		clear(children[o][:c.Nodes*nS])
+	}
 	for n := 0; n < c.Nodes; n++ {
 		seg := joint[n*nS : (n+1)*nS]
 		if sum(seg) == 0 {
@@ -313,13 +329,6 @@ func (e *Engine) jointDFS(c *fsc.FSC, t, rel int, joint, out []float64) {
 				}
 			}
 		}
-	}
-	for o := 0; o < nO; o++ {
-		ch := children[o][:size]
-		if sum(ch) == 0 {
-			continue
-		}
-		e.jointDFS(c, t+1, rel*nO+o, ch, out)
 	}
 }
 
