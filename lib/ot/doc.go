@@ -1,0 +1,34 @@
+// Package ot computes exact optimal transport (Wasserstein-1) distances
+// between finite discrete distributions, as used by the paper's probe
+// pseudometric: the distance between two histories is a maximum over probes
+// of W1 between their conditional suffix laws over O^k (CONVENTIONS.md,
+// "Distances").
+//
+// The core is a primal network simplex for the transportation problem,
+// built the way LEMON and POT build theirs: flat parallel arrays for the
+// arcs and for the spanning tree (parent, predecessor arc, thread, reverse
+// thread, subtree size, last successor), block-search pivoting with block
+// size max(√arcs, 10), the strongly feasible leaving-arc rule, zero masses
+// dropped before solving, and reduced costs compared with a relative
+// tolerance. A Solver owns its scratch memory; repeated solves of similar
+// sizes do not allocate.
+//
+// Entry points:
+//
+//   - Solver.W1 / Solver.W1Func: W1 under an arbitrary non-negative cost
+//     matrix (flat slice or callback);
+//   - Solver.SeqW1: W1 between two laws over O^k under the additive
+//     sequence cost Σ_t d_O(o_t, o'_t), with exact fast paths (identical
+//     laws, mass shared in place, point masses, k = 1 closed forms);
+//   - TV: the total variation distance ½Σ|p − q|;
+//   - Solver.LowerBound and UpperBound: cheap bounds on SeqW1 that settle
+//     "> ε" and "≤ ε" decisions without a solve.
+//
+// Results carry a Status: a solve that hits Settings.MaxPivots reports
+// IterationLimit (with ErrIterationLimit), never a silent optimum. After an
+// optimal solve, Solver.Plan, Solver.Flows and Solver.Potentials give the
+// plan and an optimal dual pair (u, v) with u_i + v_j ≤ c(i, j) and
+// Σp·u + Σq·v = W1, a certificate of optimality.
+//
+// Package ot does not depend on package pomdp.
+package ot
