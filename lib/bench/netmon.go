@@ -100,4 +100,3 @@ func NetworkMonitoring(n int) (Benchmark, error) {
 	}
 	return finish(m, ot.Discrete(3), fmt.Sprintf("network of %d independent nodes, probe one per step", n))
 }
-

@@ -63,7 +63,7 @@ type Table struct {
 	Status  []string
 	Note    []string
 	Printed [][]string
-	Notes  []string // free-text remarks shown under the table
+	Notes   []string // free-text remarks shown under the table
 }
 
 // Spec describes a reproducible table.
