@@ -55,7 +55,11 @@ agree = total = 0
 for r in rows:
     a, t = int(r["agree"]), int(r["total"])
     agree, total = agree + a, total + t
-    print("%-*s  %d/%d%s" % (w, r["table"], a, t, "" if a == t else "  <- disagreements"))
+    note = ""
+    if a != t:
+        e = int(r.get("explained") or 0)
+        note = "  (%d differ%s, %d explained: see the note column)" % (t - a, "s" if t - a == 1 else "", e)
+    print("%-*s  %d/%d%s" % (w, r["table"], a, t, note))
 print("%-*s  %d/%d" % (w, "all", agree, total))
 PY
 else

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/repro"
@@ -47,7 +48,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	env := &repro.Env{Workers: *workers}
-	summary := [][]string{{"table", "agree", "total", "seconds"}}
+	summary := [][]string{{"table", "agree", "total", "explained", "seconds"}}
 	fmt.Fprintf(stdout, "%-28s %7s  %s\n", "table", "agree", "file")
 	for _, s := range specs {
 		start := time.Now()
@@ -72,7 +73,13 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		secs := time.Since(start).Seconds()
-		summary = append(summary, []string{t.Name, itoa(agree), itoa(t.Compared()), fmt.Sprintf("%.3f", secs)})
+		explained := 0
+		for i, st := range t.Status {
+			if st == repro.Differs && strings.HasPrefix(t.Note[i], "paper differs:") {
+				explained++
+			}
+		}
+		summary = append(summary, []string{t.Name, itoa(agree), itoa(t.Compared()), itoa(explained), fmt.Sprintf("%.3f", secs)})
 		fmt.Fprintf(stdout, "%-28s %3d/%-3d  %s\n", t.Name, agree, t.Compared(), path)
 	}
 	f, err := os.Create(filepath.Join(*out, "agreement.csv"))
