@@ -40,3 +40,33 @@ func BenchmarkCompute(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExact times exact (ε = 0) classes on trees where the pairwise
+// route solves many transport problems.
+func BenchmarkExact(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		model string
+		m, T  int
+	}{
+		{"tiger-m2-T10", "tiger", 2, 10},
+		{"gridworld3-m2-T3", "gridworld:3", 2, 3},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			bm := lookup(b, bc.model)
+			fam, err := fsc.NewStationary(bm.Model.NumActions(), bm.Model.NumObservations(), bc.m, fsc.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var r *ExactResult
+			for b.Loop() {
+				r, err = Exact(context.Background(), bm.Model, fam, bc.T, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Partition.Total()), "classes")
+		})
+	}
+}

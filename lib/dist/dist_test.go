@@ -263,3 +263,34 @@ func TestModels(t *testing.T) {
 		t.Fatal("models with different (A, O) accepted")
 	}
 }
+
+// TestExactMatchesPairwise checks ALGORITHMS.md idea 5: grouping equal laws
+// probe by probe gives the ε = 0 partition of the pairwise distances.
+func TestExactMatchesPairwise(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		kind  fsc.Kind
+		m, T  int
+	}{
+		{"tiger", fsc.KindStationary, 2, 6}, {"tiger", fsc.KindClock, 1, 5}, {"gridworld:3", fsc.KindStationary, 2, 2},
+		{"gridworld:5", fsc.KindStationary, 1, 3}, {"rocksample:4:4", fsc.KindStationary, 1, 2}, {"witness", fsc.KindStationary, 1, 3},
+		{"random:8:3:3:5", fsc.KindStationary, 1, 4},
+	} {
+		b := lookup(t, tc.model)
+		fam, _ := fsc.New(tc.kind, b.Model.NumActions(), b.Model.NumObservations(), tc.m, tc.T, fsc.Options{})
+		full, err := Compute(context.Background(), b.Model, fam, tc.T, Options{Ground: b.Ground})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := Exact(context.Background(), b.Model, fam, tc.T, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := full.Partition(0); !ex.Partition.Equal(want) {
+			t.Errorf("%s %s m=%d T=%d: Exact gives %d classes, pairwise %d", tc.model, tc.kind, tc.m, tc.T, ex.Partition.Total(), want.Total())
+		}
+		if ex.StandIns != full.StandIns {
+			t.Errorf("%s: stand-ins %d vs %d", tc.model, ex.StandIns, full.StandIns)
+		}
+	}
+}
