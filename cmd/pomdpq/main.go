@@ -18,7 +18,8 @@
 //	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null}
 //	family:   {"kind": string, "m": int, "T": int, "size": int}
 //	quotient: {"family_size": int, "histories": int, "max_distance": number, "seconds": number,
-//	           "classes": [{"epsilon": number, "count": int}, ...]}
+//	           "classes": [{"epsilon": number, "count": int}, ...],
+//	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
 package main
 
 import (

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pomdpq/pomdpq/lib/clock"
 	"github.com/pomdpq/pomdpq/lib/dist"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -28,6 +29,9 @@ type quotientJSON struct {
 	Classes     []classJSON `json:"classes"`
 	StandIns    int         `json:"stand_ins"`
 	Convention  string      `json:"convention"`
+	// DeltaClk is the cross-family gap δ_clk = ‖d^clk − d^op‖∞ of the m = 1
+	// stationary family (cor:op-to-clk-transfer), when it was computed.
+	DeltaClk *float64 `json:"delta_clk,omitempty"`
 }
 
 func parseEps(s string) ([]float64, error) {
@@ -66,6 +70,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	progress := fs.Bool("progress", false, "report progress on stderr")
+	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -115,12 +120,32 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	for _, e := range eps {
 		out.Classes = append(out.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
 	}
+	// δ_clk certifies an operational (m = 1 stationary) quotient for the
+	// clock-aware family; compute it where the exact recursion is tractable.
+	var gapNote string
+	if kind == fsc.KindStationary && *m == 1 && met == dist.W1 {
+		if w := clock.Work(md.NumActions(), md.NumObservations(), *T); w <= *gapWork {
+			d, err := clock.NewDistances(ctx, md, g, *T, nil)
+			if err == nil {
+				out.DeltaClk = &d.Gap
+			} else {
+				gapNote = err.Error()
+			}
+		} else {
+			gapNote = fmt.Sprintf("the exact recursion would visit %.3g (history, prefix) pairs, above --delta-clk-work %g", w, *gapWork)
+		}
+	}
 	if *asJSON {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s\n", md.Name, fam, *T, met)
 	fmt.Fprintf(stdout, "histories %d, distinct probes %d, max distance %.6g, %.3fs\n", out.Histories, res.Distinct, out.MaxDistance, out.Seconds)
 	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", cv, res.StandIns)
+	if out.DeltaClk != nil {
+		fmt.Fprintf(stdout, "cross-family gap δ_clk = %.6g: an ε-quotient here is an (ε + δ_clk)-quotient for clock-aware m = 1 probes\n", *out.DeltaClk)
+	} else if gapNote != "" {
+		fmt.Fprintf(stdout, "cross-family gap δ_clk not computed: %s\n", gapNote)
+	}
 	fmt.Fprintf(stdout, "%8s  %s\n", "epsilon", "classes")
 	for _, c := range out.Classes {
 		fmt.Fprintf(stdout, "%8g  %d\n", c.Epsilon, c.Count)
