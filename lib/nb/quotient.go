@@ -79,7 +79,7 @@ func PartitionText(p *partition.Partition, label func(t, i int) string) string {
 func ShowPartition(p *partition.Partition, label func(t, i int) string) {
 	text := PartitionText(p, label)
 	if !IsNotebook() {
-		fmt.Fprint(Output, text)
+		fmt.Fprint(output(), text)
 		return
 	}
 	HTML("<pre>" + html.EscapeString(text) + "</pre>")
