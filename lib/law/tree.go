@@ -83,7 +83,8 @@ func (tr Tree) Index(h []int) int {
 
 // Label returns a printable name of history (t, i): "ε" for the empty
 // history, the concatenated names when every name is one character
-// ("LR"), else the names joined by commas.
+// ("LR"), else the names joined by "·" ("NE·SW"), which cannot be confused
+// with the commas of a list of histories.
 func (tr Tree) Label(names []string, t, i int) string {
 	if t == 0 {
 		return "ε"
@@ -104,5 +105,5 @@ func (tr Tree) Label(names []string, t, i int) string {
 	if short {
 		return strings.Join(parts, "")
 	}
-	return strings.Join(parts, ",")
+	return strings.Join(parts, "·")
 }

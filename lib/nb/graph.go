@@ -69,6 +69,9 @@ func (g *LayeredGraph) validate() error {
 
 func textWidth(s string) float64 { return float64(utf8.RuneCountInString(s)) * graphCharW }
 
+// titleWidth estimates the width of the bold, larger title.
+func titleWidth(s string) float64 { return 1.3 * textWidth(s) }
+
 // loopRoom returns, for every node, the room its self-loops need beside it
 // (right of it in rows, below it in columns).
 func (g *LayeredGraph) loopRoom() [][]float64 {
@@ -158,10 +161,18 @@ func (g *LayeredGraph) layout() (boxes [][]box, titles []box, width, height floa
 				titles = append(titles, box{graphMargin, y, titleW, graphNodeH})
 			}
 		}
-		width = math.Max(left+maxSpan+graphMargin, 2*graphMargin+textWidth(g.Title))
+		width = math.Max(left+maxSpan+graphMargin, 2*graphMargin+titleWidth(g.Title))
 		height = top + graphMargin
 		if n := len(g.Layers); n > 0 {
 			height += float64(n)*(graphNodeH+layerGap) - layerGap
+		}
+		// Arrows between nodes of one layer curve below it: leave room
+		// under the last layer for them and their labels.
+		for _, e := range g.Edges {
+			if e.From[0] == e.To[0] && e.From[0] == len(g.Layers)-1 {
+				height += layerGap / 2
+				break
+			}
 		}
 		return boxes, titles, width, height
 	}
@@ -199,7 +210,7 @@ func (g *LayeredGraph) layout() (boxes [][]box, titles []box, width, height floa
 		}
 		x += colW + layerGap
 	}
-	width = 2*graphMargin + textWidth(g.Title)
+	width = 2*graphMargin + titleWidth(g.Title)
 	if len(g.Layers) > 0 {
 		width = math.Max(width, x-layerGap+graphMargin)
 	}

@@ -147,6 +147,12 @@ type qstate struct{ t, c, z int }
 // T(s,a,s') b̄^π_c(s) into the state (Next[c][z], z), the observation of a
 // state deterministic, rewards R̄(c, a) = Σ_s b̄^π_c(s) R(s,a), depth-T
 // states absorbing.
+//
+// The kernel is defined for every action, but only the actions π takes
+// along a class's members are pinned down by the probe laws: for an action
+// π never takes there, members of one exact class may predict different
+// observations (the members' beliefs come from π's actions), and the
+// quotient uses their average. Laws and values of π itself are unaffected.
 func (q *Quotient) ForProbe(pi *fsc.FSC) (*pomdp.Model, error) {
 	cb, err := q.ClassBeliefs(pi)
 	if err != nil {
