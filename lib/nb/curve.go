@@ -43,6 +43,52 @@ func CurvePlot(title string, curves ...Curve) (*plot.Plot, error) {
 		p.Add(line, scatter)
 		p.Legend.Add(c.Label, line, scatter)
 	}
+	padX(p)
+	return p, nil
+}
+
+// padX widens the x range by 3% on each side so that the end tick labels
+// and points are not clipped.
+func padX(p *plot.Plot) {
+	if d := p.X.Max - p.X.Min; d > 0 {
+		p.X.Min -= 0.03 * d
+		p.X.Max += 0.03 * d
+	}
+}
+
+// Series is one line of a LinePlot.
+type Series struct {
+	Label string
+	X, Y  []float64
+}
+
+// LinePlot returns a plot of real-valued series (a bound against measured
+// gaps, a distance against a parameter), one line with points per series.
+func LinePlot(title, xLabel, yLabel string, series ...Series) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Legend.Top = true
+	for k, s := range series {
+		if len(s.X) != len(s.Y) {
+			return nil, fmt.Errorf("nb: series %q has %d x and %d y values", s.Label, len(s.X), len(s.Y))
+		}
+		pts := make(plotter.XYs, len(s.X))
+		for i := range s.X {
+			pts[i] = plotter.XY{X: s.X[i], Y: s.Y[i]}
+		}
+		line, scatter, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		col := palette[k%len(palette)]
+		line.Color, scatter.Color = col, col
+		scatter.Shape = draw.CircleGlyph{}
+		p.Add(line, scatter)
+		p.Legend.Add(s.Label, line, scatter)
+	}
+	padX(p)
 	return p, nil
 }
 

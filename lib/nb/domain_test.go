@@ -83,3 +83,20 @@ func TestFrameSideBySide(t *testing.T) {
 		t.Fatalf("side-by-side table missing paper column or summary:\n%s", out)
 	}
 }
+
+func TestRowsAndLinePlot(t *testing.T) {
+	df := Rows([]string{"model", "classes"}, [][]string{{"tiger", "11"}, {"gridworld:3", "6"}})
+	if df.Nrow() != 2 || df.Col("classes").Float()[0] != 11 {
+		t.Fatalf("Rows gave %v", df)
+	}
+	p, err := LinePlot("bound", "ε", "gap", Series{"bound", []float64{0, 1}, []float64{0, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(p.X.Min < 0 && p.X.Max > 1) {
+		t.Fatalf("x range [%v, %v] not padded", p.X.Min, p.X.Max)
+	}
+	if _, err := LinePlot("bad", "x", "y", Series{"s", []float64{0}, nil}); err == nil {
+		t.Fatal("mismatched series accepted")
+	}
+}

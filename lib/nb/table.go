@@ -224,3 +224,21 @@ func alignColumns(rows [][]string, right []bool, ruleAfter int) string {
 	}
 	return b.String()
 }
+
+// Rows builds a DataFrame from a header and string rows, making a column
+// numeric when every cell parses as a number (for tables assembled in a
+// notebook cell). It panics if a row's length differs from the header's.
+func Rows(header []string, rows [][]string) dataframe.DataFrame {
+	var cols []series.Series
+	for c, name := range header {
+		cells := make([]string, len(rows))
+		for i, r := range rows {
+			if len(r) != len(header) {
+				panic(fmt.Sprintf("nb: row %d has %d cells for %d columns", i, len(r), len(header)))
+			}
+			cells[i] = r[c]
+		}
+		cols = append(cols, column(name, cells))
+	}
+	return dataframe.New(cols...)
+}
