@@ -17,9 +17,10 @@ type Tensor struct {
 	Cols [][]float64
 	// First[p] is the smallest family index with column p's laws.
 	First []int
-	// shape of the per-depth matrices, to rebuild envelopes
-	sizes []int
-	res   *dist.Result
+	// shape of the per-depth matrices, to rebuild envelopes: sizes[d]
+	// histories, pairs[d] stored pairs (0 at depth T)
+	sizes, pairs []int
+	res          *dist.Result
 }
 
 // FromResult builds the tensor from a result computed with Options.Tensor.
@@ -42,8 +43,9 @@ func FromResult(r *dist.Result) (*Tensor, error) {
 	}
 	sort.Slice(order, func(a, b int) bool { return first[order[a]] < first[order[b]] })
 	t := &Tensor{res: r}
-	for _, m := range r.D {
+	for d, m := range r.D {
 		t.sizes = append(t.sizes, m.N)
+		t.pairs = append(t.pairs, len(r.Tensor[0][d].Data))
 	}
 	for _, k := range order {
 		var col []float64
@@ -91,8 +93,8 @@ func (t *Tensor) Matrices(env []float64) []partition.Matrix {
 	off := 0
 	for d, n := range t.sizes {
 		out[d] = partition.NewMatrix(n)
-		copy(out[d].Data, env[off:off+len(out[d].Data)])
-		off += len(out[d].Data)
+		copy(out[d].Data, env[off:off+t.pairs[d]])
+		off += t.pairs[d]
 	}
 	return out
 }

@@ -79,7 +79,8 @@ type Result struct {
 	Convention law.Convention
 	Seconds    float64
 	// Tensor, when requested: Tensor[k][t] is probe column k's matrix at
-	// depth t; Column[i] is the column of family member i.
+	// depth t (depth T has no storage: its entries are all 0); Column[i] is
+	// the column of family member i.
 	Tensor [][]partition.Matrix
 	Column []int
 }
@@ -255,7 +256,7 @@ func (r *runner) run(ctx context.Context, idx []int, total int) ([]int, error) {
 				}
 				target := local
 				if r.opt.Tensor {
-					target = newMatrices(r.tree)
+					target = newTensorMatrices(r.tree)
 				}
 				if err := pw.accumulate(target, laws, !r.opt.Tensor); err != nil {
 					mu.Lock()
@@ -298,6 +299,18 @@ loop:
 		return nil, err
 	}
 	return standIns, nil
+}
+
+// newTensorMatrices is newMatrices without storage for depth T, whose
+// histories have empty suffixes and are all at distance 0: a probe's
+// tensor column would otherwise be dominated by |O|^T·(|O|^T − 1)/2 zeros.
+func newTensorMatrices(tree law.Tree) []partition.Matrix {
+	d := make([]partition.Matrix, tree.T+1)
+	for t := 0; t < tree.T; t++ {
+		d[t] = partition.NewMatrix(tree.Count(t))
+	}
+	d[tree.T] = partition.Matrix{N: tree.Count(tree.T)}
+	return d
 }
 
 func newMatrices(tree law.Tree) []partition.Matrix {

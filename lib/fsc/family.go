@@ -2,7 +2,6 @@ package fsc
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"math/rand/v2"
 )
@@ -118,7 +117,7 @@ func checkLimit(kind Kind, nA, nO, m, T int, limit int64) (int, error) {
 	if limit == 0 {
 		limit = DefaultLimit
 	}
-	if !size.IsInt64() || size.Int64() > limit || size.Int64() > math.MaxInt32*4 {
+	if !size.IsInt64() || size.Int64() > limit {
 		return 0, &TooLargeError{Kind: kind, M: m, T: T, Size: size, Limit: limit}
 	}
 	return int(size.Int64()), nil
