@@ -136,7 +136,8 @@ func (p *Partition) String() string {
 
 // Matrix is a symmetric distance matrix over the n histories of one depth,
 // stored as the condensed upper triangle: entry (i, j), i < j, at
-// index i·n − i(i+1)/2 + (j − i − 1).
+// index i·n − i(i+1)/2 + (j − i − 1). A nil Data means every entry is 0
+// (dist stores depth T, where all suffixes are empty, that way).
 type Matrix struct {
 	N    int
 	Data []float64
@@ -155,7 +156,7 @@ func (m Matrix) Index(i, j int) int {
 
 // At returns d(i, j) (0 on the diagonal).
 func (m Matrix) At(i, j int) float64 {
-	if i == j {
+	if i == j || m.Data == nil {
 		return 0
 	}
 	return m.Data[m.Index(i, j)]
@@ -172,6 +173,8 @@ func (m Matrix) Max() float64 {
 
 // MaxInto sets m = max(m, o) element-wise (ALGORITHMS.md idea 8: per-probe
 // or per-shard matrices merge by max).
+//
+// It panics if m has no storage (nil Data) and o has a non-zero entry.
 func (m Matrix) MaxInto(o Matrix) {
 	for k, v := range o.Data {
 		if v > m.Data[k] {

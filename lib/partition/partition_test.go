@@ -184,3 +184,14 @@ func TestRefinesAndFlat(t *testing.T) {
 		}
 	}
 }
+
+func TestNilMatrixIsZero(t *testing.T) {
+	// dist stores depth T without data: every entry 0, one class.
+	m := Matrix{N: 4}
+	if m.At(1, 3) != 0 || m.Max() != 0 {
+		t.Fatal("nil matrix not all zero")
+	}
+	if got := Greedy([]Matrix{m}, 0).Total(); got != 1 {
+		t.Fatalf("nil matrix gives %d classes, want 1", got)
+	}
+}
