@@ -1,0 +1,853 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pomdpq/pomdpq/datasets"
+	"github.com/pomdpq/pomdpq/lib/baseline"
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/certify"
+	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pbvi"
+	"github.com/pomdpq/pomdpq/lib/plan"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/quotient"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// Tables of paper §7 and App. H on planning, baselines and sensitivity
+// (PAPER_MAP.md "07"). The paper's value columns are reproduced by the
+// trace functional baseline.AllFirst (the indicator that every
+// observation equals the first one); see the package documentation of
+// lib/baseline and the notes of each table.
+
+func init() {
+	register(Spec{Name: "pbvi-comparison", Label: "tab:pbvi-comparison",
+		Title: "PBVI on original vs quotient POMDPs (m = 1, T = 3, ε = 0.5)", Build: pbviComparison})
+	register(Spec{Name: "planning-speedup", Label: "tab:planning-speedup",
+		Title: "Exhaustive policy search on original vs quotient (T = 2)", Build: planningSpeedup})
+	register(Spec{Name: "value-bounds", Label: "tab:value-bounds",
+		Title: "Value-function error vs the bounds of thm:value-bound and prop:canonical-quotient (m = 1, T = 2)", Build: valueBounds})
+	register(Spec{Name: "baseline-full", Label: "tab:baseline-full",
+		Title: "ε-quotient vs truncation, random, belief-distance and bisimulation partitions (m = 1, T = 2)", Build: baselineFull})
+	register(Spec{Name: "noise-sensitivity", Label: "app:experiments (Observation Noise Sensitivity)",
+		Title: "Tiger (m = 1, T = 2) over listening accuracy 0.70 … 0.95", Build: noiseSensitivity})
+	register(Spec{Name: "belief-sensitivity", Label: "tab:belief-sensitivity",
+		Title: "Partition stability under initial-belief perturbation (Tiger, m = 1, T = 2)", Build: beliefSensitivity})
+	register(Spec{Name: "ablation", Label: "app:experiments (Ablation Studies)",
+		Title: "Ablations on Tiger (full actions): metric, memory, greedy subset (classes at ε = 0.3)", Build: ablation})
+	register(Spec{Name: "horizon-gap", Label: "app:experiments (Horizon Gap Analysis)",
+		Title: "Tiger, m = 1, ε = 0.5: value error and bounds for T = 2 … 10", Build: horizonGap})
+	register(Spec{Name: "planning-claims", Label: "§7, app:experiments prose",
+		Title: "Numbers stated in the prose of §7 and App. H (planning, W1 vs TV, sanity check, settings)", Build: planningClaims})
+}
+
+func plF2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+func plF4(x float64) string { return strconv.FormatFloat(plClean(x), 'f', 4, 64) }
+
+// plClean maps rounding noise (|x| < 1e-12) to 0, so that no "-0.000"
+// is printed.
+func plClean(x float64) float64 {
+	if math.Abs(x) < 1e-12 {
+		return 0
+	}
+	return x
+}
+func plEps(x float64) string {
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+// plCanonical is L_R·T·ε·(1 + 2T|S||O|): prop:canonical-quotient (iii)
+// turned into a value bound, the formula that reproduces panels A and B of
+// tab:value-bounds and the horizon-gap claims (17 at T = 2, 405 at T = 10).
+func plCanonical(LR float64, T int, eps float64, nS, nO int) float64 {
+	return LR * float64(T) * eps * (1 + 2*float64(T*nS*nO))
+}
+
+// assessed is a partition of a built-in model scored by baseline.Assess.
+func plAssess(ctx context.Context, env *Env, model string, m, T int, p *partition.Partition, obj value.Objective) (baseline.Score, bench.Benchmark, error) {
+	r, b, err := distances(ctx, env, model, fsc.KindStationary, m, T, false)
+	if err != nil {
+		return baseline.Score{}, b, err
+	}
+	fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), m, fsc.Options{})
+	if err != nil {
+		return baseline.Score{}, b, err
+	}
+	if p == nil {
+		return baseline.Score{}, b, fmt.Errorf("repro: nil partition")
+	}
+	s, err := baseline.Assess(ctx, b.Model, b.Ground, fam, T, p, obj, r.D)
+	return s, b, err
+}
+
+// ---------------------------------------------------------------------
+// tab:baseline-full
+
+func baselineFull(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "baseline-full", Paper: "baseline-full", Label: "tab:baseline-full",
+		Title: "Full baseline comparison (m = 1, T = 2); value error of the paper's functional 1[o_1 = o_2 = first observation]",
+		Columns: []Column{{"benchmark", Key}, {"method", Key}, {"eps", Key}, {"classes", Exact}, {"value_error", Exact},
+			{"d_w", Exact}, {"time_s", Pattern}, {"diameter", Info}},
+	}
+	const T, draws = 2, 20
+	random := map[int]bool{}
+	quotientClasses := map[int]int{}
+	for _, c := range []struct{ name, model string }{{"Tiger", "tiger"}, {"GridWorld 3x3", "gridworld:3"}} {
+		start := time.Now()
+		r, b, err := distances(ctx, env, c.model, fsc.KindStationary, 1, T, false)
+		if err != nil {
+			return nil, err
+		}
+		tCache := time.Since(start).Seconds()
+		m := b.Model
+		obj := baseline.AllFirst(T)
+		startB := time.Now()
+		beliefs, err := baseline.BeliefDistances(ctx, m, T, baseline.BeliefOptions{})
+		if err != nil {
+			return nil, err
+		}
+		tBelief := time.Since(startB).Seconds()
+		startB = time.Now()
+		bis, err := baseline.Bisimulation(ctx, m, baseline.BisimOptions{})
+		if err != nil {
+			return nil, err
+		}
+		lifted, err := baseline.BeliefDistances(ctx, m, T, baseline.BeliefOptions{Metric: baseline.BeliefW1, States: bis.Metric})
+		if err != nil {
+			return nil, err
+		}
+		tBisim := time.Since(startB).Seconds()
+		for _, eps := range []float64{0.3, 0.5} {
+			add := func(method string, p *partition.Partition, secs float64) error {
+				s, _, err := plAssess(ctx, env, c.model, 1, T, p, obj)
+				if err != nil {
+					return err
+				}
+				t.Rows = append(t.Rows, []string{c.name, method, plEps(eps), itoa(s.Classes), f3(s.ValueError), f3(s.D), f3(secs), f3(s.Diameter)})
+				return nil
+			}
+			startP := time.Now()
+			pq := r.Partition(eps)
+			if err := add("eps-quotient", pq, tCache+time.Since(startP).Seconds()); err != nil {
+				return nil, err
+			}
+			quotientClasses[len(t.Rows)] = pq.Total()
+			startP = time.Now()
+			if err := add("Truncation (d=1)", baseline.Truncation(r.Tree, 1), time.Since(startP).Seconds()); err != nil {
+				return nil, err
+			}
+			// Random partitions with the ε-quotient's class counts per
+			// depth: mean over draws from one seeded source.
+			startP = time.Now()
+			src := rand.NewPCG(42, 0)
+			var classes, verr, dw float64
+			for k := 0; k < draws; k++ {
+				s, _, err := plAssess(ctx, env, c.model, 1, T, baseline.RandomLike(r.Tree, pq, src), obj)
+				if err != nil {
+					return nil, err
+				}
+				classes += float64(s.Classes) / draws
+				verr += s.ValueError / draws
+				dw += s.D / draws
+			}
+			random[len(t.Rows)] = true
+			quotientClasses[len(t.Rows)] = pq.Total()
+			t.Rows = append(t.Rows, []string{c.name, "Random partition", plEps(eps), strconv.FormatFloat(classes, 'f', 1, 64),
+				f3(verr), f3(dw), f3(time.Since(startP).Seconds() / draws), ""})
+			startP = time.Now()
+			if err := add("Belief-distance", beliefs.Partition(eps), tBelief+time.Since(startP).Seconds()); err != nil {
+				return nil, err
+			}
+			startP = time.Now()
+			if err := add("Bisimulation", lifted.Partition(eps), tBisim+time.Since(startP).Seconds()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	t.PatternRow = func(i int) bool { return random[i] }
+	t.PatternOK = func(i int) (bool, string) {
+		c, _ := strconv.ParseFloat(t.Rows[i][3], 64)
+		if c > float64(quotientClasses[i])+1e-9 {
+			return false, "random partitions have more classes than the ε-quotient they imitate"
+		}
+		return true, fmt.Sprintf("pattern: mean of %d draws (seed 42) with at most the ε-quotient's %d classes; where the ε-quotient has one class per depth the draw is forced and equals it", draws, quotientClasses[i])
+	}
+	t.Notes = append(t.Notes,
+		"value_error = max over the 3 (Tiger) or 5 (GridWorld) constant probes of |E_M G − E_Q G| with G = 1[o_1 = o_2 = first observation] (baseline.AllFirst), Q the quotient seen by the probe; d_w = max over probes of W1(P_M, P_Q) on O². This functional reproduces every exact value_error of the table; the paper calls it a synthetic L_R = 1 reward.",
+		"Belief-distance: greedy complete linkage on the TV distance between the beliefs of the constant first action (listen, up). Bisimulation: Ferns et al. metric (10 iterations, γ = 0.9, rewards normalised by their range, no observation term) lifted to histories by W1 between those beliefs. Truncation (d=1): classes by the last observation.",
+		"diameter (ours) is the largest within-class probe distance d^Π: the ε for which the partition is an ε-partition, so thm:value-bound applies to every row with that ε. The belief-distance and bisimulation partitions of GridWorld exceed the row's ε (0.186 at ε = 0.3, 0.343 at 0.3 and 0.5).",
+		"Times are pattern-only (ours are Go on 2 shared cores; the paper's Python). The ε-quotient's time is the distance cache plus the partition (the paper prints ∗).")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// tab:value-bounds
+
+func valueBounds(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "value-bounds", Paper: "value-bounds", Label: "tab:value-bounds",
+		Title: "Value-function error bounds (m = 1, T = 2)",
+		Columns: []Column{{"panel", Key}, {"eps", Key}, {"empirical_error", Exact}, {"d_w", Exact}, {"bound_lr_t_eps", Exact},
+			{"bound_lr_t_d", Exact}, {"canonical_bound", Exact}, {"objective", Info}, {"l_r", Info}, {"l_r_hat", Info},
+			{"classes", Info}, {"diameter", Info}, {"indicator_error", Info}},
+		Explain: map[string]string{}}
+	const T = 2
+	type panel struct {
+		key, model string
+		obj        value.Objective
+		objName    string
+		LR         float64
+		lipschitz  bool // estimate L̂_R of the model's reward
+	}
+	panels := []panel{
+		{"A", "tiger", baseline.AllFirst(T), "1[o_1 = o_2 = L]", 1, false},
+		{"B", "tiger", value.LatentReward{}, "Tiger reward", 110, true},
+		{"C", "gridworld-goal:3", value.LatentReward{}, "goal reward", 2, true},
+	}
+	for _, p := range panels {
+		r, b, err := distances(ctx, env, p.model, fsc.KindStationary, 1, T, false)
+		if err != nil {
+			return nil, err
+		}
+		lhat := "1 (1/δ, δ = 1)"
+		if p.lipschitz {
+			fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 1, fsc.Options{})
+			if err != nil {
+				return nil, err
+			}
+			l, err := value.EstimateLipschitz(ctx, b.Model, fam, T, value.LipschitzOptions{Ground: b.Ground, Workers: env.workers()})
+			if err != nil {
+				return nil, err
+			}
+			lhat = strconv.FormatFloat(l.LR, 'g', 4, 64)
+		}
+		nS, nO := b.Model.NumStates(), b.Model.NumObservations()
+		for _, eps := range []float64{0, 0.1, 0.3, 0.5} {
+			part := r.Partition(eps)
+			s, _, err := plAssess(ctx, env, p.model, 1, T, part, p.obj)
+			if err != nil {
+				return nil, err
+			}
+			si, _, err := plAssess(ctx, env, p.model, 1, T, part, baseline.AllFirst(T))
+			if err != nil {
+				return nil, err
+			}
+			t.Rows = append(t.Rows, []string{p.key, plEps(eps), plF4(s.ValueError), plF4(s.D), plF4(value.Bound(p.LR, T, eps)),
+				plF4(p.LR * T * s.D), strconv.FormatFloat(plCanonical(p.LR, T, eps, nS, nO), 'f', 2, 64),
+				p.objName, strconv.FormatFloat(p.LR, 'g', -1, 64), lhat, itoa(s.Classes), plF4(s.Diameter), plF4(si.ValueError)})
+		}
+	}
+	t.Explain["B|0.5"] = "the exact error of Tiger's reward under the three constant probes is 0 at every ε: listening costs −1 at every belief and an opening leaves the uniform belief, so no quotient changes their values (and L̂_R = 0 for this family); the printed 2.89 is not produced by m = 1 probes at T = 2. L_R·T·D = 110·2·0.245 = 53.90: the printed 53.33 implies D = 0.2424, while panel A's 0.49 implies D = 0.245 and both print D = 0.24"
+	canon := "the formula that reproduces panels A and B and the horizon-gap claims (17 at T = 2, 405 at T = 10), L_R·T·ε·(1 + 2T|S||O|) = 2·2·ε·145 = 580ε, gives 58, 174, 290; the printed 5.8, 17.3, 28.8 are about a tenth of that and fit the formula exactly only with L_R ∈ [0.1983, 0.1990], not with the panel's L_R ≈ 2 (which its own L_R·T·ε column uses)"
+	t.Explain["C|0.1"] = canon
+	t.Explain["C|0.3"] = canon
+	t.Explain["C|0.5"] = canon + "; the panel prints ≈0 for the error, D and L_R·T·D at ε = 0.5, but the greedy partition has merged every depth-1 history (3 classes, D = 0.166, as in tab:baseline-full)"
+	t.Notes = append(t.Notes,
+		"Panel A: empirical_error is the largest |E_M G − E_Q G| over the 3 constant probes for G = 1[o_1 = o_2 = L], the functional that reproduces the paper's numbers (baseline.AllFirst; it is 1-Lipschitz on O² under the discrete metric). The additive synthetic reward value.WithObsReward gives error 0 here (Tiger's symmetric prior makes merged histories equally likely).",
+		"Panel B: Tiger's own reward; l_r_hat = 0 is the empirical Lipschitz constant over the 3 constant probes (value.EstimateLipschitz). For open-loop probes no finite L_R exists (equal suffix laws, different rewards; notebook 01). So the 'vacuous' bound is in fact either 0 (this family) or unavailable.",
+		"Panel C: goal-reward GridWorld 3×3, geometric metric; error of the latent goal reward. Its empirical L̂_R over the 5 constant probes is 7.65, not ≈ 2; the bound columns use the paper's L_R = 2 for comparability and hold with either. '≈0' cells are compared at their printed (integer) precision.",
+		"indicator_error (ours) is the error of G = 1[o_1 = o_2 = first observation] in every panel; the canonical column is L_R·T·ε·(1 + 2T|S||O|) with the panel's L_R.")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// tab:planning-speedup
+
+func planningSpeedup(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "planning-speedup", Paper: "planning-speedup", Label: "tab:planning-speedup",
+		Title: "Planning on original vs quotient: value gap under exhaustive policy search (T = 2), objective 1[o_1 = o_2 = first observation]",
+		Columns: []Column{{"benchmark", Key}, {"m", Key}, {"eps", Key}, {"policies", Exact}, {"classes", Exact},
+			{"v_star_orig", Exact}, {"value_gap", Exact}, {"selected", Info}, {"v_selected_quotient", Info}, {"ties_on_quotient", Info}}}
+	const T = 2
+	for _, c := range []struct {
+		name, model string
+		m           int
+		eps         []float64
+	}{{"Tiger", "tiger", 1, []float64{0, 0.3, 0.5}}, {"Tiger", "tiger", 2, []float64{0.3, 0.5}}, {"Hallway", "hallway:10", 1, []float64{0, 0.3, 0.5}}} {
+		r, b, err := distances(ctx, env, c.model, fsc.KindStationary, c.m, T, false)
+		if err != nil {
+			return nil, err
+		}
+		fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), c.m, fsc.Options{})
+		if err != nil {
+			return nil, err
+		}
+		for _, eps := range c.eps {
+			s, _, err := plAssess(ctx, env, c.model, c.m, T, r.Partition(eps), baseline.AllFirst(T))
+			if err != nil {
+				return nil, err
+			}
+			vStar := math.Inf(-1)
+			for _, v := range s.VM {
+				vStar = max(vStar, v)
+			}
+			sel, vq, ties := plan.Best(s.VQ, value.DefaultTol)
+			t.Rows = append(t.Rows, []string{c.name, itoa(c.m), plEps(eps), itoa(fam.Len()), itoa(s.Classes), plF4(vStar),
+				plF4(vStar - s.VM[sel]), value.Policy(b.Model, fam.At(sel), T), plF4(vq), itoa(ties)})
+		}
+	}
+	t.Notes = append(t.Notes,
+		"The objective that reproduces the printed V* (Tiger 0.3725 = P(LL) under always-listen; Hallway(10) 0.262 = P(lm_0 lm_0) under stay) and the Hallway gap 0.082 is G = 1[o_1 = o_2 = first observation] (baseline.AllFirst), not the models' rewards (Hallway has none). Policies are selected on the quotient seen by each probe (first maximum in family order, tolerance 1e-9) and evaluated on the original.",
+		"Hallway is Hallway(10) (the paper prints no L); at ε = 0.5 all depth-1 histories merge, the quotient ranks left/right (0.160) above stay (0.136), and left scores 0.180 on the original.")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// noise sensitivity (unlabeled table)
+
+var plTigerAccuracies = []float64{0.70, 0.75, 0.80, 0.85, 0.90, 0.95}
+
+func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "noise-sensitivity", Paper: "noise-sensitivity", Label: "app:experiments",
+		Title: "Noise sensitivity (Tiger full actions, m = 1, T = 2): range over accuracy ∈ {0.70, …, 0.95}",
+		Columns: []Column{{"eps", Key}, {"min_classes", Exact}, {"max_classes", Exact}, {"min_value_error", Exact},
+			{"max_value_error", Exact}, {"classes_by_accuracy", Info}, {"error_by_accuracy", Info}, {"d_LR_by_accuracy", Info}},
+		Explain: map[string]string{}}
+	const T = 2
+	for _, eps := range []float64{0, 0.2, 0.4, 0.6} {
+		minC, maxC, minE, maxE := math.MaxInt, 0, math.Inf(1), math.Inf(-1)
+		var cs, es, ds []string
+		for _, acc := range plTigerAccuracies {
+			model := fmt.Sprintf("tiger:%g", acc)
+			r, _, err := distances(ctx, env, model, fsc.KindStationary, 1, T, false)
+			if err != nil {
+				return nil, err
+			}
+			s, _, err := plAssess(ctx, env, model, 1, T, r.Partition(eps), baseline.AllFirst(T))
+			if err != nil {
+				return nil, err
+			}
+			minC, maxC = min(minC, s.Classes), max(maxC, s.Classes)
+			minE, maxE = min(minE, s.ValueError), max(maxE, s.ValueError)
+			cs, es, ds = append(cs, itoa(s.Classes)), append(es, f3(s.ValueError)), append(ds, f3(r.D[1].At(0, 1)))
+		}
+		t.Rows = append(t.Rows, []string{plEps(eps), itoa(minC), itoa(maxC), f3(minE), f3(maxE),
+			strings.Join(cs, " "), strings.Join(es, " "), strings.Join(ds, " ")})
+	}
+	why := "the printed counts are not those of Tiger at T = 2 under def:equiv: 7 classes need the four depth-2 histories apart (1 + 2 + 4, the convention of the paper's listen-only figure; their suffix is empty, CONVENTIONS.md), and 3 classes at ε = 0.6 for every accuracy need d(L, R) ≤ 0.6 although d(L, R) = (2a − 1)² = 0.81 at a = 0.95 (column d_LR_by_accuracy); the printed errors (0.058 … 0.145) match no accuracy's ½(a² + (1 − a)² − ½)"
+	for _, k := range []string{"0", "0.2", "0.4", "0.6"} {
+		t.Explain[k] = why
+	}
+	t.Notes = append(t.Notes,
+		"Each accuracy a ∈ {0.70, …, 0.95} is the full-action Tiger with Z(listen) = a; classes are totals over depths 0–2 (depth 2 one class), value error as in tab:baseline-full. d(L, R) = (2a − 1)², so L and R merge once ε ≥ (2a − 1)²; merging them costs ½(a² + (1 − a)² − ½) in P(LL).")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// tab:belief-sensitivity
+
+func beliefSensitivity(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "belief-sensitivity", Paper: "belief-sensitivity", Label: "tab:belief-sensitivity",
+		Title: "Partition stability under initial-belief perturbation (Tiger full actions, m = 1, T = 2); ARI against b0 = (0.5, 0.5)",
+		Columns: []Column{{"b0_left", Key}, {"classes_eps0", Exact}, {"ari_eps0", Exact}, {"classes_eps0_3", Exact}, {"ari_eps0_3", Exact},
+			{"classes_eps0_5", Exact}, {"ari_eps0_5", Exact}, {"d_LR", Info}}}
+	const T = 2
+	grid := []float64{0, 0.3, 0.5}
+	ref, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 1, T, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, b0 := range []float64{0.5, 0.3, 0.1, 0.7, 0.9} {
+		r, _, err := distances(ctx, env, fmt.Sprintf("tiger:0.85:%g", b0), fsc.KindStationary, 1, T, false)
+		if err != nil {
+			return nil, err
+		}
+		row := []string{strconv.FormatFloat(b0, 'f', 1, 64)}
+		for _, eps := range grid {
+			p := r.Partition(eps)
+			row = append(row, itoa(p.Total()), plF2(partition.ARIPartitions(ref.Partition(eps), p)))
+		}
+		t.Rows = append(t.Rows, append(row, f3(r.D[1].At(0, 1))))
+	}
+	t.Notes = append(t.Notes, "d(L, R) falls from 0.49 at b0 = 0.5 to 0.257 at b0 ∈ {0.1, 0.9}, below ε = 0.3: the only change of partition (3 vs 4 classes, ARI 0.89).")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// ablation (unlabeled table)
+
+func ablation(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "ablation", Paper: "ablation", Label: "app:experiments",
+		Title: "Ablations (Tiger full actions, classes at ε = 0.3) at the captioned T = 2 and at T = 3, 4",
+		Columns: []Column{{"ablation", Key}, {"variant", Key}, {"classes_eps0_3", Exact}, {"classes_T3", Info}, {"classes_T4", Info},
+			{"ari_vs_full_T4", Info}},
+		Explain: map[string]string{}}
+	const eps = 0.3
+	count := func(kind string, T int) (string, string, error) {
+		switch kind {
+		case "w1", "tv":
+			opt := dist.Options{}
+			if kind == "tv" {
+				opt.Metric = dist.TV
+			}
+			r, _, err := distancesOpt(ctx, env, "tiger", fsc.KindStationary, 1, T, opt)
+			if err != nil {
+				return "", "", err
+			}
+			return itoa(r.Partition(eps).Total()), "", nil
+		case "m2":
+			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 2, T, false)
+			if err != nil {
+				return "", "", err
+			}
+			return itoa(r.Partition(eps).Total()), "", nil
+		case "greedy5":
+			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 2, T, true)
+			if err != nil {
+				return "", "", err
+			}
+			tt, err := certify.FromResult(r)
+			if err != nil {
+				return "", "", err
+			}
+			row := certify.Agreement(tt, eps, []int{5})[0]
+			return itoa(row.SubClasses), f3(row.ARI), nil
+		}
+		return "", "", fmt.Errorf("repro: unknown ablation %q", kind)
+	}
+	for _, v := range []struct{ ablation, variant, kind string }{
+		{"Metric", "W1 (discrete d_O)", "w1"}, {"Metric", "TV-equivalent", "tv"},
+		{"Memory", "m=1 (3 FSCs)", "w1"}, {"Memory", "m=2 (147 FSCs)", "m2"},
+		{"Approx.", "Full enum. (147 FSCs)", "m2"}, {"Approx.", "Greedy k=5", "greedy5"},
+	} {
+		row := []string{v.ablation, v.variant}
+		var ari string
+		for _, T := range []int{2, 3, 4} {
+			c, a, err := count(v.kind, T)
+			if err != nil {
+				return nil, err
+			}
+			row = append(row, c)
+			if T == 4 {
+				ari = a
+			}
+		}
+		if ari == "" {
+			ari = "1.000"
+			if v.kind == "w1" || v.kind == "tv" {
+				ari = ""
+			}
+		}
+		t.Rows = append(t.Rows, append(row, ari))
+		t.Explain[t.Key(len(t.Rows)-1)] = "the caption says T = 2, where Tiger has 7 histories and every variant gives 1 + 2 + 1 = 4 classes; the printed m = 1 counts (7) are those of T = 3 and the m = 2 counts (14) those of T = 4 (the setting of tab:partition-agreement), see classes_T3 and classes_T4"
+	}
+	t.Notes = append(t.Notes, "At every horizon W1 and TV give the same counts on Tiger at ε = 0.3 (binary O: W1 = TV for one step; they differ only at ε ≥ 0.5, T = 3). The greedy k = 5 subset (alg:greedy-fsc on the T-specific distance tensor) recovers the full m = 2 partition exactly at T = 4 (ARI 1.0, as printed).")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// horizon gap analysis (prose, App. H)
+
+func horizonGap(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "horizon-gap", Label: "app:experiments",
+		Title: "Horizon gap: Tiger (full actions), m = 1, ε = 0.5, G = 1[all observations L], L_R = 1",
+		Columns: []Column{{"horizon", Key}, {"classes", Info}, {"histories", Info}, {"empirical_error", Info}, {"d_w", Info},
+			{"diameter", Info}, {"bound_lr_t_eps", Info}, {"bound_lr_t_d", Info}, {"canonical_bound", Info}}}
+	const eps = 0.5
+	for T := 2; T <= 10; T++ {
+		r, b, err := distances(ctx, env, "tiger", fsc.KindStationary, 1, T, false)
+		if err != nil {
+			return nil, err
+		}
+		s, _, err := plAssess(ctx, env, "tiger", 1, T, r.Partition(eps), baseline.AllFirst(T))
+		if err != nil {
+			return nil, err
+		}
+		t.Rows = append(t.Rows, []string{itoa(T), itoa(s.Classes), itoa(r.Tree.Len()), plF4(s.ValueError), plF4(s.D), plF4(s.Diameter),
+			plF2(value.Bound(1, T, eps)), plF4(float64(T) * s.D),
+			strconv.FormatFloat(plCanonical(1, T, eps, b.Model.NumStates(), b.Model.NumObservations()), 'f', 1, 64)})
+	}
+	t.Notes = append(t.Notes, "The paper states only the canonical bound's end points (17 at T = 2, 405 at T = 10; planning-claims) and a sawtooth of the empirical error; both are reproduced here.")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// inline claims of §7 and App. H
+
+type plClaim struct {
+	id      string
+	pattern bool
+	why     string
+	value   func(ctx context.Context, env *Env) (string, error)
+}
+
+// plSanitySeeds are the seeds of the stochastic-probe sanity check.
+var plSanitySeeds = []uint64{7, 42, 123, 256, 999}
+
+// plStochasticMaxW1 returns, per seed, the largest W1 between the suffix
+// laws after L and R over 40 sampled stochastic stationary m = 2
+// controllers (Tiger, T = 2).
+func plStochasticMaxW1(ctx context.Context, env *Env) ([]float64, error) {
+	return memo(env, "sanity|stochastic", func() ([]float64, error) {
+		b, err := bench.Lookup("tiger")
+		if err != nil {
+			return nil, err
+		}
+		var out []float64
+		for _, seed := range plSanitySeeds {
+			fam, err := fsc.NewSampled(3, 2, 2, 0, fsc.Options{Samples: 40, Seed: seed})
+			if err != nil {
+				return nil, err
+			}
+			r, err := dist.Compute(ctx, b.Model, fam, 2, dist.Options{Ground: b.Ground, Workers: env.workers()})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r.D[1].At(0, 1))
+		}
+		return out, nil
+	})
+}
+
+func plMeanStd(x []float64) (mean, std float64) {
+	for _, v := range x {
+		mean += v / float64(len(x))
+	}
+	for _, v := range x {
+		std += (v - mean) * (v - mean) / float64(len(x)-1)
+	}
+	return mean, math.Sqrt(std)
+}
+
+func plSanityStat(what string) func(context.Context, *Env) (string, error) {
+	return func(ctx context.Context, env *Env) (string, error) {
+		x, err := plStochasticMaxW1(ctx, env)
+		if err != nil {
+			return "", err
+		}
+		mean, std := plMeanStd(x)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range x {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		return f3(map[string]float64{"mean": mean, "std": std, "min": lo, "max": hi}[what]), nil
+	}
+}
+
+// pbviQuotientStates returns the class count of RockSample's quotient in
+// the PBVI comparison.
+func plPBVIRow(ctx context.Context, env *Env, i int) (plPBVIResult, error) {
+	rows, err := memo(env, "pbvi|rows", func() ([]plPBVIResult, error) { return plPBVIRows(ctx, env) })
+	if err != nil {
+		return plPBVIResult{}, err
+	}
+	return rows[i], nil
+}
+
+var plClaims = []plClaim{
+	{id: "horizon_gap_canonical_T2", value: func(context.Context, *Env) (string, error) {
+		return strconv.FormatFloat(plCanonical(1, 2, 0.5, 2, 2), 'f', -1, 64), nil
+	}},
+	{id: "horizon_gap_canonical_T10", value: func(context.Context, *Env) (string, error) {
+		return strconv.FormatFloat(plCanonical(1, 10, 0.5, 2, 2), 'f', -1, 64), nil
+	}},
+	{id: "sanity_det_fscs", value: func(context.Context, *Env) (string, error) {
+		f, err := fsc.NewStationary(3, 2, 2, fsc.Options{})
+		if err != nil {
+			return "", err
+		}
+		return itoa(f.Len()), nil
+	}},
+	{id: "sanity_det_max_w1", value: pairDistance("tiger", fsc.KindStationary, 2, 2, 1, "L", "R", dist.W1)},
+	{id: "sanity_n_stochastic", value: constant(itoa(40 * len(plSanitySeeds)))},
+	{id: "sanity_per_seed", value: constant("40")},
+	{id: "sanity_max_w1_mean", pattern: true, value: plSanityStat("mean")},
+	{id: "sanity_max_w1_std", pattern: true, value: plSanityStat("std")},
+	{id: "sanity_max_w1_min", pattern: true, value: plSanityStat("min")},
+	{id: "sanity_max_w1_max", pattern: true, value: plSanityStat("max")},
+	{id: "w1tv_classes_eps0_w1", value: classes("gridworld:5", fsc.KindStationary, 1, 2, 0)},
+	{id: "w1tv_classes_eps0_tv", value: plTVClasses("gridworld:5", 0)},
+	{id: "w1tv_classes_eps0_3_w1", value: classes("gridworld:5", fsc.KindStationary, 1, 2, 0.3)},
+	{id: "w1tv_classes_eps0_3_tv", value: plTVClasses("gridworld:5", 0.3)},
+	{id: "speedup_hallway_gap", value: plTableCell("planning-speedup", "Hallway|1|0.5", "value_gap")},
+	{id: "speedup_hallway_bound", value: func(context.Context, *Env) (string, error) { return plF2(value.Bound(1, 2, 0.5)), nil }},
+	{id: "speedup_reduction_pct", value: func(ctx context.Context, env *Env) (string, error) {
+		r, _, err := distances(ctx, env, "hallway:10", fsc.KindStationary, 1, 2, false)
+		if err != nil {
+			return "", err
+		}
+		a, b := r.Partition(0).Total(), r.Partition(0.5).Total()
+		return strconv.FormatFloat(100*float64(a-b)/float64(a), 'f', 0, 64), nil
+	}},
+	{id: "belief_extreme_ari", value: plTableCell("belief-sensitivity", "0.1", "ari_eps0_3")},
+	{id: "belief_extreme_classes", value: plTableCell("belief-sensitivity", "0.1", "classes_eps0_3")},
+	{id: "bisim_iterations", value: constant(itoa(baseline.DefaultBisimIterations))},
+	{id: "bisim_discount", value: constant(strconv.FormatFloat(baseline.DefaultBisimDiscount, 'f', -1, 64))},
+	{id: "pbvi_belief_points", value: constant(itoa(pbvi.DefaultPoints))},
+	{id: "pbvi_gamma", value: func(ctx context.Context, env *Env) (string, error) {
+		row, err := plPBVIRow(ctx, env, 0)
+		if err != nil {
+			return "", err
+		}
+		return strconv.FormatFloat(row.gamma, 'f', -1, 64), nil
+	}},
+	{id: "pbvi_seed", value: constant(itoa(pbvi.DefaultSeed))},
+	{id: "pbvi_rocksample_quot_states_low", why: pbviStatesWhy, value: func(ctx context.Context, env *Env) (string, error) {
+		row, err := plPBVIRow(ctx, env, 4)
+		return itoa(row.classes), err
+	}},
+	{id: "pbvi_rocksample_quot_states_high", why: pbviStatesWhy, value: func(ctx context.Context, env *Env) (string, error) {
+		row, err := plPBVIRow(ctx, env, 4)
+		return itoa(row.classes), err
+	}},
+}
+
+const pbviStatesWhy = "the paper's quotient sizes follow no single setting (see pbvi-comparison); our RockSample quotient at m = 1, T = 3, ε = 0.5 has 1 + 2 + 2 + 1 = 6 classes (3 at T = 2)"
+
+func plTVClasses(model string, eps float64) func(context.Context, *Env) (string, error) {
+	return func(ctx context.Context, env *Env) (string, error) {
+		r, _, err := distancesOpt(ctx, env, model, fsc.KindStationary, 1, 2, dist.Options{Metric: dist.TV})
+		if err != nil {
+			return "", err
+		}
+		return itoa(r.Partition(eps).Total()), nil
+	}
+}
+
+// plTableCell reads one cell of another registered table (built once per
+// Env).
+func plTableCell(name, key, column string) func(context.Context, *Env) (string, error) {
+	return func(ctx context.Context, env *Env) (string, error) {
+		tab, err := memo(env, "table|"+name, func() (*Table, error) {
+			s, err := Lookup(name)
+			if err != nil {
+				return nil, err
+			}
+			return s.Build(ctx, env)
+		})
+		if err != nil {
+			return "", err
+		}
+		for i := range tab.Rows {
+			if tab.Key(i) == key {
+				for c, col := range tab.Columns {
+					if col.Name == column {
+						return tab.Rows[i][c], nil
+					}
+				}
+			}
+		}
+		return "", fmt.Errorf("repro: no cell %s[%s].%s", name, key, column)
+	}
+}
+
+func planningClaims(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "planning-claims", Paper: "inline-claims", Label: "§7, app:experiments",
+		Title:   "Numbers stated in the prose of §7 and App. H: horizon gap, sanity check, W1 vs TV, planning, settings",
+		Columns: []Column{{"id", Key}, {"section_label", Info}, {"quantity", Info}, {"value", Exact}},
+		Explain: map[string]string{}}
+	all, err := datasets.Claims()
+	if err != nil {
+		return nil, err
+	}
+	patterns := map[int]bool{}
+	for _, c := range plClaims {
+		pc, ok := all[c.id]
+		if !ok {
+			return nil, fmt.Errorf("repro: claim %q is not in datasets/paper/inline-claims.csv", c.id)
+		}
+		v, err := c.value(ctx, env)
+		if err != nil {
+			return nil, fmt.Errorf("repro: claim %s: %w", c.id, err)
+		}
+		if c.pattern {
+			patterns[len(t.Rows)] = true
+		}
+		if c.why != "" {
+			t.Explain[c.id] = c.why
+		}
+		t.Rows = append(t.Rows, []string{c.id, pc.Label, pc.Quantity, v})
+	}
+	t.PatternRow = func(i int) bool { return patterns[i] }
+	t.PatternOK = func(i int) (bool, string) {
+		x, err := plStochasticMaxW1(ctx, env)
+		if err != nil {
+			return false, err.Error()
+		}
+		det := 0.49
+		for _, v := range x {
+			if v > det+1e-9 {
+				return false, fmt.Sprintf("a sampled stochastic controller exceeds the deterministic maximum %.2f", det)
+			}
+		}
+		return true, "pattern: our own draws (PCG seeds 7, 42, 123, 256, 999, 40 controllers each); no stochastic controller exceeds the deterministic maximum 0.49"
+	}
+	t.Notes = append(t.Notes,
+		"Settings rows (bisimulation iterations and discount, PBVI points, discount and seed) read the defaults of lib/baseline and lib/pbvi, which follow the paper.",
+		"The sanity-check statistics come from our sampler (Dirichlet(1) tables), not the paper's, so they are compared by pattern: the per-seed maxima stay below the deterministic 0.49.")
+	return t, nil
+}
+
+// ---------------------------------------------------------------------
+// tab:pbvi-comparison
+
+type plPBVIResult struct {
+	name, model, reward    string
+	nS, classes, qStates   int
+	tOrig, tQuot, tPart    float64
+	vOrig, vQuot, vOnOrig  float64
+	gamma                  float64
+	ref                    string
+	pointsOrig, pointsQuot int
+	gapEps0                float64 // value gap of the exact (ε = 0) quotient
+	alt                    string  // class counts in other settings
+}
+
+func plPBVIRows(ctx context.Context, env *Env) ([]plPBVIResult, error) {
+	const T, eps = 3, 0.5
+	cases := []struct{ name, model, reward string }{
+		{"Tiger", "tiger", "own"},
+		{"GridWorld 3x3", "gridworld:3", "goal"},
+		{"GridWorld 5x5", "gridworld:5", "goal"},
+		{"Network Monitoring (n=4)", "netmon:4", "obs"},
+		{"RockSample(4,4)", "rocksample:4:4", "own"},
+	}
+	var out []plPBVIResult
+	for _, c := range cases {
+		start := time.Now()
+		r, b, err := distances(ctx, env, c.model, fsc.KindStationary, 1, T, false)
+		if err != nil {
+			return nil, err
+		}
+		m := b.Model
+		switch c.reward {
+		case "goal":
+			g, err := bench.Lookup(strings.Replace(c.model, "gridworld", "gridworld-goal", 1))
+			if err != nil {
+				return nil, err
+			}
+			m = g.Model
+		case "obs":
+			if m, err = value.WithObsReward(m); err != nil {
+				return nil, err
+			}
+		}
+		q, err := quotient.New(m, T, r.Partition(eps))
+		if err != nil {
+			return nil, err
+		}
+		ref, err := plExportProbe(m, T)
+		if err != nil {
+			return nil, err
+		}
+		qm, err := q.Export(ref)
+		if err != nil {
+			return nil, err
+		}
+		tPart := time.Since(start).Seconds()
+		settings := pbvi.Settings{Horizon: T, Seed: pbvi.DefaultSeed}
+		po, err := pbvi.Solve(ctx, m, settings)
+		if err != nil {
+			return nil, err
+		}
+		pq, err := pbvi.Solve(ctx, qm, settings)
+		if err != nil {
+			return nil, err
+		}
+		onOrig, err := pq.Evaluate(ctx, qm, m, T, 0)
+		if err != nil {
+			return nil, err
+		}
+		// The same pipeline on the exact (ε = 0) quotient.
+		q0, err := quotient.New(m, T, r.Partition(0))
+		if err != nil {
+			return nil, err
+		}
+		qm0, err := q0.Export(ref)
+		if err != nil {
+			return nil, err
+		}
+		pq0, err := pbvi.Solve(ctx, qm0, settings)
+		if err != nil {
+			return nil, err
+		}
+		onOrig0, err := pq0.Evaluate(ctx, qm0, m, T, 0)
+		if err != nil {
+			return nil, err
+		}
+		// Class counts of the same model in the other settings the paper uses.
+		var alt []string
+		for _, st := range []struct {
+			T   int
+			eps float64
+		}{{2, 0.3}, {2, 0.5}, {3, 0.6}} {
+			ra, _, err := distances(ctx, env, c.model, fsc.KindStationary, 1, st.T, false)
+			if err != nil {
+				return nil, err
+			}
+			alt = append(alt, fmt.Sprintf("%d (T=%d, ε=%g)", ra.Partition(st.eps).Total(), st.T, st.eps))
+		}
+		out = append(out, plPBVIResult{name: c.name, model: c.model, reward: c.reward, nS: m.NumStates(), classes: q.Classes(),
+			qStates: qm.NumStates(), tOrig: po.Seconds, tQuot: pq.Seconds, tPart: tPart, vOrig: po.Value, vQuot: pq.Value,
+			vOnOrig: onOrig, gamma: po.Discount, ref: value.Policy(m, ref, T), pointsOrig: len(po.Beliefs), pointsQuot: len(pq.Beliefs),
+			gapEps0: po.Value - onOrig0, alt: strings.Join(alt, ", ")})
+	}
+	return out, nil
+}
+
+// plExportProbe returns the constant probe under which the fewest histories
+// of the depth-T tree are impossible (first in action order): the
+// reference whose member beliefs the exported quotient aggregates.
+func plExportProbe(m *pomdp.Model, T int) (*fsc.FSC, error) {
+	e, err := law.NewEngine(m, T, law.UniformStandIn)
+	if err != nil {
+		return nil, err
+	}
+	var best *fsc.FSC
+	fewest := math.MaxInt
+	for a := 0; a < m.NumActions(); a++ {
+		c := fsc.Constant(m.NumActions(), m.NumObservations(), a)
+		_, imp, err := e.Beliefs(c)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, x := range imp {
+			if x {
+				n++
+			}
+		}
+		if n < fewest {
+			best, fewest = c, n
+		}
+	}
+	return best, nil
+}
+
+func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
+	t := &Table{Name: "pbvi-comparison", Paper: "pbvi-comparison", Label: "tab:pbvi-comparison",
+		Title: "PBVI (T = 3, γ = 1, 50 belief points by random forward simulation, seed 42) on original vs quotient POMDPs (m = 1, ε = 0.5)",
+		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"quotient_n_states", Exact}, {"pbvi_orig_s", Pattern},
+			{"pbvi_quot_s", Pattern}, {"speedup", Pattern}, {"value_gap", Pattern}, {"quotient_model_states", Info},
+			{"reward", Info}, {"export_probe", Info}, {"v_orig", Info}, {"v_quotient", Info}, {"v_quotient_policy_on_orig", Info},
+			{"value_gap_eps0", Info}, {"classes_other_settings", Info}},
+		Explain: map[string]string{}}
+	rows, err := memo(env, "pbvi|rows", func() ([]plPBVIResult, error) { return plPBVIRows(ctx, env) })
+	if err != nil {
+		return nil, err
+	}
+	reward := map[string]string{"own": "model's own", "goal": "goal (bottom-right cell)", "obs": "synthetic observation reward"}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{r.name, itoa(r.nS), itoa(r.classes), plF4(r.tOrig), plF4(r.tQuot),
+			plF2(r.tOrig / (r.tPart + r.tQuot)), f3(plClean(r.vOrig - r.vOnOrig)), itoa(r.qStates), reward[r.reward], r.ref,
+			plF4(r.vOrig), plF4(r.vQuot), plF4(r.vOnOrig), f3(plClean(r.gapEps0)), r.alt})
+	}
+	why := "the printed quotient sizes (3, 6, 5, 4, 3) are not the class counts of one setting: at the captioned m = 1, T = 3, ε = 0.5 only GridWorld 3×3 agrees, and the others appear among the counts of other settings (classes_other_settings: Tiger and RockSample at T = 2, ε = 0.5; GridWorld 5×5 at T = 3, ε = 0.6; Network Monitoring at T = 2, ε = 0.3); Tiger's printed 3 even exceeds its |S| = 2"
+	for _, r := range rows {
+		t.Explain[r.name] = why
+	}
+	t.Notes = append(t.Notes,
+		"value_gap = V_PBVI(M) − V_M(π_Q): PBVI's value on the original minus the exact value on the original of the PBVI policy computed on the exported quotient (pbvi.Result.Evaluate); the paper prints 0.00 everywhere.",
+		"Rewards: GridWorld and Network Monitoring have none (their paper rows would be 0 = 0 trivially); we use the goal-reward GridWorld and the synthetic observation reward of Network Monitoring. The quotient is exported under the constant probe with the fewest impossible histories (export_probe).",
+		"Times are pattern-only; speedup = t_PBVI(M) / (t_partition + t_PBVI(Q)) includes our distance cache, which dominates at these sizes.")
+	return t, nil
+}

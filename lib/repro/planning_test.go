@@ -1,0 +1,126 @@
+package repro
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// buildPlanning builds one of the planning tables (planning.go) and
+// compares it with the paper.
+func buildPlanning(t *testing.T, env *Env, name string) *Table {
+	t.Helper()
+	s, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := s.Build(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tab.Compare(); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+func cell(t *testing.T, tab *Table, row int, column string) string {
+	t.Helper()
+	for c, col := range tab.Columns {
+		if col.Name == column {
+			return tab.Rows[row][c]
+		}
+	}
+	t.Fatalf("%s: no column %q", tab.Name, column)
+	return ""
+}
+
+func printed(t *testing.T, tab *Table, row int, column string) string {
+	t.Helper()
+	for c, col := range tab.Columns {
+		if col.Name == column {
+			return tab.Printed[row][c]
+		}
+	}
+	t.Fatalf("%s: no column %q", tab.Name, column)
+	return ""
+}
+
+// TestPlanningAgreement pins how many rows of each planning table agree
+// with the paper (PAPER_MAP.md "07"); every other row carries a note.
+func TestPlanningAgreement(t *testing.T) {
+	want := map[string][2]int{ // table → {agree, compared}
+		"baseline-full":      {20, 20},
+		"value-bounds":       {8, 12},
+		"planning-speedup":   {8, 8},
+		"noise-sensitivity":  {0, 4},
+		"belief-sensitivity": {5, 5},
+		"ablation":           {0, 6},
+		"planning-claims":    {24, 26},
+		"pbvi-comparison":    {1, 5},
+		"horizon-gap":        {0, 0},
+	}
+	env := &Env{}
+	for name, w := range want {
+		tab := buildPlanning(t, env, name)
+		agree := 0
+		for i, st := range tab.Status {
+			if st == Agree || st == Patterns {
+				agree++
+			}
+			if st == Differs && !strings.HasPrefix(tab.Note[i], "paper differs: ") {
+				t.Errorf("%s row %d differs without an explanation: %s", name, i, tab.Note[i])
+			}
+		}
+		if agree != w[0] || tab.Compared() != w[1] {
+			t.Errorf("%s: %d/%d rows agree, want %d/%d", name, agree, tab.Compared(), w[0], w[1])
+		}
+	}
+}
+
+// TestPlanningExplanations checks the numerical facts that the
+// explanations of the disagreeing rows state, so that they cannot go stale.
+func TestPlanningExplanations(t *testing.T) {
+	env := &Env{}
+	// value-bounds panel C: the printed canonical bound is the formula
+	// with L_R ≈ 0.1986 instead of 2.
+	vb := buildPlanning(t, env, "value-bounds")
+	for i := range vb.Rows {
+		if vb.Rows[i][0] != "C" || vb.Rows[i][1] == "0.0" {
+			continue
+		}
+		eps, _ := strconv.ParseFloat(vb.Rows[i][1], 64)
+		alt := plCanonical(0.1986, 2, eps, 9, 4)
+		if p := printed(t, vb, i, "canonical_bound"); !Agrees(strconv.FormatFloat(alt, 'f', 4, 64), p) {
+			t.Errorf("panel C ε=%v: the formula with L_R = 0.1986 gives %v, printed %s", eps, alt, p)
+		}
+	}
+	// pbvi-comparison: each printed quotient size is ours or one of the
+	// other settings' counts.
+	pc := buildPlanning(t, env, "pbvi-comparison")
+	for i := range pc.Rows {
+		p := printed(t, pc, i, "quotient_n_states")
+		if cell(t, pc, i, "quotient_n_states") != p && !strings.Contains(cell(t, pc, i, "classes_other_settings"), p+" (") {
+			t.Errorf("%s: printed quotient size %s is neither ours nor among %s", pc.Rows[i][0], p, cell(t, pc, i, "classes_other_settings"))
+		}
+	}
+	// ablation: the printed counts are the T = 3 (m = 1) and T = 4 (m = 2)
+	// counts.
+	ab := buildPlanning(t, env, "ablation")
+	for i := range ab.Rows {
+		col := "classes_T3"
+		if strings.Contains(ab.Rows[i][1], "147") || strings.Contains(ab.Rows[i][1], "k=5") {
+			col = "classes_T4"
+		}
+		if got, p := cell(t, ab, i, col), printed(t, ab, i, "classes_eps0_3"); got != p {
+			t.Errorf("ablation %s: %s = %s, printed %s", ab.Rows[i][1], col, got, p)
+		}
+	}
+	// noise-sensitivity: d(L, R) = (2a − 1)² exceeds 0.6 at a = 0.95.
+	ns := buildPlanning(t, env, "noise-sensitivity")
+	ds := strings.Fields(cell(t, ns, 0, "d_LR_by_accuracy"))
+	if ds[len(ds)-1] != "0.810" {
+		t.Errorf("d(L, R) at accuracy 0.95 = %s, want 0.810", ds[len(ds)-1])
+	}
+}
