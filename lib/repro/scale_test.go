@@ -1,0 +1,139 @@
+package repro
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// scaleTables are the tables of scale.go with their pinned agreement
+// {agree, compared} (PAPER_MAP.md "06"; the rows that do not agree carry
+// notes, checked below).
+var scaleTables = map[string][2]int{
+	"medium-scale":          {5, 5},
+	"m2-scaling":            {5, 6},
+	"meaningful-scale":      {0, 3},
+	"convergence":           {5, 5},
+	"sampling-variance":     {4, 4},
+	"bootstrap-coverage":    {0, 3},
+	"sample-complexity":     {0, 0},
+	"new-benchmarks":        {4, 4},
+	"scaling-gridworld":     {4, 4},
+	"computational-profile": {3, 3},
+}
+
+// timingColumns are blanked in testdata/scale: they are wall-clock times.
+var timingColumns = []string{"cache_s", "runtime_s", "time_s", "enum_s", "cache_pct", "partition_s"}
+
+// TestScale regenerates the scale tables, checks their pinned agreement
+// with the paper, and compares every cell except timings with
+// testdata/scale/NAME.csv (sampled numbers are reproducible: seeds are
+// fixed). The generic golden test blanks every pattern column, which here
+// includes the sampled statistics; this one keeps them. Regenerate with
+// `go test ./lib/repro -run Scale -regen`.
+func TestScale(t *testing.T) {
+	env := &Env{}
+	names := make([]string, 0, len(scaleTables))
+	for n := range scaleTables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			s, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if testing.Short() && s.Heavy {
+				t.Skip("heavy table")
+			}
+			tab, err := s.Build(context.Background(), env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			agree, err := tab.Compare()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := scaleTables[name]; agree != w[0] || tab.Compared() != w[1] {
+				t.Errorf("%d/%d rows agree, want %d/%d", agree, tab.Compared(), w[0], w[1])
+			}
+			for i, st := range tab.Status {
+				if st != OursOnly && st != Agree && tab.Note[i] == "" {
+					t.Errorf("row %d (%s) has status %s without a note", i, tab.Key(i), st)
+				}
+			}
+			for c, col := range tab.Columns {
+				if slices.Contains(timingColumns, col.Name) {
+					for i := range tab.Rows {
+						tab.Rows[i][c] = "(timing)"
+					}
+				}
+			}
+			var buf bytes.Buffer
+			if err := tab.WriteCSV(&buf); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "scale", name+".csv")
+			if *regen {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -regen to create it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("differs from %s:\n got:\n%s\nwant:\n%s", path, buf.String(), want)
+			}
+		})
+	}
+}
+
+// TestScaleExactColumns checks the exact side of the medium-scale table
+// against the values the exact pipeline gives (CONVENTIONS.md numbers and
+// lib/dist): the exact max W1 of GridWorld 8×8 and 10×10 at m = 1, T = 2 is
+// 0.36, and the exact class counts equal the paper's printed (sampled) ones.
+func TestScaleExactColumns(t *testing.T) {
+	s, _ := Lookup("medium-scale")
+	tab, err := s.Build(context.Background(), &Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tab.Compare(); err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int {
+		return slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == name })
+	}
+	for i := range tab.Rows {
+		name := tab.Rows[i][0]
+		if strings.HasPrefix(name, "GridWorld") {
+			v, _ := strconv.ParseFloat(tab.Rows[i][col("exact_max_w1")], 64)
+			if !(math.Abs(v-0.36) <= 5e-4) {
+				t.Errorf("%s: exact max W1 %v, want 0.360", name, v)
+			}
+		}
+		if strings.HasPrefix(name, "Random") {
+			continue
+		}
+		var printed []string
+		for _, c := range []string{"classes_eps0", "classes_eps0_1", "classes_eps0_25", "classes_eps0_45"} {
+			printed = append(printed, tab.Printed[i][col(c)])
+		}
+		if got := tab.Rows[i][col("exact_classes")]; got != strings.Join(printed, "/") {
+			t.Errorf("%s: exact classes %s, paper prints %s", name, got, strings.Join(printed, "/"))
+		}
+	}
+}
