@@ -20,31 +20,18 @@ type Curve struct {
 // CurvePlot returns a plot of class counts against ε, one line with points
 // per curve (counts fall as ε grows; def:eps-equiv).
 func CurvePlot(title string, curves ...Curve) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "ε"
-	p.Y.Label.Text = "classes"
-	p.Legend.Top = true
+	series := make([]Series, len(curves))
 	for k, c := range curves {
 		if len(c.Eps) != len(c.Counts) {
 			return nil, fmt.Errorf("nb: curve %q has %d ε values and %d counts", c.Label, len(c.Eps), len(c.Counts))
 		}
-		pts := make(plotter.XYs, len(c.Eps))
-		for i := range c.Eps {
-			pts[i] = plotter.XY{X: c.Eps[i], Y: float64(c.Counts[i])}
+		ys := make([]float64, len(c.Counts))
+		for i, n := range c.Counts {
+			ys[i] = float64(n)
 		}
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		col := palette[k%len(palette)]
-		line.Color, scatter.Color = col, col
-		scatter.Shape = draw.CircleGlyph{}
-		p.Add(line, scatter)
-		p.Legend.Add(c.Label, line, scatter)
+		series[k] = Series{Label: c.Label, X: c.Eps, Y: ys}
 	}
-	padX(p)
-	return p, nil
+	return LinePlot(title, "ε", "classes", series...)
 }
 
 // padX widens the x range by 3% on each side so that the end tick labels

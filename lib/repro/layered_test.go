@@ -16,24 +16,7 @@ func TestLayeredAgreement(t *testing.T) {
 		"layered-checks":       {1, 1},
 		"tractability":         {12, 12},
 	}
-	env := &Env{}
-	for name, w := range want {
-		s, err := Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, err := s.Build(context.Background(), env)
-		if err != nil {
-			t.Fatal(err)
-		}
-		agree, err := tab.Compare()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if agree != w[0] || tab.Compared() != w[1] {
-			t.Errorf("%s: %d/%d rows agree, want %d/%d", name, agree, tab.Compared(), w[0], w[1])
-		}
-	}
+	checkAgreement(t, &Env{}, want)
 }
 
 // Every LHS ≤ RHS row of the two check tables holds, with both sides

@@ -1,7 +1,6 @@
 package repro
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,21 +8,6 @@ import (
 
 // buildPlanning builds one of the planning tables (planning.go) and
 // compares it with the paper.
-func buildPlanning(t *testing.T, env *Env, name string) *Table {
-	t.Helper()
-	s, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := s.Build(context.Background(), env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tab.Compare(); err != nil {
-		t.Fatal(err)
-	}
-	return tab
-}
 
 func cell(t *testing.T, tab *Table, row int, column string) string {
 	t.Helper()
@@ -61,22 +45,7 @@ func TestPlanningAgreement(t *testing.T) {
 		"pbvi-comparison":    {1, 5},
 		"horizon-gap":        {0, 0},
 	}
-	env := &Env{}
-	for name, w := range want {
-		tab := buildPlanning(t, env, name)
-		agree := 0
-		for i, st := range tab.Status {
-			if st == Agree || st == Patterns {
-				agree++
-			}
-			if st == Differs && !strings.HasPrefix(tab.Note[i], "paper differs: ") {
-				t.Errorf("%s row %d differs without an explanation: %s", name, i, tab.Note[i])
-			}
-		}
-		if agree != w[0] || tab.Compared() != w[1] {
-			t.Errorf("%s: %d/%d rows agree, want %d/%d", name, agree, tab.Compared(), w[0], w[1])
-		}
-	}
+	checkAgreement(t, &Env{}, want)
 }
 
 // TestPlanningExplanations checks the numerical facts that the
@@ -85,7 +54,7 @@ func TestPlanningExplanations(t *testing.T) {
 	env := &Env{}
 	// value-bounds panel C: the printed canonical bound is the formula
 	// with L_R ≈ 0.1986 instead of 2.
-	vb := buildPlanning(t, env, "value-bounds")
+	vb := buildTable(t, env, "value-bounds")
 	for i := range vb.Rows {
 		if vb.Rows[i][0] != "C" || vb.Rows[i][1] == "0.0" {
 			continue
@@ -98,7 +67,7 @@ func TestPlanningExplanations(t *testing.T) {
 	}
 	// pbvi-comparison: each printed quotient size is ours or one of the
 	// other settings' counts.
-	pc := buildPlanning(t, env, "pbvi-comparison")
+	pc := buildTable(t, env, "pbvi-comparison")
 	for i := range pc.Rows {
 		p := printed(t, pc, i, "quotient_n_states")
 		if cell(t, pc, i, "quotient_n_states") != p && !strings.Contains(cell(t, pc, i, "classes_other_settings"), p+" (") {
@@ -107,7 +76,7 @@ func TestPlanningExplanations(t *testing.T) {
 	}
 	// ablation: the printed counts are the T = 3 (m = 1) and T = 4 (m = 2)
 	// counts.
-	ab := buildPlanning(t, env, "ablation")
+	ab := buildTable(t, env, "ablation")
 	for i := range ab.Rows {
 		col := "classes_T3"
 		if strings.Contains(ab.Rows[i][1], "147") || strings.Contains(ab.Rows[i][1], "k=5") {
@@ -118,7 +87,7 @@ func TestPlanningExplanations(t *testing.T) {
 		}
 	}
 	// noise-sensitivity: d(L, R) = (2a − 1)² exceeds 0.6 at a = 0.95.
-	ns := buildPlanning(t, env, "noise-sensitivity")
+	ns := buildTable(t, env, "noise-sensitivity")
 	ds := strings.Fields(cell(t, ns, 0, "d_LR_by_accuracy"))
 	if ds[len(ds)-1] != "0.810" {
 		t.Errorf("d(L, R) at accuracy 0.95 = %s, want 0.810", ds[len(ds)-1])
