@@ -105,16 +105,9 @@ func (r *Result) Partition(eps float64) *partition.Partition { return partition.
 // settle, on supports of size |O|^{T−t}.
 func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Result, error) {
 	start := time.Now()
-	nO := m.NumObservations()
-	g := opt.Ground
-	if g == nil {
-		g = ot.Discrete(nO)
-	}
-	if g.Size() != nO {
-		return nil, fmt.Errorf("dist: ground metric has %d points, model %s has %d observations", g.Size(), m.Name, nO)
-	}
-	if _, err := ot.NewGround(g); err != nil {
-		return nil, fmt.Errorf("dist: %w", err)
+	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
+	if err != nil {
+		return nil, fmt.Errorf("dist: model %s: %w", m.Name, err)
 	}
 	if fam.Len() == 0 {
 		return nil, fmt.Errorf("dist: empty probe family")

@@ -39,12 +39,9 @@ func Models(ctx context.Context, M, N *pomdp.Model, fam fsc.Family, T int, opt O
 			return res, fmt.Errorf("dist: action %d is %q in %s but %q in %s", k, M.Actions[k], M.Name, N.Actions[k], N.Name)
 		}
 	}
-	g := opt.Ground
-	if g == nil {
-		g = ot.Discrete(M.NumObservations())
-	}
-	if _, err := ot.NewGround(g); err != nil {
-		return res, fmt.Errorf("dist: %w", err)
+	g, err := ot.ForObservations(opt.Ground, M.NumObservations())
+	if err != nil {
+		return res, fmt.Errorf("dist: models %s and %s: %w", M.Name, N.Name, err)
 	}
 	em, err := law.NewEngine(M, T, opt.Convention)
 	if err != nil {

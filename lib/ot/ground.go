@@ -90,3 +90,17 @@ func (g Ground) Max() float64 {
 	}
 	return m
 }
+
+// ForObservations returns the ground metric to use on n observations: the
+// discrete metric when g is nil, else g after checking that it has n points
+// and is a pseudometric (NewGround). Callers wrap the error with the model
+// they are working on.
+func ForObservations(g Ground, n int) (Ground, error) {
+	if g == nil {
+		return Discrete(n), nil
+	}
+	if g.Size() != n {
+		return nil, fmt.Errorf("ot: ground metric has %d points for %d observations", g.Size(), n)
+	}
+	return NewGround(g)
+}

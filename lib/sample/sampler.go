@@ -132,15 +132,9 @@ type pair struct {
 func New(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Sampler, error) {
 	start := time.Now()
 	nO := m.NumObservations()
-	g := opt.Ground
-	if g == nil {
-		g = ot.Discrete(nO)
-	}
-	if g.Size() != nO {
-		return nil, fmt.Errorf("sample: ground metric has %d points, model %s has %d observations", g.Size(), m.Name, nO)
-	}
-	if _, err := ot.NewGround(g); err != nil {
-		return nil, fmt.Errorf("sample: %w", err)
+	g, err := ot.ForObservations(opt.Ground, nO)
+	if err != nil {
+		return nil, fmt.Errorf("sample: model %s: %w", m.Name, err)
 	}
 	if fam.Len() == 0 {
 		return nil, fmt.Errorf("sample: empty probe family")
