@@ -218,17 +218,12 @@ var claims = []claim{
 	}},
 }
 
-func workedExamples(ctx context.Context, env *Env) (*Table, error) {
-	all, err := datasets.Claims()
-	if err != nil {
-		return nil, err
-	}
-	t := &Table{Name: "worked-examples", Paper: "inline-claims", Label: "inline claims",
-		Title:   "Numbers stated in the paper's prose, figures and worked examples",
-		Columns: []Column{{"id", Key}, {"section_label", Info}, {"quantity", Info}, {"value", Exact}},
-		Explain: map[string]string{}}
+// addClaims evaluates the claims into rows (id, section label, quantity,
+// value) of t, records their explanations, and returns the rows compared by
+// pattern only. all is datasets.Claims().
+func addClaims(ctx context.Context, env *Env, t *Table, all map[string]datasets.Claim, list []claim) (map[int]bool, error) {
 	patterns := map[int]bool{}
-	for _, c := range claims {
+	for _, c := range list {
 		pc, ok := all[c.id]
 		if !ok {
 			return nil, fmt.Errorf("repro: claim %q is not in datasets/paper/inline-claims.csv", c.id)
@@ -244,6 +239,22 @@ func workedExamples(ctx context.Context, env *Env) (*Table, error) {
 			t.Explain[c.id] = c.why
 		}
 		t.Rows = append(t.Rows, []string{c.id, pc.Label, pc.Quantity, v})
+	}
+	return patterns, nil
+}
+
+func workedExamples(ctx context.Context, env *Env) (*Table, error) {
+	all, err := datasets.Claims()
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Name: "worked-examples", Paper: "inline-claims", Label: "inline claims",
+		Title:   "Numbers stated in the paper's prose, figures and worked examples",
+		Columns: []Column{{"id", Key}, {"section_label", Info}, {"quantity", Info}, {"value", Exact}},
+		Explain: map[string]string{}}
+	patterns, err := addClaims(ctx, env, t, all, claims)
+	if err != nil {
+		return nil, err
 	}
 	t.PatternRow = func(i int) bool { return patterns[i] }
 	t.PatternOK = func(i int) (bool, string) {

@@ -473,13 +473,6 @@ func horizonGap(ctx context.Context, env *Env) (*Table, error) {
 // ---------------------------------------------------------------------
 // inline claims of §7 and App. H
 
-type plClaim struct {
-	id      string
-	pattern bool
-	why     string
-	value   func(ctx context.Context, env *Env) (string, error)
-}
-
 // plSanitySeeds are the seeds of the stochastic-probe sanity check.
 var plSanitySeeds = []uint64{7, 42, 123, 256, 999}
 
@@ -543,7 +536,7 @@ func plPBVIRow(ctx context.Context, env *Env, i int) (plPBVIResult, error) {
 	return rows[i], nil
 }
 
-var plClaims = []plClaim{
+var plClaims = []claim{
 	{id: "horizon_gap_canonical_T2", value: func(context.Context, *Env) (string, error) {
 		return strconv.FormatFloat(plCanonical(1, 2, 0.5, 2, 2), 'f', -1, 64), nil
 	}},
@@ -649,23 +642,9 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	patterns := map[int]bool{}
-	for _, c := range plClaims {
-		pc, ok := all[c.id]
-		if !ok {
-			return nil, fmt.Errorf("repro: claim %q is not in datasets/paper/inline-claims.csv", c.id)
-		}
-		v, err := c.value(ctx, env)
-		if err != nil {
-			return nil, fmt.Errorf("repro: claim %s: %w", c.id, err)
-		}
-		if c.pattern {
-			patterns[len(t.Rows)] = true
-		}
-		if c.why != "" {
-			t.Explain[c.id] = c.why
-		}
-		t.Rows = append(t.Rows, []string{c.id, pc.Label, pc.Quantity, v})
+	patterns, err := addClaims(ctx, env, t, all, plClaims)
+	if err != nil {
+		return nil, err
 	}
 	t.PatternRow = func(i int) bool { return patterns[i] }
 	t.PatternOK = func(i int) (bool, string) {
