@@ -89,7 +89,7 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "probe-family-comparison", Paper: "probe-family-comparison", Label: "tab:probe-family-comparison",
 		Title: "Exact comparison of Q_clk and Q_op (m = 1); max_gap is the exact δ_clk = ‖d^clk − d^op‖∞",
 		Columns: []Column{{"benchmark", Key}, {"horizon", Key}, {"op_classes", Exact}, {"clk_classes", Exact}, {"ari", Exact},
-			{"max_gap", Exact}, {"obs_value_changed", Exact}, {"paper_column_reconstructed", Info}, {"seconds", Pattern}},
+			{"max_gap", Exact}, {"obs_value_changed", Exact}, {"paper_column_reconstructed", Info}, {"seconds", Timing}},
 		Explain: map[string]string{}}
 	for _, c := range probeCases {
 		start := time.Now()
@@ -177,7 +177,7 @@ func observationPlanning(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "observation-planning", Paper: "observation-planning", Label: "tab:observation-planning",
 		Title: "Exact preservation of bounded observation–action objectives under Q_clk",
 		Columns: []Column{{"benchmark", Key}, {"objective", Key}, {"horizon", Key}, {"histories", Exact}, {"classes", Exact},
-			{"t_orig", Pattern}, {"t_quotient", Pattern}, {"policy", Exact}, {"v_orig", Exact}, {"v_quotient", Exact}, {"regret", Exact}},
+			{"t_orig", Timing}, {"t_quotient", Timing}, {"policy", Exact}, {"v_orig", Exact}, {"v_quotient", Exact}, {"regret", Exact}},
 		Explain: map[string]string{
 			"Tiger|Obs score|8": "every Tiger action string ties at value T/2 for the observation score; the printed policy is a tie broken by floating-point noise in the paper's code, ours is the first string in enumeration order",
 		}}
@@ -200,7 +200,7 @@ func latentPlanning(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "latent-planning-exact", Paper: "latent-planning-exact", Label: "tab:latent-planning-exact",
 		Title: "Latent-state planning on exact clock-aware quotients (values on the original model)",
 		Columns: []Column{{"benchmark", Key}, {"reward", Key}, {"horizon", Key}, {"histories", Exact}, {"classes", Exact},
-			{"t_orig", Pattern}, {"t_quotient", Pattern}, {"policy", Exact}, {"v_orig", Exact}, {"v_quotient_on_orig", Exact}, {"regret", Exact}}}
+			{"t_orig", Timing}, {"t_quotient", Timing}, {"policy", Exact}, {"v_orig", Exact}, {"v_quotient_on_orig", Exact}, {"regret", Exact}}}
 	var cases []planCase
 	for _, T := range []int{2, 4, 6, 8, 10} {
 		cases = append(cases, planCase{"Tiger", "tiger", "Tiger reward", T, latent})

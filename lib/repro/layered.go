@@ -39,7 +39,7 @@ func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 func hierarchicalScaling(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "hierarchical-scaling", Paper: "hierarchical-scaling", Label: "tab:hierarchical-scaling",
 		Title: "Operational direct vs layered quotients on Tiger (full actions), m = 1 stationary probes, ε = 0.5 (one core)",
-		Columns: []Column{{"horizon", Key}, {"method", Key}, {"segment_tau", Exact}, {"layers", Exact}, {"runtime_s", Pattern},
+		Columns: []Column{{"horizon", Key}, {"method", Key}, {"segment_tau", Exact}, {"layers", Exact}, {"runtime_s", Timing},
 			{"histories_processed", Exact}, {"classes", Info}, {"ari_vs_direct", Info}, {"true_diameter", Info}, {"composed_bound", Info}}}
 	const eps = 0.5
 	b, err := bench.Lookup("tiger")
@@ -385,7 +385,7 @@ func layeredChecks(ctx context.Context, env *Env) (*Table, error) {
 func tractability(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "tractability", Paper: "inline-claims", Label: "tab:tractability",
 		Title:   "Scalability: each complexity dimension, the technique, and our own measured numbers",
-		Columns: []Column{{"id", Key}, {"dimension", Info}, {"technique", Info}, {"quantity", Info}, {"value", Exact}, {"measured", Info}, {"runtime_s", Pattern}}}
+		Columns: []Column{{"id", Key}, {"dimension", Info}, {"technique", Info}, {"quantity", Info}, {"value", Exact}, {"measured", Info}, {"runtime_s", Timing}}}
 	secs := ""
 	add := func(id, dim, tech, q, v, meas string) {
 		t.Rows = append(t.Rows, []string{id, dim, tech, q, v, meas, secs})

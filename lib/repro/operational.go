@@ -162,7 +162,7 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 func principalHorizon(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "principal-horizon", Paper: "principal-horizon", Label: "tab:principal-horizon",
 		Title:   "Tiger (full actions), m = 2, ε = 0.5: full operational family vs a k = 10 subset calibrated at T = 6",
-		Columns: []Column{{"horizon", Key}, {"method", Key}, {"fscs_used", Exact}, {"runtime_s", Pattern}, {"classes", Exact}, {"ari_vs_full", Exact}}}
+		Columns: []Column{{"horizon", Key}, {"method", Key}, {"fscs_used", Exact}, {"runtime_s", Timing}, {"classes", Exact}, {"ari_vs_full", Exact}}}
 	const eps = 0.5
 	full := map[int]*partition.Partition{}
 	for _, T := range []int{4, 5, 6, 7, 8} {

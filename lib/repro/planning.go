@@ -97,7 +97,7 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "baseline-full", Paper: "baseline-full", Label: "tab:baseline-full",
 		Title: "Full baseline comparison (m = 1, T = 2); value error of the paper's functional 1[o_1 = o_2 = first observation]",
 		Columns: []Column{{"benchmark", Key}, {"method", Key}, {"eps", Key}, {"classes", Exact}, {"value_error", Exact},
-			{"d_w", Exact}, {"time_s", Pattern}, {"diameter", Info}},
+			{"d_w", Exact}, {"time_s", Timing}, {"diameter", Info}},
 	}
 	const T, draws = 2, 20
 	random := map[int]bool{}
@@ -805,8 +805,8 @@ func plExportProbe(m *pomdp.Model, T int) (*fsc.FSC, error) {
 func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "pbvi-comparison", Paper: "pbvi-comparison", Label: "tab:pbvi-comparison",
 		Title: "PBVI (T = 3, γ = 1, 50 belief points by random forward simulation, seed 42) on original vs quotient POMDPs (m = 1, ε = 0.5)",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"quotient_n_states", Exact}, {"pbvi_orig_s", Pattern},
-			{"pbvi_quot_s", Pattern}, {"speedup", Pattern}, {"value_gap", Pattern}, {"quotient_model_states", Info},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"quotient_n_states", Exact}, {"pbvi_orig_s", Timing},
+			{"pbvi_quot_s", Timing}, {"speedup", Timing}, {"value_gap", Pattern}, {"quotient_model_states", Info},
 			{"reward", Info}, {"export_probe", Info}, {"v_orig", Info}, {"v_quotient", Info}, {"v_quotient_policy_on_orig", Info},
 			{"value_gap_eps0", Info}, {"classes_other_settings", Info}},
 		Explain: map[string]string{}}

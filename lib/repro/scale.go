@@ -318,7 +318,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "medium-scale", Paper: "medium-scale", Label: "tab:medium-scale",
 		Title: "Operational quotient class counts (m = 1, T = 2, sampled with 500 trajectories; 95% bootstrap CI on max W1, 1,000 resamples), with the exact values",
 		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
-			{"classes_eps0_25", Exact}, {"classes_eps0_45", Exact}, {"cache_s", Pattern}, {"ci_low", Pattern}, {"ci_high", Pattern},
+			{"classes_eps0_25", Exact}, {"classes_eps0_45", Exact}, {"cache_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}, {"laws", Info}}}
 	judges := map[int]statJudge{}
 	counts := colIndex(t, "classes_eps0", "classes_eps0_1", "classes_eps0_25", "classes_eps0_45")
@@ -415,7 +415,7 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 		Title: "m = 1 vs m = 2 class counts, sampled (500 trajectories, seed 0) beside the exact ones; 95% bootstrap CI on max W1",
 		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Key}, {"horizon", Key}, {"fscs", Exact},
 			{"classes_eps0", Exact}, {"classes_eps0_1", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact},
-			{"runtime_s", Pattern}, {"ci_low", Pattern}, {"ci_high", Pattern},
+			{"runtime_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info},
 			{"per_fsc_classes", Info}, {"per_fsc_max_w1", Info}, {"laws", Info}, {"problems", Info}}}
 	judges := map[int]statJudge{}
@@ -485,7 +485,7 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "meaningful-scale", Paper: "meaningful-scale", Label: "tab:meaningful-scale",
 		Title: "Large-state sampling (m = 1, 500 trajectories, seed 0), with exact values where computed",
 		Columns: []Column{{"track", Key}, {"benchmark", Key}, {"n_states", Exact}, {"n_obs", Exact}, {"horizon", Exact}, {"method", Key},
-			{"classes_eps0", Exact}, {"classes_eps0_3", Exact}, {"runtime_s", Pattern}, {"ci_low", Pattern}, {"ci_high", Pattern},
+			{"classes_eps0", Exact}, {"classes_eps0_3", Exact}, {"runtime_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}}}
 	counts := colIndex(t, "classes_eps0", "classes_eps0_3")
 	cases := []struct {
@@ -892,7 +892,7 @@ func newBenchmarks(ctx context.Context, env *Env) (*Table, error) {
 func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "scaling-gridworld", Paper: "scaling-gridworld", Label: "app:experiments",
 		Title:   "GridWorld n×n (T = 2, m = 1, ε = 0.3): classes, compression (classes / 21 histories), time",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes", Exact}, {"compression", Exact}, {"time_s", Pattern}}}
+		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes", Exact}, {"compression", Exact}, {"time_s", Timing}}}
 	for _, n := range []int{3, 4, 5, 6} {
 		b, err := bench.Lookup("gridworld:" + itoa(n))
 		if err != nil {
@@ -919,8 +919,8 @@ func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 func computationalProfile(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "computational-profile", Paper: "computational-profile", Label: "tab:computational-profile",
 		Title: "Pipeline stage breakdown (m = 1, T = 2): family enumeration vs distance cache (exact laws and W1)",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Exact}, {"fscs", Exact}, {"enum_s", Pattern},
-			{"cache_s", Pattern}, {"cache_pct", Pattern}, {"partition_s", Pattern}}}
+		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Exact}, {"fscs", Exact}, {"enum_s", Timing},
+			{"cache_s", Timing}, {"cache_pct", Timing}, {"partition_s", Timing}}}
 	for _, c := range []struct{ name, model string }{{"Tiger", "tiger"}, {"GridWorld 3x3", "gridworld:3"}, {"RockSample(4,4)", "rocksample:4:4"}} {
 		b, err := bench.Lookup(c.model)
 		if err != nil {
