@@ -596,23 +596,11 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 		Title: "ARI of sampled vs exact greedy partitions, GridWorld 3×3 (m = 1, T = 2), averaged over ε ∈ {0, 0.3, 0.5}; 5 replications (seeds 0–4)",
 		Columns: []Column{{"trajectories", Key}, {"mean_ari", Pattern}, {"min_ari", Pattern}, {"replications", Exact},
 			{"mean_ari_range", Info}, {"min_ari_range", Info}, {"mean_abs_error", Info}, {"max_bias", Info}}}
-	b, err := benchmark(env, "gridworld:3")
+	ms, err := newM1Sampler(ctx, env, "gridworld:3", 2)
 	if err != nil {
 		return nil, err
 	}
-	fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 1, fsc.Options{})
-	if err != nil {
-		return nil, err
-	}
-	opt := sample.Options{Ground: b.Ground, Workers: env.workers()}
-	s, err := sample.New(ctx, b.Model, fam, 2, opt)
-	if err != nil {
-		return nil, err
-	}
-	exact, err := sample.Exact(ctx, b.Model, fam, 2, opt)
-	if err != nil {
-		return nil, err
-	}
+	s, exact := ms.s, ms.exact
 	ns := []int{50, 100, 250, 500, 1000}
 	type rng struct{ mlo, mhi, nlo, nhi float64 }
 	ranges := make([]rng, len(ns))
@@ -688,30 +676,49 @@ func q(x []float64, p float64) float64 {
 	return x[lo] + (h-float64(lo))*(x[lo+1]-x[lo])
 }
 
+// m1Sampler is the sampler and exact distances of a built-in model under
+// the m = 1 stationary family at horizon T, shared by the tables that
+// study sampling on one setting (cached in env).
+type m1Sampler struct {
+	s     *sample.Sampler
+	exact []partition.Matrix
+}
+
+func newM1Sampler(ctx context.Context, env *Env, model string, T int) (*m1Sampler, error) {
+	return memo(env, fmt.Sprintf("m1sampler|%s|%d", model, T), func() (*m1Sampler, error) {
+		b, err := benchmark(env, model)
+		if err != nil {
+			return nil, err
+		}
+		fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 1, fsc.Options{})
+		if err != nil {
+			return nil, err
+		}
+		opt := sample.Options{Ground: b.Ground, Workers: env.workers()}
+		s, err := sample.New(ctx, b.Model, fam, T, opt)
+		if err != nil {
+			return nil, err
+		}
+		exact, err := sample.Exact(ctx, b.Model, fam, T, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &m1Sampler{s: s, exact: exact}, nil
+	})
+}
+
 func samplingVariance(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.1, 0.25, 0.45}
 	t := &Table{Name: "sampling-variance", Paper: "sampling-variance", Label: "tab:sampling-variance",
 		Title: "Class counts over seeds 0–9, GridWorld 10×10 (m = 1, T = 2, 500 trajectories)",
 		Columns: []Column{{"eps", Key}, {"mean_classes", Exact}, {"std_classes", Exact}, {"min_classes", Exact}, {"max_classes", Exact},
 			{"exact_classes", Info}, {"counts", Info}}}
-	b, err := benchmark(env, "gridworld:10")
+	ms, err := newM1Sampler(ctx, env, "gridworld:10", 2)
 	if err != nil {
 		return nil, err
 	}
-	fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 1, fsc.Options{})
-	if err != nil {
-		return nil, err
-	}
-	opt := sample.Options{Ground: b.Ground, Workers: env.workers()}
-	s, err := sample.New(ctx, b.Model, fam, 2, opt)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := sample.Stability(ctx, s, scaleN, scaleSeeds, 0, eps, env.progress("seed stability"))
-	if err != nil {
-		return nil, err
-	}
-	exact, err := sample.Exact(ctx, b.Model, fam, 2, opt)
+	exact := ms.exact
+	rows, err := sample.Stability(ctx, ms.s, scaleN, scaleSeeds, 0, eps, env.progress("seed stability"))
 	if err != nil {
 		return nil, err
 	}
@@ -729,23 +736,11 @@ func bootstrapCoverage(ctx context.Context, env *Env) (*Table, error) {
 		Title: "Coverage of 95% percentile bootstrap CIs (1,000 resamples) on max W1, GridWorld 3×3 (m = 1, T = 2), 200 replications, against the exact max W1 = 0.343",
 		Columns: []Column{{"trajectories", Key}, {"coverage_pct", Pattern}, {"mean_ci_width", Pattern},
 			{"coverage_ci", Info}, {"width_ci", Info}, {"below", Info}, {"above", Info}, {"mean_estimate", Info}, {"exact_max_w1", Info}}}
-	b, err := benchmark(env, "gridworld:3")
+	ms, err := newM1Sampler(ctx, env, "gridworld:3", 2)
 	if err != nil {
 		return nil, err
 	}
-	fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 1, fsc.Options{})
-	if err != nil {
-		return nil, err
-	}
-	opt := sample.Options{Ground: b.Ground, Workers: env.workers()}
-	s, err := sample.New(ctx, b.Model, fam, 2, opt)
-	if err != nil {
-		return nil, err
-	}
-	exact, err := sample.Exact(ctx, b.Model, fam, 2, opt)
-	if err != nil {
-		return nil, err
-	}
+	s, exact := ms.s, ms.exact
 	truth := 0.0
 	for _, d := range exact {
 		truth = math.Max(truth, d.Max())
