@@ -15,7 +15,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/clock"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/plan"
 	"github.com/pomdpq/pomdpq/lib/quotient"
@@ -40,7 +40,7 @@ func distRow(model string, kind fsc.Kind, m, T int, eps float64) func(ctx contex
 		if err != nil {
 			return "", err
 		}
-		r, err := dist.Compute(ctx, b.Model, fam, T, dist.Options{Ground: b.Ground})
+		r, err := distance.Compute(ctx, b.Model, fam, T, distance.Options{Ground: b.Ground})
 		if err != nil {
 			return "", err
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 )
@@ -86,7 +86,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	met, err := dist.ParseMetric(*metric)
+	met, err := distance.ParseMetric(*metric)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -100,7 +100,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	opt := dist.Options{Metric: met, Ground: g, Convention: cv}
+	opt := distance.Options{Metric: met, Ground: g, Convention: cv}
 	if *progress {
 		opt.Progress = func(done, total int) {
 			if done == total || done%max(1, total/20) == 0 {
@@ -111,7 +111,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	res, err := dist.Compute(ctx, md, fam, *T, opt)
+	res, err := distance.Compute(ctx, md, fam, *T, opt)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	// δ_clk certifies an operational (m = 1 stationary) quotient for the
 	// clock-aware family; compute it where the exact recursion is tractable.
 	var gapNote string
-	if kind == fsc.KindStationary && *m == 1 && met == dist.W1 {
+	if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
 		if w := clock.Work(md.NumActions(), md.NumObservations(), *T); w <= *gapWork {
 			d, err := clock.NewDistances(ctx, md, g, *T, nil)
 			if err == nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/baseline"
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -270,7 +270,7 @@ func TestAssessBaselineFull(t *testing.T) {
 		b := lookup(t, model)
 		m := b.Model
 		fam, _ := fsc.NewStationary(m.NumActions(), m.NumObservations(), 1, fsc.Options{})
-		r, err := dist.Compute(ctx, m, fam, T, dist.Options{Ground: b.Ground})
+		r, err := distance.Compute(ctx, m, fam, T, distance.Options{Ground: b.Ground})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -320,7 +320,7 @@ func TestAssessExactIsSound(t *testing.T) {
 		m := b.Model
 		for _, T := range []int{2, 3} {
 			fam, _ := fsc.NewStationary(m.NumActions(), m.NumObservations(), 1, fsc.Options{})
-			r, err := dist.Compute(ctx, m, fam, T, dist.Options{Ground: b.Ground})
+			r, err := distance.Compute(ctx, m, fam, T, distance.Options{Ground: b.Ground})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -384,7 +384,7 @@ func BenchmarkAssess(b *testing.B) {
 	bm := lookup(b, "gridworld:3")
 	m := bm.Model
 	fam, _ := fsc.NewStationary(5, 4, 1, fsc.Options{})
-	r, err := dist.Compute(ctx, m, fam, 3, dist.Options{Ground: bm.Ground})
+	r, err := distance.Compute(ctx, m, fam, 3, distance.Options{Ground: bm.Ground})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/baseline"
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -22,7 +22,7 @@ func ExampleAssess() {
 	m := b.Model
 	const T, eps = 2, 0.5
 	fam := pomdp.Must(fsc.NewStationary(m.NumActions(), m.NumObservations(), 1, fsc.Options{}))
-	r := pomdp.Must(dist.Compute(ctx, m, fam, T, dist.Options{Ground: b.Ground}))
+	r := pomdp.Must(distance.Compute(ctx, m, fam, T, distance.Options{Ground: b.Ground}))
 
 	beliefs := pomdp.Must(baseline.BeliefDistances(ctx, m, T, baseline.BeliefOptions{}))
 	bis := pomdp.Must(baseline.Bisimulation(ctx, m, baseline.BisimOptions{}))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -29,7 +29,7 @@ func TestProbeApprox(t *testing.T) {
 			t.Fatal(err)
 		}
 		fam, _ := fsc.NewStationary(m.NumActions(), m.NumObservations(), c.m, fsc.Options{})
-		r, err := dist.Compute(context.Background(), m, fam, c.T, dist.Options{Ground: ot.Discrete(m.NumObservations()), Tensor: true})
+		r, err := distance.Compute(context.Background(), m, fam, c.T, distance.Options{Ground: ot.Discrete(m.NumObservations()), Tensor: true})
 		if err != nil {
 			t.Fatal(err)
 		}

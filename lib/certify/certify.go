@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/partition"
 )
 
@@ -20,13 +20,13 @@ type Tensor struct {
 	// shape of the per-depth matrices, to rebuild envelopes: sizes[d]
 	// histories, pairs[d] stored pairs (0 at depth T)
 	sizes, pairs []int
-	res          *dist.Result
+	res          *distance.Result
 }
 
 // FromResult builds the tensor from a result computed with Options.Tensor.
-func FromResult(r *dist.Result) (*Tensor, error) {
+func FromResult(r *distance.Result) (*Tensor, error) {
 	if r.Tensor == nil {
-		return nil, fmt.Errorf("certify: the distance result has no tensor; compute it with dist.Options{Tensor: true}")
+		return nil, fmt.Errorf("certify: the distance result has no tensor; compute it with distance.Options{Tensor: true}")
 	}
 	first := make([]int, len(r.Tensor))
 	for k := range first {

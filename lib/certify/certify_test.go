@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 )
 
@@ -20,7 +20,7 @@ func tensor(t *testing.T, model string, m, T int) *Tensor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := dist.Compute(context.Background(), b.Model, fam, T, dist.Options{Ground: b.Ground, Tensor: true})
+	r, err := distance.Compute(context.Background(), b.Model, fam, T, distance.Options{Ground: b.Ground, Tensor: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,6 @@
 // distinguishing matrix (the low-rank table), the value check of
 // thm:probe-approx and the Lipschitz check of lem:lipschitz.
 //
-// The input is the per-probe distance tensor of dist.Compute with
+// The input is the per-probe distance tensor of distance.Compute with
 // Options.Tensor set.
 package certify

@@ -7,7 +7,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/certify"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -15,7 +15,7 @@ import (
 
 // tensorOf computes the certify tensor of a built-in model's deterministic
 // stationary family with at most m nodes.
-func tensorOf(model string, m, T int) (*certify.Tensor, *dist.Result) {
+func tensorOf(model string, m, T int) (*certify.Tensor, *distance.Result) {
 	b, err := bench.Lookup(model)
 	if err != nil {
 		panic(err)
@@ -24,7 +24,7 @@ func tensorOf(model string, m, T int) (*certify.Tensor, *dist.Result) {
 	if err != nil {
 		panic(err)
 	}
-	r, err := dist.Compute(context.Background(), b.Model, fam, T, dist.Options{Ground: b.Ground, Tensor: true})
+	r, err := distance.Compute(context.Background(), b.Model, fam, T, distance.Options{Ground: b.Ground, Tensor: true})
 	if err != nil {
 		panic(err)
 	}
@@ -141,7 +141,7 @@ func ExampleProbeApprox() {
 	b, _ := bench.Lookup("tiger")
 	m, _ := value.WithObsReward(b.Model)
 	fam, _ := fsc.NewStationary(3, 2, 2, fsc.Options{})
-	r, _ := dist.Compute(context.Background(), m, fam, 3, dist.Options{Ground: ot.Discrete(2), Tensor: true})
+	r, _ := distance.Compute(context.Background(), m, fam, 3, distance.Options{Ground: ot.Discrete(2), Tensor: true})
 	t, _ := certify.FromResult(r)
 	rows, err := certify.ProbeApprox(context.Background(), m, fam, 3, t, []float64{0.5}, []int{0, 1, 2}, certify.ApproxOptions{})
 	if err != nil {

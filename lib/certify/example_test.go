@@ -6,7 +6,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/certify"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 )
 
@@ -15,7 +15,7 @@ import (
 func ExampleAgreement() {
 	b, _ := bench.Lookup("tiger")
 	fam, _ := fsc.NewStationary(3, 2, 2, fsc.Options{})
-	r, _ := dist.Compute(context.Background(), b.Model, fam, 4, dist.Options{Ground: b.Ground, Tensor: true})
+	r, _ := distance.Compute(context.Background(), b.Model, fam, 4, distance.Options{Ground: b.Ground, Tensor: true})
 	t, err := certify.FromResult(r)
 	if err != nil {
 		panic(err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
 )
@@ -113,14 +113,14 @@ func TestRefineLeaderDiffers(t *testing.T) {
 	}
 }
 
-func distances(t testing.TB, model string, m, T int) *dist.Result {
+func distances(t testing.TB, model string, m, T int) *distance.Result {
 	t.Helper()
 	return distancesOpt(t, model, m, T, false)
 }
 
 // distancesOpt computes d^Π for the deterministic stationary family with
 // ≤ m nodes under the benchmark's ground metric, with or without tensor.
-func distancesOpt(t testing.TB, model string, m, T int, tensor bool) *dist.Result {
+func distancesOpt(t testing.TB, model string, m, T int, tensor bool) *distance.Result {
 	t.Helper()
 	b, err := bench.Lookup(model)
 	if err != nil {
@@ -130,7 +130,7 @@ func distancesOpt(t testing.TB, model string, m, T int, tensor bool) *dist.Resul
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := dist.Compute(context.Background(), b.Model, fam, T, dist.Options{Ground: b.Ground, Tensor: tensor})
+	r, err := distance.Compute(context.Background(), b.Model, fam, T, distance.Options{Ground: b.Ground, Tensor: tensor})
 	if err != nil {
 		t.Fatal(err)
 	}

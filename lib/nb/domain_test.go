@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/repro"
@@ -18,7 +18,7 @@ func TestQuotientGraph(t *testing.T) {
 	// fig:tiger-quotient right: [ε] → [{L,R}] → [O²] with arrows labelled L,R.
 	b, _ := bench.Lookup("tiger-listen")
 	fam, _ := fsc.NewStationary(1, 2, 1, fsc.Options{})
-	r, err := dist.Compute(context.Background(), b.Model, fam, 2, dist.Options{})
+	r, err := distance.Compute(context.Background(), b.Model, fam, 2, distance.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -27,7 +27,7 @@ func TestOpenLoopAgainstQuotientModels(t *testing.T) {
 		}
 		m := b.Model
 		fam, _ := fsc.NewStationary(m.NumActions(), m.NumObservations(), 1, fsc.Options{})
-		r, err := dist.Compute(context.Background(), m, fam, tc.T, dist.Options{Ground: b.Ground})
+		r, err := distance.Compute(context.Background(), m, fam, tc.T, distance.Options{Ground: b.Ground})
 		if err != nil {
 			t.Fatal(err)
 		}

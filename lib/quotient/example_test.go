@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 )
@@ -15,7 +15,7 @@ import (
 func ExampleNew() {
 	b, _ := bench.Lookup("tiger")
 	fam, _ := fsc.NewStationary(3, 2, 2, fsc.Options{})
-	r, _ := dist.Compute(context.Background(), b.Model, fam, 3, dist.Options{Ground: b.Ground})
+	r, _ := distance.Compute(context.Background(), b.Model, fam, 3, distance.Options{Ground: b.Ground})
 	q, err := quotient.New(b.Model, 3, r.Partition(0))
 	if err != nil {
 		panic(err)

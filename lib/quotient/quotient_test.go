@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/partition"
@@ -24,7 +24,7 @@ func build(t *testing.T, name string, m, T int, eps float64) (*Quotient, fsc.Fam
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := dist.Compute(context.Background(), b.Model, fam, T, dist.Options{Ground: b.Ground})
+	r, err := distance.Compute(context.Background(), b.Model, fam, T, distance.Options{Ground: b.Ground})
 	if err != nil {
 		t.Fatal(err)
 	}

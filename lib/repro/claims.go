@@ -8,7 +8,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/datasets"
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -38,9 +38,9 @@ func classes(model string, kind fsc.Kind, m, T int, eps float64) func(context.Co
 	}
 }
 
-func pairDistance(model string, kind fsc.Kind, m, T, depth int, h1, h2 string, metric dist.Metric) func(context.Context, *Env) (string, error) {
+func pairDistance(model string, kind fsc.Kind, m, T, depth int, h1, h2 string, metric distance.Metric) func(context.Context, *Env) (string, error) {
 	return func(ctx context.Context, env *Env) (string, error) {
-		r, b, err := distancesOpt(ctx, env, model, kind, m, T, dist.Options{Metric: metric})
+		r, b, err := distancesOpt(ctx, env, model, kind, m, T, distance.Options{Metric: metric})
 		if err != nil {
 			return "", err
 		}
@@ -170,12 +170,12 @@ func abs(x float64) float64 {
 var claims = []claim{
 	{id: "tiger_we_pLL", value: tigerListenNext("L")},
 	{id: "tiger_we_pLR", value: tigerListenNext("R")},
-	{id: "tiger_we_w1", value: pairDistance("tiger-listen", fsc.KindStationary, 1, 2, 1, "L", "R", dist.W1)},
+	{id: "tiger_we_w1", value: pairDistance("tiger-listen", fsc.KindStationary, 1, 2, 1, "L", "R", distance.W1)},
 	{id: "tiger_we_classes_eps0", value: classes("tiger-listen", fsc.KindStationary, 1, 2, 0),
 		why: "CONVENTIONS.md puts the depth-T histories (empty suffix) in one class: 1 + 2 + 1 = 4; the paper's figure lists the four depth-2 histories apart at ε = 0 but as one class [O²] at ε = 0.5"},
 	{id: "tiger_we_classes_eps0_5", value: classes("tiger-listen", fsc.KindStationary, 1, 2, 0.5)},
-	{id: "tiger_full_D12", value: pairDistance("tiger", fsc.KindStationary, 1, 2, 1, "L", "R", dist.W1)},
-	{id: "witness_det_distance", value: pairDistance("witness", fsc.KindStationary, 1, 3, 1, "L", "R", dist.W1)},
+	{id: "tiger_full_D12", value: pairDistance("tiger", fsc.KindStationary, 1, 2, 1, "L", "R", distance.W1)},
+	{id: "witness_det_distance", value: pairDistance("witness", fsc.KindStationary, 1, 3, 1, "L", "R", distance.W1)},
 	{id: "witness_p_UU_given_L", value: witnessLaw("L", "U U")},
 	{id: "witness_p_UX_given_L", value: witnessLaw("L", "U X")},
 	{id: "witness_p_UU_given_R", value: witnessLaw("R", "U U")},
@@ -201,8 +201,8 @@ var claims = []claim{
 	{id: "w1tv_classes_eps0_w1", value: classes("gridworld:5", fsc.KindStationary, 1, 2, 0)},
 	{id: "w1tv_classes_eps0_3_w1", value: classes("gridworld:5", fsc.KindStationary, 1, 2, 0.3)},
 	{id: "planning_gw_T3_classes_eps1", value: classes("gridworld:3", fsc.KindStationary, 1, 3, 1.0)},
-	{id: "sensor_grid_w1_approx", pattern: true, value: pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", dist.W1)},
-	{id: "sensor_grid_tv_approx", pattern: true, value: pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", dist.TV)},
+	{id: "sensor_grid_w1_approx", pattern: true, value: pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", distance.W1)},
+	{id: "sensor_grid_tv_approx", pattern: true, value: pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", distance.TV)},
 	{id: "tiger_lr_bound", value: func(context.Context, *Env) (string, error) {
 		b, err := bench.Lookup("tiger")
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
@@ -54,7 +54,7 @@ func hierarchicalScaling(ctx context.Context, env *Env) (*Table, error) {
 	for n, c := range HierarchicalCases {
 		T, tau := c[0], c[1]
 		start := time.Now()
-		r, err := dist.Compute(ctx, b.Model, fam, T, dist.Options{Ground: b.Ground, Workers: 1})
+		r, err := distance.Compute(ctx, b.Model, fam, T, distance.Options{Ground: b.Ground, Workers: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +165,7 @@ func dataProcessing(ctx context.Context, env *Env) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc, err := dist.Compute(ctx, coarse, fam, T, dist.Options{Ground: w.Ground, Workers: env.workers()})
+		rc, err := distance.Compute(ctx, coarse, fam, T, distance.Options{Ground: w.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +174,7 @@ func dataProcessing(ctx context.Context, env *Env) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc3, err := dist.Compute(ctx, coarse, fam, 3, dist.Options{Ground: w.Ground, Workers: env.workers()})
+		rc3, err := distance.Compute(ctx, coarse, fam, 3, distance.Options{Ground: w.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +257,7 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := dist.Compute(ctx, mt.Model, fam, T, dist.Options{Ground: mt.Ground, Workers: env.workers()})
+		r, err := distance.Compute(ctx, mt.Model, fam, T, distance.Options{Ground: mt.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}
@@ -466,7 +466,7 @@ func tractability(ctx context.Context, env *Env) (*Table, error) {
 		Tmax = max(Tmax, c[0])
 	}
 	start := time.Now()
-	if _, err := dist.Compute(ctx, b.Model, fam, Tmax, dist.Options{Ground: b.Ground, Workers: 1}); err != nil {
+	if _, err := distance.Compute(ctx, b.Model, fam, Tmax, distance.Options{Ground: b.Ground, Workers: 1}); err != nil {
 		return nil, err
 	}
 	secs = f3(time.Since(start).Seconds())

@@ -8,29 +8,29 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/certify"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
 )
 
 // distances computes d^Π for a built-in model and a deterministic family.
-func distances(ctx context.Context, env *Env, model string, kind fsc.Kind, m, T int, tensor bool) (*dist.Result, bench.Benchmark, error) {
-	return distancesOpt(ctx, env, model, kind, m, T, dist.Options{Tensor: tensor})
+func distances(ctx context.Context, env *Env, model string, kind fsc.Kind, m, T int, tensor bool) (*distance.Result, bench.Benchmark, error) {
+	return distancesOpt(ctx, env, model, kind, m, T, distance.Options{Tensor: tensor})
 }
 
 // distancesOpt is distances with explicit options (metric, convention);
 // results are cached in env.
-func distancesOpt(ctx context.Context, env *Env, model string, kind fsc.Kind, m, T int, opt dist.Options) (*dist.Result, bench.Benchmark, error) {
+func distancesOpt(ctx context.Context, env *Env, model string, kind fsc.Kind, m, T int, opt distance.Options) (*distance.Result, bench.Benchmark, error) {
 	b, err := bench.Lookup(model)
 	if err != nil {
 		return nil, b, err
 	}
 	key := fmt.Sprintf("dist|%s|%s|%d|%d|%v|%v|%v", model, kind, m, T, opt.Tensor, opt.Metric, opt.Convention)
-	r, err := memo(env, key, func() (*dist.Result, error) { return computeDist(ctx, env, b, kind, m, T, opt) })
+	r, err := memo(env, key, func() (*distance.Result, error) { return computeDist(ctx, env, b, kind, m, T, opt) })
 	return r, b, err
 }
 
-func computeDist(ctx context.Context, env *Env, b bench.Benchmark, kind fsc.Kind, m, T int, opt dist.Options) (*dist.Result, error) {
+func computeDist(ctx context.Context, env *Env, b bench.Benchmark, kind fsc.Kind, m, T int, opt distance.Options) (*distance.Result, error) {
 	model := b.Name
 	fam, err := fsc.New(kind, b.Model.NumActions(), b.Model.NumObservations(), m, T, fsc.Options{})
 	if err != nil {
@@ -39,7 +39,7 @@ func computeDist(ctx context.Context, env *Env, b bench.Benchmark, kind fsc.Kind
 	opt.Ground = b.Ground
 	opt.Progress = env.progress(fmt.Sprintf("%s %s m=%d T=%d", model, kind, m, T))
 	opt.Workers = env.workers()
-	return dist.Compute(ctx, b.Model, fam, T, opt)
+	return distance.Compute(ctx, b.Model, fam, T, opt)
 }
 
 func init() {
@@ -193,7 +193,7 @@ func principalHorizon(ctx context.Context, env *Env) (*Table, error) {
 	list := &fsc.List{Name: "calibrated subset (k = 10 at T = 6)", Ctrls: subset, K: fsc.KindStationary, Mem: 2}
 	for _, T := range []int{7, 8} {
 		start := time.Now()
-		r, err := dist.Compute(ctx, b.Model, list, T, dist.Options{Ground: b.Ground, Workers: env.workers()})
+		r, err := distance.Compute(ctx, b.Model, list, T, distance.Options{Ground: b.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/baseline"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/certify"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/partition"
@@ -385,9 +385,9 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 	count := func(kind string, T int) (string, string, error) {
 		switch kind {
 		case "w1", "tv":
-			opt := dist.Options{}
+			opt := distance.Options{}
 			if kind == "tv" {
-				opt.Metric = dist.TV
+				opt.Metric = distance.TV
 			}
 			r, _, err := distancesOpt(ctx, env, "tiger", fsc.KindStationary, 1, T, opt)
 			if err != nil {
@@ -491,7 +491,7 @@ func plStochasticMaxW1(ctx context.Context, env *Env) ([]float64, error) {
 			if err != nil {
 				return nil, err
 			}
-			r, err := dist.Compute(ctx, b.Model, fam, 2, dist.Options{Ground: b.Ground, Workers: env.workers()})
+			r, err := distance.Compute(ctx, b.Model, fam, 2, distance.Options{Ground: b.Ground, Workers: env.workers()})
 			if err != nil {
 				return nil, err
 			}
@@ -550,7 +550,7 @@ var plClaims = []claim{
 		}
 		return itoa(f.Len()), nil
 	}},
-	{id: "sanity_det_max_w1", value: pairDistance("tiger", fsc.KindStationary, 2, 2, 1, "L", "R", dist.W1)},
+	{id: "sanity_det_max_w1", value: pairDistance("tiger", fsc.KindStationary, 2, 2, 1, "L", "R", distance.W1)},
 	{id: "sanity_n_stochastic", value: constant(itoa(40 * len(plSanitySeeds)))},
 	{id: "sanity_per_seed", value: constant("40")},
 	{id: "sanity_max_w1_mean", pattern: true, value: plSanityStat("mean")},
@@ -598,7 +598,7 @@ const pbviStatesWhy = "the paper's quotient sizes follow no single setting (see 
 
 func plTVClasses(model string, eps float64) func(context.Context, *Env) (string, error) {
 	return func(ctx context.Context, env *Env) (string, error) {
-		r, _, err := distancesOpt(ctx, env, model, fsc.KindStationary, 1, 2, dist.Options{Metric: dist.TV})
+		r, _, err := distancesOpt(ctx, env, model, fsc.KindStationary, 1, 2, distance.Options{Metric: distance.TV})
 		if err != nil {
 			return "", err
 		}

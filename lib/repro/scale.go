@@ -11,7 +11,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/datasets"
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/sample"
@@ -355,7 +355,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 	}
 	t.Notes = append(t.Notes,
 		"Statistical agreement: each printed class count is one of the counts our seeds 0–9 give (seed_ranges), and the printed 95% interval overlaps ours (seed 0, 1,000 resamples). Our class counts, CI and max_w1 are seed 0's.",
-		"exact_max_w1 and exact_classes come from the exact pipeline (lib/dist), which the paper could not run at this scale: the sampled max W1 is biased upward (a maximum of noisy estimates), so a percentile bootstrap interval can miss the exact value (see tab:bootstrap-coverage).",
+		"exact_max_w1 and exact_classes come from the exact pipeline (lib/distance), which the paper could not run at this scale: the sampled max W1 is biased upward (a maximum of noisy estimates), so a percentile bootstrap interval can miss the exact value (see tab:bootstrap-coverage).",
 		"Random rows come from our own draws (seed 1) and are compared by pattern only (BENCHMARKS.md): their exact max W1 is below 0.01, so the whole interval measures sampling noise, and the sampled counts collapse to one class per depth (3) from ε = 0.1, as printed.",
 		"cache_s is ours (plan + sampling + transport, seed 0), a timing: pattern only.")
 	return t, nil
@@ -472,7 +472,7 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 			"our default shares one sample per distinct behaviour (" + strings.TrimPrefix(note, "statistical: ") + ")"
 	}
 	t.Notes = append(t.Notes,
-		"Every row is sampled in full, m = 2 included: controllers that act alike at a history share one sampled law (lib/sample), so the 5,193 / 1,605 / 6,410 FSCs need only 207 / 1,200 / 300 distinct laws. exact_classes and exact_max_w1 are the exact pipeline's (lib/dist).",
+		"Every row is sampled in full, m = 2 included: controllers that act alike at a history share one sampled law (lib/sample), so the 5,193 / 1,605 / 6,410 FSCs need only 207 / 1,200 / 300 distinct laws. exact_classes and exact_max_w1 are the exact pipeline's (lib/distance).",
 		"per_fsc_classes and per_fsc_max_w1 sample every controller independently (sample.Options.Independent, seed 0), duplicates included, which is what the paper's counts indicate: thousands of noisy copies of the same laws raise the sampled maximum further above the exact one.",
 		"Where sampled and exact counts differ it is sampling bias, not a different quotient: the sampled distance of a pair is a maximum over probes of noisy estimates, biased upward, so pairs whose exact distance lies just below ε stay apart. Network Monitoring n = 9, m = 2 has 4 exact classes at ε = 0.3 (its pairs at 0.30–0.36), the paper and our sampling 5; n = 4, m = 2 has 11 exact classes at ε = 0.3 and 5 at 0.5, the paper prints 14 and 6.",
 		"The paper's m = 2 intervals lie above the exact maximum for Network Monitoring n = 9 (exact 0.364, printed [0.39, 0.49]) and at its edge for n = 4 (exact 0.668, printed [0.67, 0.84]): printed intervals estimate the biased sampled maximum, not max W1.",
@@ -660,7 +660,7 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 		return true, fmt.Sprintf("statistical: printed mean and min ARI within the central 95%% of %d groups of 5 replications", groups)
 	}
 	t.Notes = append(t.Notes,
-		"ARI against the exact greedy partition (lib/dist), labels of all depths concatenated; mean over 5 replications × 3 tolerances, min over the 15 values. The ranges are the 2.5%–97.5% quantiles of the same statistics over 100 independent groups of 5 replications (seeds 5g … 5g+4), the yardstick for the paper's single group.",
+		"ARI against the exact greedy partition (lib/distance), labels of all depths concatenated; mean over 5 replications × 3 tolerances, min over the 15 values. The ranges are the 2.5%–97.5% quantiles of the same statistics over 100 independent groups of 5 replications (seeds 5g … 5g+4), the yardstick for the paper's single group.",
 		"Only ε = 0.3 ever loses agreement: the exact distance 0.3055 of one depth-1 pair sits 0.0055 above it, so sampling noise moves that pair across the threshold (ARI 0.971 when it merges, 0.961 when a second pair follows). ε = 0 and 0.5 are far from every exact distance.",
 		"mean_abs_error is the mean |d̂ − d| over the six depth-1 pairs and max_bias the mean of max d̂ − max d (all 500 runs per N): both fall like N^{-1/2} (rem:sample-complexity).")
 	return t, nil
@@ -781,7 +781,7 @@ func bootstrapCoverage(ctx context.Context, env *Env) (*Table, error) {
 		return true, "statistical: printed coverage and mean width within our 95% intervals"
 	}
 	t.Notes = append(t.Notes,
-		"The paper could not compute the true max W1; here every interval is checked against the exact value 0.343 (lib/dist). Coverage intervals are Wilson 95% intervals for 200 replications; width intervals are mean ± 1.96 standard errors.",
+		"The paper could not compute the true max W1; here every interval is checked against the exact value 0.343 (lib/distance). Coverage intervals are Wilson 95% intervals for 200 replications; width intervals are mean ± 1.96 standard errors.",
 		"Misses are almost all 'above': the sampled maximum is biased upward (mean_estimate > exact) and the percentile bootstrap adds its own upward bias instead of correcting it, so coverage falls short of 95% at small N and reaches it as the bias fades (it is O(N^{-1/2})).",
 		"Where the printed coverage or width falls outside our intervals we cannot say why: the paper specifies its procedure only as '95% bootstrap CI' over 200 replications, and does not say what it measured coverage against (it could not compute the exact maximum).")
 	return t, nil
@@ -822,7 +822,7 @@ func sampleComplexity(ctx context.Context, env *Env) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := dist.Compute(ctx, b.Model, fam, c.T, dist.Options{Ground: b.Ground, Workers: env.workers()})
+		r, err := distance.Compute(ctx, b.Model, fam, c.T, distance.Options{Ground: b.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}
@@ -898,7 +898,7 @@ func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := dist.Compute(ctx, b.Model, fam, 2, dist.Options{Ground: b.Ground, Workers: env.workers()})
+		r, err := distance.Compute(ctx, b.Model, fam, 2, distance.Options{Ground: b.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}
@@ -931,7 +931,7 @@ func computationalProfile(ctx context.Context, env *Env) (*Table, error) {
 		}
 		enum := time.Since(start).Seconds()
 		start = time.Now()
-		r, err := dist.Compute(ctx, b.Model, fam, 2, dist.Options{Ground: b.Ground, Workers: 1})
+		r, err := distance.Compute(ctx, b.Model, fam, 2, distance.Options{Ground: b.Ground, Workers: 1})
 		if err != nil {
 			return nil, err
 		}

@@ -66,7 +66,7 @@ func TestScale(t *testing.T) {
 
 // TestScaleExactColumns checks the exact side of the medium-scale table
 // against the values the exact pipeline gives (CONVENTIONS.md numbers and
-// lib/dist): the exact max W1 of GridWorld 8×8 and 10×10 at m = 1, T = 2 is
+// lib/distance): the exact max W1 of GridWorld 8×8 and 10×10 at m = 1, T = 2 is
 // 0.36, and the exact class counts equal the paper's printed (sampled) ones.
 func TestScaleExactColumns(t *testing.T) {
 	s, _ := Lookup("medium-scale")

@@ -42,10 +42,10 @@
 //     distinct transport problems comparing them. Sampler.Run samples them
 //     for a sample size and a seed; Compute does both.
 //   - Result holds the sampled per-depth distance matrices (like
-//     dist.Result), the partitions they give, and the empirical laws.
+//     distance.Result), the partitions they give, and the empirical laws.
 //   - Result.Bootstrap gives a percentile bootstrap interval on
 //     max_{h,h'} d̂^Π (the paper's protocol: N = 500, B = 1,000 resamples).
-//   - Exact computes the exact counterpart with package dist, and Compare
+//   - Exact computes the exact counterpart with package distance, and Compare
 //     sets a sampled result beside it (largest error, bias of the maximum,
 //     class counts, ARI): every sampled number can be checked.
 //   - Convergence, Stability and Coverage are the paper's three sampling

@@ -5,22 +5,22 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // Exact returns the exact distances d^Π that a sampling run with the same
-// model, family, horizon and options estimates, computed by package dist
-// (exact laws, exact W1): dist.Compute at horizon T, or, with a fixed
-// Suffix L, dist.Compute at horizon t + L for each depth t (taking its
-// depth-t matrix). Errors are those of dist.Compute. Cost: that of
-// dist.Compute, T + 1 times with a fixed suffix.
+// model, family, horizon and options estimates, computed by package distance
+// (exact laws, exact W1): distance.Compute at horizon T, or, with a fixed
+// Suffix L, distance.Compute at horizon t + L for each depth t (taking its
+// depth-t matrix). Errors are those of distance.Compute. Cost: that of
+// distance.Compute, T + 1 times with a fixed suffix.
 func Exact(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) ([]partition.Matrix, error) {
-	dopt := dist.Options{Ground: opt.Ground, Convention: opt.Convention, Workers: opt.Workers, Progress: opt.Progress}
+	dopt := distance.Options{Ground: opt.Ground, Convention: opt.Convention, Workers: opt.Workers, Progress: opt.Progress}
 	if opt.Suffix <= 0 {
-		r, err := dist.Compute(ctx, m, fam, T, dopt)
+		r, err := distance.Compute(ctx, m, fam, T, dopt)
 		if err != nil {
 			return nil, err
 		}
@@ -28,7 +28,7 @@ func Exact(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Optio
 	}
 	out := make([]partition.Matrix, T+1)
 	for t := 0; t <= T; t++ {
-		r, err := dist.Compute(ctx, m, fam, t+opt.Suffix, dopt)
+		r, err := distance.Compute(ctx, m, fam, t+opt.Suffix, dopt)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +54,7 @@ type Comparison struct {
 }
 
 // Compare returns the comparison of r with the exact distances exact
-// (from Exact or dist.Compute for the same setting) at the tolerances eps.
+// (from Exact or distance.Compute for the same setting) at the tolerances eps.
 // It panics if the matrices do not match r's tree.
 func Compare(r *Result, exact []partition.Matrix, eps []float64) Comparison {
 	if len(exact) != len(r.D) {

@@ -15,7 +15,7 @@ import (
 )
 
 // Result holds the sampled per-depth distance matrices of one run, shaped
-// like dist.Result: D[t] over the depth-t histories, zero at depths that
+// like distance.Result: D[t] over the depth-t histories, zero at depths that
 // are not sampled.
 type Result struct {
 	Tree law.Tree

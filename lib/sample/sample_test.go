@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -305,7 +305,7 @@ func TestConvergesToExact(t *testing.T) {
 	}
 }
 
-// TestExactSuffix checks Exact with a fixed suffix against dist.Compute at
+// TestExactSuffix checks Exact with a fixed suffix against distance.Compute at
 // the extended horizons.
 func TestExactSuffix(t *testing.T) {
 	b := lookup(t, "netmon:4")
@@ -315,7 +315,7 @@ func TestExactSuffix(t *testing.T) {
 		t.Fatal(err)
 	}
 	for d := 0; d <= 2; d++ {
-		r, err := dist.Compute(ctx, b.Model, fam, d+2, dist.Options{})
+		r, err := distance.Compute(ctx, b.Model, fam, d+2, distance.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/wrap"
 )
 
@@ -17,7 +17,7 @@ func BenchmarkHierarchical(b *testing.B) {
 		b.Run(fmt.Sprintf("direct/T=%d", c[0]), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				r, err := dist.Compute(ctx, tg.Model, fam, c[0], dist.Options{Ground: tg.Ground, Workers: 1})
+				r, err := distance.Compute(ctx, tg.Model, fam, c[0], distance.Options{Ground: tg.Ground, Workers: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -3,7 +3,7 @@ package wrap
 import (
 	"fmt"
 
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 )
 
 // ContractionTol is the slack of PairwiseContraction's comparison.
@@ -22,7 +22,7 @@ const ContractionTol = 1e-12
 // and the number of pairs checked. Under a stand-in convention, zero-probability
 // coarse histories need not satisfy it. Cost O(Σ_t |O|^{2t}). It returns an
 // error when c is not deterministic or the trees do not match c.
-func PairwiseContraction(orig, coarse *dist.Result, c *Channel, L float64) (violations, pairs int, err error) {
+func PairwiseContraction(orig, coarse *distance.Result, c *Channel, L float64) (violations, pairs int, err error) {
 	groups, ok := c.Groups()
 	if !ok {
 		return 0, 0, fmt.Errorf("wrap: PairwiseContraction needs a deterministic channel")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/wrap"
@@ -24,8 +24,8 @@ func ExampleMerge() {
 	ctx := context.Background()
 	fam := pomdp.Must(fsc.NewStationary(5, 4, 1, fsc.Options{}))
 	famC := pomdp.Must(fsc.NewStationary(5, 2, 1, fsc.Options{}))
-	r := pomdp.Must(dist.Compute(ctx, b.Model, fam, 2, dist.Options{Ground: b.Ground}))
-	rc := pomdp.Must(dist.Compute(ctx, coarse, famC, 2, dist.Options{Ground: w.Ground}))
+	r := pomdp.Must(distance.Compute(ctx, b.Model, fam, 2, distance.Options{Ground: b.Ground}))
+	rc := pomdp.Must(distance.Compute(ctx, coarse, famC, 2, distance.Options{Ground: w.Ground}))
 	fmt.Printf("L_C = %g, d(North, South) = %g\n", L, w.Ground[0][1])
 	fmt.Printf("max D: %.3f -> %.3f\n", r.MaxDistance(), rc.MaxDistance())
 	// Output:

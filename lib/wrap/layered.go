@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -22,7 +22,7 @@ import (
 // progress.
 type LayerOptions struct {
 	Ground     ot.Ground      // nil: discrete
-	Convention law.Convention // impossible-history stand-in (dist.Options)
+	Convention law.Convention // impossible-history stand-in (distance.Options)
 	Workers    int            // 0: runtime.GOMAXPROCS(0)
 	// Weighted seeds the next segment with the probability-weighted
 	// average Σ_h P^π(h) b_h of the terminal beliefs — the exact state
@@ -95,15 +95,15 @@ type Layered struct {
 // restarted in node 0 at every segment. The distances of a segment are the
 // element-wise maximum over probes of the suffix-law distances on the
 // segment's tree, each probe on its own seeded model (probes sharing a seed
-// are computed together by dist.Compute). Each segment also measures its
+// are computed together by distance.Compute). Each segment also measures its
 // residual ε_k (Segment.Eps); Bound = Σ_k ε_k.
 //
-// Cost: per segment, dist.Compute on a tree of Σ_{t ≤ τ_k} |O|^t histories
+// Cost: per segment, distance.Compute on a tree of Σ_{t ≤ τ_k} |O|^t histories
 // per distinct seed, plus one quotient and two law passes per distinct probe
 // for the residual and the seeds — instead of one tree of Σ_{t ≤ T} |O|^t.
 // It returns an error for a bad segmentation, ε < 0 or NaN, a clock-aware
 // controller in the family (a stage-indexed probe cannot be restarted per
-// segment), or any error of dist.Compute or quotient construction; it is
+// segment), or any error of distance.Compute or quotient construction; it is
 // cancelled with ctx.
 func Layer(ctx context.Context, m *pomdp.Model, fam fsc.Family, T, tau int, eps float64, opt LayerOptions) (*Layered, error) {
 	start := time.Now()
@@ -215,7 +215,7 @@ func layerSegment(ctx context.Context, m *pomdp.Model, ctrls []*fsc.FSC, fam fsc
 		for _, i := range grp.members {
 			list.Ctrls = append(list.Ctrls, ctrls[i])
 		}
-		r, err := dist.Compute(ctx, mg, list, tk, dist.Options{Ground: g, Convention: opt.Convention, Workers: opt.Workers})
+		r, err := distance.Compute(ctx, mg, list, tk, distance.Options{Ground: g, Convention: opt.Convention, Workers: opt.Workers})
 		if err != nil {
 			return seg, nil, err
 		}

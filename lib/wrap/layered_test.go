@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/partition"
@@ -131,7 +131,7 @@ func stationary(t testing.TB, m *pomdp.Model, mem int) fsc.Family {
 // Tiger starts every segment from (½, ½) (the uniform average of the
 // terminal beliefs, by symmetry), so each segment is the direct problem at
 // horizon τ: its partition and residual must be the direct ones, computed
-// independently with dist.Compute, quotient.New and wrap.Distance.
+// independently with distance.Compute, quotient.New and wrap.Distance.
 func TestLayerTiger(t *testing.T) {
 	b := lookup(t, "tiger")
 	fam := stationary(t, b.Model, 1)
@@ -140,7 +140,7 @@ func TestLayerTiger(t *testing.T) {
 	if len(l.Segments) != 2 || l.Histories != 62 {
 		t.Fatalf("%d segments, %d histories; want 2, 62 (paper, tab:hierarchical-scaling)", len(l.Segments), l.Histories)
 	}
-	r := must(dist.Compute(ctx, b.Model, fam, 4, dist.Options{Ground: b.Ground}))
+	r := must(distance.Compute(ctx, b.Model, fam, 4, distance.Options{Ground: b.Ground}))
 	p := r.Partition(eps)
 	q := must(quotient.New(b.Model, 4, p))
 	d4 := must(wrap.Distance(ctx, wrap.Fixed(b.Model), wrap.Quotient(q), fam, 4, b.Ground))
@@ -233,7 +233,7 @@ func TestLayerSeeds(t *testing.T) {
 		for i := 0; i < fam.Len(); i++ {
 			mk, _ := must2(l.SegmentModels(1, i))
 			one := &fsc.List{Ctrls: []*fsc.FSC{fam.At(i)}, K: fam.Kind(), Mem: 1}
-			r := must(dist.Compute(ctx, mk, one, tau, dist.Options{Ground: b.Ground}))
+			r := must(distance.Compute(ctx, mk, one, tau, distance.Options{Ground: b.Ground}))
 			for d := range want {
 				if i == 0 {
 					want[d] = partition.NewMatrix(r.D[d].N)
@@ -312,15 +312,15 @@ func TestLayerErrors(t *testing.T) {
 	}
 }
 
-// Distance between fixed models agrees with dist.Models.
+// Distance between fixed models agrees with distance.Models.
 func TestDistanceMatchesModels(t *testing.T) {
 	a := must(bench.Tiger(0.85, 0.5)).Model
 	c := must(bench.Tiger(0.7, 0.5)).Model
 	fam := stationary(t, a, 2)
 	got := must(wrap.Distance(ctx, wrap.Fixed(a), wrap.Fixed(c), fam, 3, nil))
-	want := must(dist.Models(ctx, a, c, fam, 3, dist.Options{}))
+	want := must(distance.Models(ctx, a, c, fam, 3, distance.Options{}))
 	if !(math.Abs(got.Distance-want.Distance) <= 1e-12) {
-		t.Errorf("Distance = %v, dist.Models = %v", got.Distance, want.Distance)
+		t.Errorf("Distance = %v, distance.Models = %v", got.Distance, want.Distance)
 	}
 }
 
@@ -330,9 +330,9 @@ func TestPairwiseContraction(t *testing.T) {
 	b := lookup(t, "gridworld:3")
 	w := gridMerge(t)
 	const T = 3
-	r := must(dist.Compute(ctx, b.Model, stationary(t, b.Model, 1), T, dist.Options{Ground: b.Ground}))
+	r := must(distance.Compute(ctx, b.Model, stationary(t, b.Model, 1), T, distance.Options{Ground: b.Ground}))
 	cm := must(w.Apply(b.Model))
-	rc := must(dist.Compute(ctx, cm, stationary(t, cm, 1), T, dist.Options{Ground: w.Ground}))
+	rc := must(distance.Compute(ctx, cm, stationary(t, cm, 1), T, distance.Options{Ground: w.Ground}))
 	v, pairs, err := wrap.PairwiseContraction(r, rc, w, 1)
 	if err != nil || v != 0 || pairs != 1+6 {
 		t.Errorf("L = 1: %d violations of %d pairs (err %v); want 0 of 7", v, pairs, err)

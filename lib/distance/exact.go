@@ -1,4 +1,4 @@
-package dist
+package distance
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func Exact(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Optio
 		}
 		c := fam.At(i)
 		if err := e.Check(c); err != nil {
-			return nil, fmt.Errorf("dist: controller %d of %v: %w", i, fam, err)
+			return nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
 		}
 		if !opt.NoDedup && c.Deterministic() {
 			key = law.ActionTree(key[:0], c, tree)

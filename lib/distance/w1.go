@@ -1,4 +1,4 @@
-package dist
+package distance
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func newW1Solver(g ot.Ground, nO int) *w1Solver { return &w1Solver{g: g} }
 func (w *w1Solver) solve(p, q []float64, k int) (float64, error) {
 	r, err := w.s.SeqW1(w.g, k, p, q)
 	if err != nil {
-		return 0, fmt.Errorf("dist: transport solve on %d sequences failed: %w", len(p), err)
+		return 0, fmt.Errorf("distance: transport solve on %d sequences failed: %w", len(p), err)
 	}
 	return r.Value, nil
 }

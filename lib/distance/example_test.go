@@ -1,11 +1,11 @@
-package dist_test
+package distance_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/dist"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 )
 
@@ -14,7 +14,7 @@ import (
 func ExampleCompute() {
 	b, _ := bench.Lookup("tiger")
 	fam, _ := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 2, fsc.Options{})
-	r, err := dist.Compute(context.Background(), b.Model, fam, 4, dist.Options{Ground: b.Ground})
+	r, err := distance.Compute(context.Background(), b.Model, fam, 4, distance.Options{Ground: b.Ground})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package dist
+package distance
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func ParseMetric(s string) (Metric, error) {
 	case "tv", "TV":
 		return TV, nil
 	}
-	return 0, fmt.Errorf("dist: unknown metric %q (want w1 or tv)", s)
+	return 0, fmt.Errorf("distance: unknown metric %q (want w1 or tv)", s)
 }
 
 // Options configure Compute. The zero value means: W1, discrete ground
@@ -107,10 +107,10 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	start := time.Now()
 	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
 	if err != nil {
-		return nil, fmt.Errorf("dist: model %s: %w", m.Name, err)
+		return nil, fmt.Errorf("distance: model %s: %w", m.Name, err)
 	}
 	if fam.Len() == 0 {
-		return nil, fmt.Errorf("dist: empty probe family")
+		return nil, fmt.Errorf("distance: empty probe family")
 	}
 	proto, err := law.NewEngine(m, T, opt.Convention)
 	if err != nil {
@@ -130,7 +130,7 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		}
 		c := fam.At(i)
 		if err := proto.Check(c); err != nil {
-			return nil, fmt.Errorf("dist: controller %d of %v: %w", i, fam, err)
+			return nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
 		}
 		if !opt.NoDedup && c.Deterministic() {
 			key = law.ActionTree(key[:0], c, tree)

@@ -1,4 +1,4 @@
-// Package dist computes the paper's history-level probe distances
+// Package distance computes the paper's history-level probe distances
 //
 //	d^Π(h, h') = max_{π ∈ Π} W1( P^π(O_{t+1:T} | h), P^π(O_{t+1:T} | h') )
 //
@@ -14,4 +14,4 @@
 // (k · max d_O · TV) cannot raise the running maximum, and identical laws
 // cost nothing. Results carry the number of (history, probe) pairs that
 // needed the impossible-history stand-in (CONVENTIONS.md).
-package dist
+package distance

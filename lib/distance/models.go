@@ -1,4 +1,4 @@
-package dist
+package distance
 
 import (
 	"context"
@@ -26,22 +26,22 @@ type ModelResult struct {
 func Models(ctx context.Context, M, N *pomdp.Model, fam fsc.Family, T int, opt Options) (ModelResult, error) {
 	res := ModelResult{Probe: -1}
 	if M.NumActions() != N.NumActions() || M.NumObservations() != N.NumObservations() {
-		return res, fmt.Errorf("dist: models %s and %s do not share (A, O): |A| = %d vs %d, |O| = %d vs %d",
+		return res, fmt.Errorf("distance: models %s and %s do not share (A, O): |A| = %d vs %d, |O| = %d vs %d",
 			M.Name, N.Name, M.NumActions(), N.NumActions(), M.NumObservations(), N.NumObservations())
 	}
 	for k := range M.Observations {
 		if M.Observations[k] != N.Observations[k] {
-			return res, fmt.Errorf("dist: observation %d is %q in %s but %q in %s", k, M.Observations[k], M.Name, N.Observations[k], N.Name)
+			return res, fmt.Errorf("distance: observation %d is %q in %s but %q in %s", k, M.Observations[k], M.Name, N.Observations[k], N.Name)
 		}
 	}
 	for k := range M.Actions {
 		if M.Actions[k] != N.Actions[k] {
-			return res, fmt.Errorf("dist: action %d is %q in %s but %q in %s", k, M.Actions[k], M.Name, N.Actions[k], N.Name)
+			return res, fmt.Errorf("distance: action %d is %q in %s but %q in %s", k, M.Actions[k], M.Name, N.Actions[k], N.Name)
 		}
 	}
 	g, err := ot.ForObservations(opt.Ground, M.NumObservations())
 	if err != nil {
-		return res, fmt.Errorf("dist: models %s and %s: %w", M.Name, N.Name, err)
+		return res, fmt.Errorf("distance: models %s and %s: %w", M.Name, N.Name, err)
 	}
 	em, err := law.NewEngine(M, T, opt.Convention)
 	if err != nil {
@@ -69,7 +69,7 @@ func Models(ctx context.Context, M, N *pomdp.Model, fam fsc.Family, T int, opt O
 		if opt.Metric == TV {
 			d = totalVariation(p, q)
 		} else if r, err := s.SeqW1(g, T, p, q); err != nil {
-			return res, fmt.Errorf("dist: probe %d: %w", i, err)
+			return res, fmt.Errorf("distance: probe %d: %w", i, err)
 		} else {
 			d = r.Value
 		}
