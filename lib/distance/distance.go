@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
+	"slices"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -45,28 +45,64 @@ func ParseMetric(s string) (Metric, error) {
 }
 
 // Options configure Compute. The zero value means: W1, discrete ground
-// metric, uniform stand-in, all cores, no progress, de-duplication on, no
+// metric, uniform stand-in, all cores, no progress, de-duplication on,
+// distances over exact classes, half of physical memory as the budget, no
 // tensor.
 type Options struct {
 	Metric     Metric
 	Ground     ot.Ground      // nil: the discrete metric on observations
 	Convention law.Convention // impossible-history stand-in
 	Workers    int            // 0: runtime.GOMAXPROCS(0)
-	// Progress, when set, is called with the number of distinct probes
-	// done and their total, from one goroutine at a time.
+	// Progress, when set, is called with the work units done in the
+	// current phase and their total (probes, for every phase), from one
+	// goroutine at a time.
 	Progress func(done, total int)
+	// Phase, when set, is called as each phase starts: "classes" (exact
+	// classes by refinement), then "distances" (transport problems between
+	// class representatives).
+	Phase func(name string)
 	// NoDedup computes every controller even when two share an action tree.
 	NoDedup bool
-	// Tensor keeps every distinct probe's distances (needed by certify);
-	// it disables the upper-bound pruning.
+	// Tensor keeps every distinct probe's distances over all history pairs
+	// (needed by certify); it implies AllPairs and disables the
+	// upper-bound pruning.
 	Tensor bool
+	// AllPairs computes the distance of every pair of histories instead of
+	// one pair per pair of exact classes: the reference path, quadratic in
+	// the histories. The partitions are the same (see Compute).
+	AllPairs bool
+	// MemBudget is the largest estimated peak memory, in bytes, Compute
+	// accepts before refusing with a *BudgetError: 0 means
+	// DefaultMemBudget() (half of physical memory), a negative value no
+	// limit.
+	MemBudget int64
+	// FullLimit bounds the bytes of the history-level matrices Result.D:
+	// they are filled when they need at most FullLimit bytes (0: 64 MiB,
+	// negative: never). Class-level results do not depend on it.
+	FullLimit int64
 }
 
-// Result holds the per-depth distance matrices of one model, family and
-// horizon.
+// DefaultFullLimit is the default Options.FullLimit.
+const DefaultFullLimit = 64 << 20
+
+// Result holds the distances of one model, family and horizon, over the
+// exact classes of the histories.
 type Result struct {
 	Tree law.Tree
-	// D[t] is the matrix over the depth-t histories; D[T] is all zero.
+	// Classes is the exact (ε = 0) partition: two histories share a class
+	// when every probe of the family gives them the same suffix law (to
+	// LawTol). On the AllPairs path every history is its own class.
+	Classes *partition.Partition
+	// Reps[t][c] is the first depth-t history (in history order) of class
+	// c; classes are numbered in order of their first member.
+	Reps [][]int
+	// ClassD[t] is the matrix over the classes of depth t: entry (a, b) is
+	// d^Π between the representatives of classes a and b. Depth T (empty
+	// suffixes, one class) has no storage.
+	ClassD []partition.Matrix
+	// D[t] is the matrix over all depth-t histories, d(h, h') =
+	// ClassD[t](class(h), class(h')), when it fits Options.FullLimit (nil
+	// otherwise; use At or Full). Depth T has no storage (all zero).
 	D []partition.Matrix
 	// FamilySize is the number of controllers of the family (duplicates
 	// included); Distinct the number whose laws were computed.
@@ -77,7 +113,12 @@ type Result struct {
 	// Metric and Convention used.
 	Metric     Metric
 	Convention law.Convention
-	Seconds    float64
+	// Seconds is the wall time of Compute; Phases the time of each phase.
+	Seconds float64
+	Phases  []PhaseTime
+	// Cost is the pre-flight estimate the run was checked against (with
+	// the exact class counts).
+	Cost Cost
 	// Tensor, when requested: Tensor[k][t] is probe column k's matrix at
 	// depth t (depth T has no storage: its entries are all 0); Column[i] is
 	// the column of family member i.
@@ -85,24 +126,111 @@ type Result struct {
 	Column []int
 }
 
+// PhaseTime is the wall time of one phase of a computation.
+type PhaseTime struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// At returns d^Π between the depth-t histories i and j.
+func (r *Result) At(t, i, j int) float64 {
+	l := r.Classes.Labels[t]
+	return r.ClassD[t].At(l[i], l[j])
+}
+
+// Full returns the history-level matrices: D when it was kept, otherwise
+// an expansion of ClassD (Σ_t |O|^{2t}/2 entries: mind the size).
+func (r *Result) Full() []partition.Matrix {
+	if r.D != nil {
+		return r.D
+	}
+	return expand(r.Tree, r.Classes, r.ClassD)
+}
+
+func expand(tree law.Tree, classes *partition.Partition, cd []partition.Matrix) []partition.Matrix {
+	d := make([]partition.Matrix, tree.T+1)
+	for t := range d {
+		n := tree.Count(t)
+		if t == tree.T {
+			d[t] = partition.Matrix{N: n}
+			continue
+		}
+		m := partition.NewMatrix(n)
+		l, c := classes.Labels[t], cd[t]
+		idx := 0
+		for i := 0; i < n; i++ {
+			li := l[i]
+			for j := i + 1; j < n; j++ {
+				m.Data[idx] = c.At(li, l[j])
+				idx++
+			}
+		}
+		d[t] = m
+	}
+	return d
+}
+
 // MaxDistance returns the largest distance over all pairs and depths.
 func (r *Result) MaxDistance() float64 {
 	m := 0.0
-	for _, d := range r.D {
+	for _, d := range r.ClassD {
 		m = math.Max(m, d.Max())
 	}
 	return m
 }
 
-// Partition returns the greedy complete-linkage ε-partition.
-func (r *Result) Partition(eps float64) *partition.Partition { return partition.Greedy(r.D, eps) }
+// Partition returns the greedy complete-linkage ε-partition of the
+// histories, computed on the classes (see Compute for why that is the
+// same partition).
+func (r *Result) Partition(eps float64) *partition.Partition {
+	pc := partition.Greedy(r.ClassD, eps)
+	p := &partition.Partition{Labels: make([][]int, len(pc.Labels))}
+	for t, cl := range pc.Labels {
+		l := r.Classes.Labels[t]
+		out := make([]int, len(l))
+		for i, c := range l {
+			out[i] = cl[c]
+		}
+		p.Labels[t] = out
+	}
+	return p
+}
 
 // Compute returns d^Π for model m, family fam (controllers for m's action
 // and observation counts) and horizon T. It is cancelled with ctx.
 //
-// Cost: for each distinct controller, one law pass (see law.Engine) plus one
-// transport problem per pair of histories per depth that pruning cannot
-// settle, on supports of size |O|^{T−t}.
+// It works in two phases. Phase "classes" computes every distinct probe's
+// laws once and refines the partition by depth until two histories share
+// a class exactly when every probe gives them equal suffix laws (as Exact;
+// no transport problem). Phase "distances" computes every probe's laws
+// again and solves one transport problem per pair of class
+// representatives (the first member of each class), per depth. Memory
+// grows with Σ_t c_t² for c_t classes at depth t, not with the histories
+// squared; Options.AllPairs gives the reference path over every pair.
+//
+// Why the ε-partitions are the same. d^Π is a pseudometric, so for h ≡ h'
+// (distance 0) and any x, d(h, x) = d(h', x): the members of a class are
+// interchangeable. Greedy complete linkage (partition.Greedy) scans
+// clusters in history order and merges the first mergeable singleton j
+// into the cluster i being scanned. Let h < h' be in one class. If h
+// joins an earlier cluster K, h' is mergeable with K when it is scanned
+// (its distances to K's members equal h's, and every member added since
+// is within ε of h), and it cannot join a cluster scanned before K, which
+// rejected h at the same distances; if h starts its own cluster, h' joins
+// it for the same reason. So classes are never split, merging h' changes
+// no linkage value, and the run is the same as the run on the
+// representatives alone, which are in history order: same partition,
+// same class order, ties broken the same way. The tests check this
+// against AllPairs on random models.
+//
+// Before any law is computed, and again once the classes are known, the
+// run's peak memory is estimated (Cost) and a run over Options.MemBudget
+// is refused with a *BudgetError naming the largest term.
+//
+// Cost: for each distinct controller, two law passes (see law.Engine),
+// the refinement (O(n·c·|O|^{T−t}) per depth) and one transport problem
+// per pair of representatives per depth that pruning cannot settle, on
+// supports of size |O|^{T−t}.
 func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Result, error) {
 	start := time.Now()
 	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
@@ -117,16 +245,61 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil, err
 	}
 	tree := proto.Tree()
-	// Check every controller once and group by action tree.
+	if opt.Tensor {
+		opt.AllPairs = true
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	budget := opt.MemBudget
+	if budget == 0 {
+		budget = DefaultMemBudget()
+	}
+	fullLimit := opt.FullLimit
+	if fullLimit == 0 {
+		fullLimit = DefaultFullLimit
+	}
+	base := liveHeap()
+	check := func(c Cost, stage string) error {
+		c.Base = base
+		if budget > 0 && c.Bytes() > budget {
+			return &BudgetError{Cost: c, Budget: budget, Stage: stage}
+		}
+		return nil
+	}
 	n := fam.Len()
+	if err := check(estimate(tree, m.NumStates(), n, 0, workers, nil, opt.AllPairs, fullLimit), "before the laws"); err != nil {
+		return nil, err
+	}
+	var phases []PhaseTime
+	phaseStart := time.Now()
+	phase := func(name string) {
+		now := time.Now()
+		if len(phases) > 0 {
+			phases[len(phases)-1].Seconds = now.Sub(phaseStart).Seconds()
+		}
+		phases = append(phases, PhaseTime{Name: name})
+		phaseStart = now
+		if opt.Phase != nil {
+			opt.Phase(name)
+		}
+	}
+	phase("probes")
+	// Check every controller once and group by action tree.
 	column := make([]int, n)
 	var reps []int      // family index of each column's representative
 	var members [][]int // family indices per column
 	keys := make(map[string]int)
 	var key []byte
 	for i := 0; i < n; i++ {
-		if i%4096 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if i%4096 == 0 {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if opt.Progress != nil {
+				opt.Progress(i, n)
+			}
 		}
 		c := fam.At(i)
 		if err := proto.Check(c); err != nil {
@@ -145,171 +318,134 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		reps = append(reps, i)
 		members = append(members, []int{i})
 	}
+	keys = nil
+	if opt.Progress != nil {
+		opt.Progress(n, n)
+	}
 	res := &Result{Tree: tree, FamilySize: n, Metric: opt.Metric, Convention: opt.Convention, Column: column}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, shards: make([][]partition.Matrix, workers)}
-	// Phase 1: one representative per action tree.
-	standIns, err := r.run(ctx, reps, len(reps))
-	if err != nil {
-		return nil, err
-	}
-	tensor := r.tensor
-	// Phase 2: a group whose representative needed a stand-in is expanded,
-	// since stand-ins depend on more than the action tree.
-	var expand []int
-	for k, s := range standIns {
-		res.StandIns += s
-		if s > 0 {
-			expand = append(expand, members[k][1:]...)
-		}
-	}
-	if len(expand) > 0 {
-		s2, err := r.run(ctx, expand, len(reps)+len(expand))
+	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
+
+	// Phase "classes": the exact partition, and the stand-in counts that
+	// decide which groups must be expanded (stand-ins depend on more than
+	// the action tree).
+	var probes []int // family indices whose laws are computed
+	if opt.AllPairs {
+		res.Classes = singletons(tree)
+		standIns, err := r.refine(ctx, reps, nil)
 		if err != nil {
 			return nil, err
 		}
-		for k, i := range expand {
-			res.StandIns += s2[k]
-			column[i] = len(reps) + k
+		probes = expandGroups(reps, members, standIns)
+	} else {
+		phase("classes")
+		labels := make([][]int, T+1)
+		for t := range labels {
+			labels[t] = make([]int, tree.Count(t))
 		}
-		tensor = append(tensor, r.tensor...)
+		standIns, err := r.refine(ctx, reps, labels)
+		if err != nil {
+			return nil, err
+		}
+		probes = expandGroups(reps, members, standIns)
+		if extra := probes[len(reps):]; len(extra) > 0 {
+			if _, err := r.refine(ctx, extra, labels); err != nil {
+				return nil, err
+			}
+		}
+		res.Classes = partition.FromLabels(labels)
 	}
-	res.Distinct = len(reps) + len(expand)
-	res.Tensor = tensor
-	res.D = newMatrices(tree)
-	for _, s := range r.shards {
-		if s == nil {
-			continue
-		}
-		for t := range res.D {
-			res.D[t].MaxInto(s[t])
-		}
+	res.Distinct = len(probes)
+	res.Reps = representatives(res.Classes)
+	counts := res.Classes.Counts()
+	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, counts, opt.AllPairs, fullLimit)
+	res.Cost.Base = base
+	if err := check(res.Cost, "after the exact classes"); err != nil {
+		return nil, err
 	}
+
+	// Phase "distances": one transport problem per pair of
+	// representatives.
+	phase("distances")
+	r.reps = res.Reps
+	cd, tensor, standIns, err := r.distances(ctx, probes)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range standIns {
+		res.StandIns += s
+	}
+	res.ClassD = cd
+	if opt.Tensor {
+		res.Tensor = tensor
+	}
+	for k, i := range probes[len(reps):] {
+		column[i] = len(reps) + k
+	}
+	if opt.AllPairs {
+		res.D = slices.Clone(cd)
+		res.D[T] = partition.Matrix{N: tree.Count(T)}
+	} else if fullLimit >= 0 && fullBytes(tree) <= fullLimit {
+		phase("expand")
+		res.D = expand(tree, res.Classes, cd)
+	}
+	phase("")
+	res.Phases = phases[:len(phases)-1]
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
 
-// runner computes the laws and pair distances of lists of controllers on
-// a pool of workers, each owning a law engine, a transport solver and a
-// shard of the distance matrices (kept across runs).
-type runner struct {
-	m      *pomdp.Model
-	fam    fsc.Family
-	T      int
-	opt    Options
-	g      ot.Ground
-	tree   law.Tree
-	shards [][]partition.Matrix
-	tensor [][]partition.Matrix
-	done   int
-}
-
-// run processes the family members idx and returns their stand-in counts.
-// total is the number of distinct probes reported to Progress.
-func (r *runner) run(ctx context.Context, idx []int, total int) ([]int, error) {
-	standIns := make([]int, len(idx))
-	r.tensor = nil
-	if r.opt.Tensor {
-		r.tensor = make([][]partition.Matrix, len(idx))
-	}
-	workers := min(len(r.shards), len(idx))
-	jobs := make(chan int)
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		if r.shards[w] == nil {
-			r.shards[w] = newMatrices(r.tree)
-		}
-		local := r.shards[w]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e, err := law.NewEngine(r.m, r.T, r.opt.Convention)
-			if err != nil {
-				mu.Lock()
-				firstErr = err
-				mu.Unlock()
-				return
-			}
-			laws := e.NewLaws()
-			pw := newPairWorker(r.g, r.tree, r.opt.Metric)
-			for k := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				if err := e.ComputeInto(laws, r.fam.At(idx[k])); err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-					continue
-				}
-				target := local
-				if r.opt.Tensor {
-					target = newTensorMatrices(r.tree)
-				}
-				if err := pw.accumulate(target, laws, !r.opt.Tensor); err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-					continue
-				}
-				if r.opt.Tensor {
-					for t := range local {
-						local[t].MaxInto(target[t])
-					}
-				}
-				mu.Lock()
-				standIns[k] = laws.StandIns
-				if r.opt.Tensor {
-					r.tensor[k] = target
-				}
-				r.done++
-				if r.opt.Progress != nil {
-					r.opt.Progress(r.done, total)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-loop:
-	for k := range idx {
-		select {
-		case jobs <- k:
-		case <-ctx.Done():
-			break loop
+// expandGroups returns the family indices whose laws are computed: the
+// representatives, then the other members of every group whose
+// representative needed a stand-in (stand-ins depend on more than the
+// action tree).
+func expandGroups(reps []int, members [][]int, standIns []int) []int {
+	probes := slices.Clone(reps)
+	for k, s := range standIns {
+		if s > 0 {
+			probes = append(probes, members[k][1:]...)
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return standIns, nil
+	return probes
 }
 
-// newTensorMatrices is newMatrices without storage for depth T, whose
-// histories have empty suffixes and are all at distance 0: a probe's
-// tensor column would otherwise be dominated by |O|^T·(|O|^T − 1)/2 zeros.
-func newTensorMatrices(tree law.Tree) []partition.Matrix {
-	d := make([]partition.Matrix, tree.T+1)
+// fullBytes returns the bytes of the history-level matrices (depths < T).
+func fullBytes(tree law.Tree) int64 {
+	var b int64
 	for t := 0; t < tree.T; t++ {
-		d[t] = partition.NewMatrix(tree.Count(t))
+		k := int64(tree.Count(t))
+		b += 8 * (k * (k - 1) / 2)
 	}
-	d[tree.T] = partition.Matrix{N: tree.Count(tree.T)}
-	return d
+	return b
 }
 
-func newMatrices(tree law.Tree) []partition.Matrix {
-	d := make([]partition.Matrix, tree.T+1)
-	for t := range d {
-		d[t] = partition.NewMatrix(tree.Count(t))
+// singletons returns the partition with every history in its own class
+// but depth T, which is one class.
+func singletons(tree law.Tree) *partition.Partition {
+	p := &partition.Partition{Labels: make([][]int, tree.T+1)}
+	for t := range p.Labels {
+		l := make([]int, tree.Count(t))
+		if t < tree.T {
+			for i := range l {
+				l[i] = i
+			}
+		}
+		p.Labels[t] = l
 	}
-	return d
+	return p
 }
+
+// representatives returns the first member of every class, per depth.
+func representatives(p *partition.Partition) [][]int {
+	reps := make([][]int, len(p.Labels))
+	for t, l := range p.Labels {
+		r := make([]int, 0, 16)
+		for i, c := range l {
+			if c == len(r) {
+				r = append(r, i)
+			}
+		}
+		reps[t] = r
+	}
+	return reps
+}
+

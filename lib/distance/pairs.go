@@ -21,13 +21,16 @@ func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
 	return &pairWorker{tree: tree, metric: metric, gmax: g.Max(), w1: newW1Solver(g, tree.NumObs)}
 }
 
-// accumulate sets dst[t](i, j) = max(dst[t](i, j), dist(law_i, law_j)) for
-// every depth t < T. With prune, a pair whose upper bound k·max d_O·TV
-// cannot exceed the current entry is not solved.
-func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, prune bool) error {
+// accumulate sets dst[t](a, b) = max(dst[t](a, b), dist(law_{reps[t][a]},
+// law_{reps[t][b]})) for every depth t < T and pair of representatives
+// a < b. With prune, a pair whose upper bound k·max d_O·TV cannot exceed
+// the current entry is not solved. It checks for nothing but the laws:
+// cancellation is the caller's, between probes.
+func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps [][]int, prune bool) error {
 	tr := pw.tree
 	for t := 0; t < tr.T; t++ {
-		n := tr.Count(t)
+		rt := reps[t]
+		n := len(rt)
 		if n < 2 {
 			continue
 		}
@@ -36,9 +39,11 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, prune b
 		data := laws.Depth(t)
 		m := dst[t]
 		idx := 0
-		for i := 0; i < n; i++ {
+		for a := 0; a < n; a++ {
+			i := rt[a]
 			p := data[i*L : (i+1)*L]
-			for j := i + 1; j < n; j++ {
+			for b := a + 1; b < n; b++ {
+				j := rt[b]
 				cur := m.Data[idx]
 				q := data[j*L : (j+1)*L]
 				tv := totalVariation(p, q)

@@ -10,7 +10,12 @@ import "fmt"
 //
 // The rescan is resumed at the merged pair: pairs scanned before it were
 // not mergeable and merging only raises linkage distances, so the result is
-// that of the literal rescan, in O(n²) per depth instead of O(n³).
+// that of the literal rescan, in O(n²) per depth instead of O(n³). While
+// cluster i is scanned, every cluster j > i is still a singleton (merges
+// only ever go into the cluster being scanned), so the linkage of i to j
+// is max over i's members x of d(x, j): one running maximum per j, updated
+// from the rows of the condensed matrix. Greedy reads d and needs O(n)
+// extra memory per depth; it never copies the matrix.
 func Greedy(d []Matrix, eps float64) *Partition {
 	p := &Partition{Labels: make([][]int, len(d))}
 	for t, m := range d {
@@ -22,48 +27,46 @@ func Greedy(d []Matrix, eps float64) *Partition {
 func greedyDepth(m Matrix, eps float64) []int {
 	n := m.N
 	labels := make([]int, n)
-	if n <= 1 {
+	if n <= 1 || m.Data == nil {
 		return labels
 	}
 	thr := eps + ZeroTol
-	// link[i][j] for active clusters i < j: complete-linkage distance,
-	// kept as a dense copy so merges can update it.
-	link := make([]float64, n*n)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			v := m.At(i, j)
-			link[i*n+j], link[j*n+i] = v, v
-		}
+	const free = -1
+	for i := range labels {
+		labels[i] = free
 	}
-	owner := make([]int, n) // cluster of each history
-	active := make([]bool, n)
-	for i := range owner {
-		owner[i], active[i] = i, true
-	}
+	link := make([]float64, n) // link[j]: linkage of the scanned cluster to singleton j
+	next := 0
 	for i := 0; i < n; i++ {
-		if !active[i] {
+		if labels[i] != free {
 			continue
 		}
+		c := next
+		next++
+		labels[i] = c
+		// Row i of the condensed triangle: d(i, j) for j = i+1 … n−1.
+		if i+1 < n {
+			base := m.Index(i, i+1)
+			copy(link[i+1:], m.Data[base:base+n-i-1])
+		}
 		for j := i + 1; j < n; j++ {
-			if !active[j] || !(link[i*n+j] <= thr) {
+			if labels[j] != free || !(link[j] <= thr) {
 				continue
 			}
-			// merge j into i
-			active[j] = false
-			for k := 0; k < n; k++ {
-				if active[k] && k != i {
-					v := max(link[i*n+k], link[j*n+k])
-					link[i*n+k], link[k*n+i] = v, v
-				}
-			}
-			for h := range owner {
-				if owner[h] == j {
-					owner[h] = i
+			labels[j] = c
+			if j+1 < n {
+				base := m.Index(j, j+1)
+				row := m.Data[base : base+n-j-1]
+				lk := link[j+1:]
+				for k, v := range row {
+					if v > lk[k] {
+						lk[k] = v
+					}
 				}
 			}
 		}
 	}
-	return canonical(owner)
+	return labels
 }
 
 // Exact returns the ε = 0 partition: histories at distance ≤ ZeroTol share

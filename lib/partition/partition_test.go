@@ -83,8 +83,14 @@ func literalGreedy(m Matrix, eps float64) []int {
 
 func TestGreedyMatchesLiteralRescan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 200; trial++ {
-		n := 2 + rng.IntN(12)
+	for trial := 0; trial < 400; trial++ {
+		n := 2 + rng.IntN(30)
+		// Half of the trials round distances to a coarse grid, so that
+		// many pairs tie at the threshold and order decides.
+		quantum := 0.0
+		if trial%2 == 1 {
+			quantum = 0.2
+		}
 		pts := make([][2]float64, n)
 		for i := range pts {
 			pts[i] = [2]float64{rng.Float64(), rng.Float64()}
@@ -92,15 +98,25 @@ func TestGreedyMatchesLiteralRescan(t *testing.T) {
 		m := NewMatrix(n)
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
-				m.Data[m.Index(i, j)] = math.Abs(pts[i][0]-pts[j][0]) + math.Abs(pts[i][1]-pts[j][1])
+				v := math.Abs(pts[i][0]-pts[j][0]) + math.Abs(pts[i][1]-pts[j][1])
+				if quantum > 0 {
+					v = math.Round(v/quantum) * quantum
+				}
+				m.Data[m.Index(i, j)] = v
 			}
 		}
 		eps := rng.Float64() * 0.8
+		if quantum > 0 {
+			eps = float64(rng.IntN(5)) * quantum
+		}
 		got, want := greedyDepth(m, eps), literalGreedy(m, eps)
 		for i := range got {
 			if got[i] != want[i] {
 				t.Fatalf("trial %d: greedy %v, literal %v", trial, got, want)
 			}
+		}
+		if n > 14 {
+			continue // optimalDepth is exponential
 		}
 		opt := optimalDepth(m, eps)
 		if k(opt) > k(got) {

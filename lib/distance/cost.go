@@ -1,0 +1,243 @@
+package distance
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/law"
+)
+
+// Cost is the pre-flight estimate of a Compute run: the terms of its peak
+// memory, in bytes, and its work. Compute checks it twice against
+// Options.MemBudget: before any law is computed (with the pair term
+// counted only on the all-histories path, where it is known) and again
+// once the exact classes are known, before any pair matrix is allocated.
+type Cost struct {
+	FamilySize int // controllers in the family
+	Distinct   int // distinct behaviours (0 before grouping)
+	Workers    int
+	Histories  []int // histories per depth
+	// Classes per depth: the exact classes once known (Known), otherwise
+	// the histories (the worst case).
+	Classes []int
+	Known   bool
+	// Pairs is Σ_t c_t(c_t − 1)/2 over depths t < T: the transport
+	// problems one probe may need (pruning and equal laws skip many).
+	Pairs int64
+
+	// The memory terms.
+	Base   int64 // live heap before the run (the model among it)
+	Laws   int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
+	Labels int64 // class labels of every history, per worker and merged
+	Family int64 // grouping controllers by behaviour: per member and per distinct action tree
+	Matrix int64 // pair matrices: one per worker plus the merged one
+	Full   int64 // history-level matrices kept in Result.D (Options.FullLimit)
+}
+
+// gcFactor converts live heap into peak resident memory: the Go collector
+// lets the heap grow past the live data before collecting (GOGC = 100);
+// the transient garbage of a run is a fraction of it. Calibrated on the
+// bench rows (`pomdpq bench`, column estimate_mib).
+const gcFactor = 1.5
+
+// runtimeBase is the resident memory of the Go runtime and the binary.
+const runtimeBase = 12 << 20
+
+// Bytes returns the estimated peak resident memory.
+func (c Cost) Bytes() int64 {
+	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full
+	return runtimeBase + c.Base + int64(gcFactor*float64(live))
+}
+
+// Largest returns the name and size of the largest memory term.
+func (c Cost) Largest() (string, int64) {
+	terms := []struct {
+		name string
+		v    int64
+	}{
+		{"pair matrices over classes", c.Matrix},
+		{"suffix-law buffers", c.Laws},
+		{"history labels", c.Labels},
+		{"family grouping", c.Family},
+		{"history-level matrices (Result.D)", c.Full},
+		{"loaded model and earlier data", c.Base},
+	}
+	if !c.Known {
+		terms[0].name = "pair matrices over histories"
+	}
+	best := terms[0]
+	for _, t := range terms[1:] {
+		if t.v > best.v {
+			best = t
+		}
+	}
+	return best.name, best.v
+}
+
+// String summarises the estimate on a few lines.
+func (c Cost) String() string {
+	var b strings.Builder
+	hist := 0
+	for _, n := range c.Histories {
+		hist += n
+	}
+	cls := 0
+	for _, n := range c.Classes {
+		cls += n
+	}
+	fmt.Fprintf(&b, "family %d controllers", c.FamilySize)
+	if c.Distinct > 0 {
+		fmt.Fprintf(&b, " (%d distinct behaviours)", c.Distinct)
+	}
+	fmt.Fprintf(&b, ", %d workers\n", c.Workers)
+	fmt.Fprintf(&b, "histories %d (per depth %v)\n", hist, c.Histories)
+	if c.Known {
+		fmt.Fprintf(&b, "exact classes %d (per depth %v)\n", cls, c.Classes)
+	} else {
+		fmt.Fprintf(&b, "exact classes not yet known (at most the histories)\n")
+	}
+	fmt.Fprintf(&b, "pairs per probe %d\n", c.Pairs)
+	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, pair matrices %s, history matrices %s, base %s\n",
+		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Base))
+	name, v := c.Largest()
+	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
+	return b.String()
+}
+
+// BudgetError is returned by Compute when the estimated peak memory exceeds
+// the budget. It names the largest term and what would help.
+type BudgetError struct {
+	Cost   Cost
+	Budget int64
+	Stage  string // "before the laws" or "after the exact classes"
+}
+
+// ErrBudget is matched by errors.Is for every *BudgetError.
+var ErrBudget = errors.New("distance: over the memory budget")
+
+func (e *BudgetError) Is(target error) bool { return target == ErrBudget }
+
+func (e *BudgetError) Error() string {
+	name, v := e.Cost.Largest()
+	help := "lower T, use sampled probes (package sample), split the horizon into layers (package wrap), or raise the budget (--mem, Options.MemBudget)"
+	switch {
+	case strings.HasPrefix(name, "pair matrices"):
+		help = "ask only for ε = 0 (exact classes need no pair matrix: --eps 0), " + help
+	case name == "family grouping":
+		help = "use a smaller probe family (lower m or T, or sampled probes), or raise the budget (--mem, Options.MemBudget)"
+	}
+	return fmt.Sprintf("distance: estimated peak memory %s (%s) exceeds the budget %s; largest term: %s, %s; %s",
+		FormatBytes(e.Cost.Bytes()), e.Stage, FormatBytes(e.Budget), name, FormatBytes(v), help)
+}
+
+// estimate returns the cost of a run over tree with the given class counts
+// (nil: unknown, the histories are used and Known is false).
+func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, allPairs bool, fullLimit int64) Cost {
+	T := tree.T
+	c := Cost{FamilySize: famSize, Distinct: distinct, Workers: workers, Histories: make([]int, T+1)}
+	for t := range c.Histories {
+		c.Histories[t] = tree.Count(t)
+	}
+	c.Known = classes != nil
+	if c.Known {
+		c.Classes = classes
+	} else {
+		c.Classes = c.Histories
+	}
+	leaves := int64(tree.Count(T))
+	n := int64(tree.Len())
+	w := int64(workers)
+	c.Laws = w * (8*(int64(T+3)*leaves+n+int64(2*(T+1)*nS)) + n)
+	c.Labels = 8 * n * (w + 2)
+	// Grouping: column index and member list per controller, and the
+	// action-tree key of each distinct behaviour (a byte per internal
+	// history).
+	keyLen := n - leaves
+	c.Family = 40*int64(famSize) + int64(distinct)*(keyLen+48)
+	for t := 0; t < T; t++ {
+		k := int64(c.Classes[t])
+		c.Pairs += k * (k - 1) / 2
+	}
+	if allPairs || c.Known {
+		c.Matrix = 8 * c.Pairs * (w + 1)
+	}
+	if fb := fullBytes(tree); !allPairs && fullLimit >= 0 && fb <= fullLimit {
+		c.Full = fb
+	}
+	return c
+}
+
+// DefaultMemBudget returns the memory budget used when Options.MemBudget
+// is 0: half of the physical memory (MemTotal of /proc/meminfo), or 4 GiB
+// where that cannot be read.
+func DefaultMemBudget() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			if len(fields) >= 2 && fields[0] == "MemTotal:" {
+				if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil && kb > 0 {
+					return kb * 1024 / 2
+				}
+			}
+		}
+	}
+	return 4 << 30
+}
+
+// ParseBytes reads a memory size such as "8G", "512MiB", "1.5GB" or a
+// plain number of bytes. Units are powers of 1024.
+func ParseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToUpper(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "IB"), "B")
+	mult := 1.0
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || !(v > 0) {
+		return 0, fmt.Errorf("distance: %q is not a memory size (e.g. 8G, 512M, 1.5GiB)", s)
+	}
+	return int64(v * mult), nil
+}
+
+// FormatBytes prints a byte count with a binary unit (e.g. "1.5 GiB").
+func FormatBytes(b int64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := int64(unit), 0
+	for n := b / unit; n >= unit && exp < 4; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTP"[exp])
+}
+
+// liveHeap returns the bytes of live heap now (after a collection is not
+// forced: HeapAlloc includes garbage not yet collected, a safe overestimate).
+func liveHeap() int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}

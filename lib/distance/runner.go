@@ -1,0 +1,208 @@
+package distance
+
+import (
+	"context"
+	"sync"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// runner computes the laws of lists of family members on a pool of
+// workers, each owning a law engine (and, for distances, a transport
+// solver and a shard of the class matrices).
+type runner struct {
+	m       *pomdp.Model
+	fam     fsc.Family
+	T       int
+	opt     Options
+	g       ot.Ground
+	tree    law.Tree
+	workers int
+	reps    [][]int // class representatives per depth (distances phase)
+}
+
+// pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
+// with its own engine and laws; it reports progress and stops at the
+// first error or when ctx is cancelled.
+func (r *runner) pool(ctx context.Context, idx []int, setup func(w int), do func(w, k int, laws *law.Laws) error) error {
+	workers := min(r.workers, len(idx))
+	jobs := make(chan int)
+	var mu sync.Mutex
+	var firstErr error
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+	done := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		if setup != nil {
+			setup(w)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := law.NewEngine(r.m, r.T, r.opt.Convention)
+			if err != nil {
+				fail(err)
+				return
+			}
+			laws := e.NewLaws()
+			for k := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				if err := e.ComputeInto(laws, r.fam.At(idx[k])); err != nil {
+					fail(err)
+					continue
+				}
+				if err := do(w, k, laws); err != nil {
+					fail(err)
+					continue
+				}
+				mu.Lock()
+				done++
+				if r.opt.Progress != nil {
+					r.opt.Progress(done, len(idx))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+loop:
+	for k := range idx {
+		select {
+		case jobs <- k:
+		case <-ctx.Done():
+			break loop
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// refine computes the laws of the family members idx, returns their
+// stand-in counts and, when labels is not nil, refines labels (per depth,
+// over all histories) so that two histories share a label only if every
+// one of these probes gives them equal laws. Each worker refines its own
+// copy; the copies are met at the end.
+func (r *runner) refine(ctx context.Context, idx []int, labels [][]int) ([]int, error) {
+	standIns := make([]int, len(idx))
+	local := make([][][]int, r.workers)
+	err := r.pool(ctx, idx, func(w int) {
+		if labels != nil && local[w] == nil {
+			local[w] = make([][]int, len(labels))
+			for t := range labels {
+				local[w][t] = make([]int, len(labels[t]))
+			}
+		}
+	}, func(w, k int, laws *law.Laws) error {
+		standIns[k] = laws.StandIns
+		if labels != nil {
+			for t := 0; t < r.T; t++ {
+				refine(local[w][t], laws.Depth(t), r.tree.SuffixLen(t))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if labels != nil {
+		for _, l := range local {
+			if l == nil {
+				continue
+			}
+			for t := range labels {
+				meet(labels[t], l[t])
+			}
+		}
+	}
+	return standIns, nil
+}
+
+// meet replaces a by the labels of the common refinement of a and b.
+func meet(a, b []int) {
+	ids := make(map[[2]int]int)
+	for i := range a {
+		key := [2]int{a[i], b[i]}
+		id, ok := ids[key]
+		if !ok {
+			id = len(ids)
+			ids[key] = id
+		}
+		a[i] = id
+	}
+}
+
+// distances computes the laws of the family members idx and, per depth,
+// the distance between every pair of class representatives r.reps,
+// merged by maximum over the probes. With Options.Tensor it also returns
+// every probe's own matrices.
+func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, [][]partition.Matrix, []int, error) {
+	standIns := make([]int, len(idx))
+	shards := make([][]partition.Matrix, r.workers)
+	pws := make([]*pairWorker, r.workers)
+	var tensor [][]partition.Matrix
+	if r.opt.Tensor {
+		tensor = make([][]partition.Matrix, len(idx))
+	}
+	err := r.pool(ctx, idx, func(w int) {
+		shards[w] = newClassMatrices(r.reps, r.T)
+		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
+	}, func(w, k int, laws *law.Laws) error {
+		standIns[k] = laws.StandIns
+		target := shards[w]
+		if r.opt.Tensor {
+			target = newClassMatrices(r.reps, r.T)
+		}
+		if err := pws[w].accumulate(target, laws, r.reps, !r.opt.Tensor); err != nil {
+			return err
+		}
+		if r.opt.Tensor {
+			for t := range target {
+				shards[w][t].MaxInto(target[t])
+			}
+			tensor[k] = target
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d := newClassMatrices(r.reps, r.T)
+	for _, s := range shards {
+		if s == nil {
+			continue
+		}
+		for t := range d {
+			d[t].MaxInto(s[t])
+		}
+	}
+	return d, tensor, standIns, nil
+}
+
+// newClassMatrices returns zero matrices over the representatives of each
+// depth; depth T (empty suffixes) has no storage.
+func newClassMatrices(reps [][]int, T int) []partition.Matrix {
+	d := make([]partition.Matrix, T+1)
+	for t := range d {
+		if t == T {
+			d[t] = partition.Matrix{N: len(reps[t])}
+			continue
+		}
+		d[t] = partition.NewMatrix(len(reps[t]))
+	}
+	return d
+}
