@@ -22,13 +22,19 @@ type classJSON struct {
 }
 
 type quotientJSON struct {
-	FamilySize  int         `json:"family_size"`
-	Histories   int         `json:"histories"`
-	MaxDistance float64     `json:"max_distance"`
-	Seconds     float64     `json:"seconds"`
-	Classes     []classJSON `json:"classes"`
-	StandIns    int         `json:"stand_ins"`
-	Convention  string      `json:"convention"`
+	FamilySize   int     `json:"family_size"`
+	Distinct     int     `json:"distinct"`
+	Histories    int     `json:"histories"`
+	ExactClasses int     `json:"exact_classes"`
+	MaxDistance  float64 `json:"max_distance"`
+	// Seconds is the wall time of the whole command; Phases its parts.
+	Seconds float64     `json:"seconds"`
+	Phases  []phaseJSON `json:"phases"`
+	// EstimateBytes is the pre-flight estimate of the peak memory.
+	EstimateBytes int64       `json:"estimate_bytes"`
+	Classes       []classJSON `json:"classes"`
+	StandIns      int         `json:"stand_ins"`
+	Convention    string      `json:"convention"`
 	// DeltaClk is the cross-family gap δ_clk = ‖d^clk − d^op‖∞ of the m = 1
 	// stationary family (cor:op-to-clk-transfer), when it was computed.
 	DeltaClk *float64 `json:"delta_clk,omitempty"`
@@ -57,6 +63,44 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
+// progressFlag is --progress: a boolean flag (--progress forces the bar)
+// that also takes auto, bar, lines or off.
+type progressFlag string
+
+func (p *progressFlag) String() string { return string(*p) }
+func (p *progressFlag) Set(v string) error {
+	switch v {
+	case "true":
+		v = "bar"
+	case "false":
+		v = "off"
+	}
+	switch v {
+	case "auto", "bar", "lines", "off":
+		*p = progressFlag(v)
+		return nil
+	}
+	return fmt.Errorf("want auto, bar, lines or off")
+}
+func (p *progressFlag) IsBoolFlag() bool { return true }
+
+// memFlag is --mem: a memory size such as 8G.
+type memFlag int64
+
+func (m *memFlag) String() string { return distance.FormatBytes(int64(*m)) }
+func (m *memFlag) Set(v string) error {
+	if v == "unlimited" || v == "none" {
+		*m = -1
+		return nil
+	}
+	b, err := distance.ParseBytes(v)
+	if err != nil {
+		return err
+	}
+	*m = memFlag(b)
+	return nil
+}
+
 func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("quotient", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -69,11 +113,20 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
 	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	progress := fs.Bool("progress", false, "report progress on stderr")
+	progress := progressFlag("auto")
+	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per phase otherwise), bar, lines or off")
+	var mem memFlag
+	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of physical memory; unlimited: none)")
+	dryRun := fs.Bool("dry-run", false, "estimate memory and work (runs only the cheap exact-class phase) and stop")
+	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
 	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
-	if _, err := parseFlags(fs, args); err != nil {
+	if pos, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(pos) > 0 {
+		return usageError{fmt.Sprintf("quotient: unexpected argument %q (flags take the form --name value; --progress takes --progress=lines)", pos[0])}
 	}
+	rep := newReporter(stderr, string(progress))
+	rep.Phase("load")
 	md, g, err := loadModel(*model)
 	if err != nil {
 		return err
@@ -100,34 +153,58 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	opt := distance.Options{Metric: met, Ground: g, Convention: cv}
-	if *progress {
-		opt.Progress = func(done, total int) {
-			if done == total || done%max(1, total/20) == 0 {
-				fmt.Fprintf(stderr, "\rprobes %d/%d", done, total)
-			}
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
+	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
+		Phase: rep.Phase, Progress: rep.Progress}
+	if *dryRun {
+		cost, exact, err := distance.Plan(ctx, md, fam, *T, opt)
+		if err != nil {
+			return err
 		}
+		rep.Phase("")
+		budget := int64(mem)
+		if budget == 0 {
+			budget = distance.DefaultMemBudget()
+		}
+		if *asJSON {
+			name, v := cost.Largest()
+			return writeJSON(stdout, planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
+				ExactClasses: cost.Classes, Pairs: cost.Pairs, EstimateBytes: cost.Bytes(), BudgetBytes: budget,
+				Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases()})
+		}
+		fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s (dry run: exact classes only, %d in all)\n", md.Name, fam, *T, met, exact.Total())
+		fmt.Fprintln(stdout, cost)
+		verdict := "fits"
+		if budget > 0 && cost.Bytes() > budget {
+			verdict = "does NOT fit"
+		}
+		fmt.Fprintf(stdout, "budget %s: the run %s\n", distance.FormatBytes(budget), verdict)
+		return nil
 	}
 	res, err := distance.Compute(ctx, md, fam, *T, opt)
 	if err != nil {
 		return err
 	}
-	out := quotientJSON{FamilySize: res.FamilySize, Histories: res.Tree.Len(), MaxDistance: res.MaxDistance(),
-		Seconds: res.Seconds, StandIns: res.StandIns, Convention: cv.String()}
-	for _, e := range eps {
+	out := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, Histories: res.Tree.Len(), ExactClasses: res.Classes.Total(),
+		MaxDistance: res.MaxDistance(), StandIns: res.StandIns, Convention: cv.String(), EstimateBytes: res.Cost.Bytes()}
+	rep.Phase("linkage")
+	for k, e := range eps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		out.Classes = append(out.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
+		rep.Progress(k+1, len(eps))
 	}
 	// δ_clk certifies an operational (m = 1 stationary) quotient for the
 	// clock-aware family; compute it where the exact recursion is tractable.
 	var gapNote string
 	if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
 		if w := clock.Work(md.NumActions(), md.NumObservations(), *T); w <= *gapWork {
+			rep.Phase("delta-clk")
 			d, err := clock.NewDistances(ctx, md, g, *T, nil)
 			if err == nil {
 				out.DeltaClk = &d.Gap
+			} else if ctx.Err() != nil {
+				return ctx.Err()
 			} else {
 				gapNote = err.Error()
 			}
@@ -135,11 +212,13 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			gapNote = fmt.Sprintf("the exact recursion would visit %.3g (history, prefix) pairs, above --delta-clk-work %g", w, *gapWork)
 		}
 	}
+	rep.Phase("")
+	out.Seconds, out.Phases = rep.Seconds(), rep.Phases()
 	if *asJSON {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s\n", md.Name, fam, *T, met)
-	fmt.Fprintf(stdout, "histories %d, distinct probes %d, max distance %.6g, %.3fs\n", out.Histories, res.Distinct, out.MaxDistance, out.Seconds)
+	fmt.Fprintf(stdout, "histories %d in %d exact classes, distinct probes %d, max distance %.6g\n", out.Histories, out.ExactClasses, res.Distinct, out.MaxDistance)
 	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", cv, res.StandIns)
 	if out.DeltaClk != nil {
 		fmt.Fprintf(stdout, "cross-family gap δ_clk = %.6g: an ε-quotient here is an (ε + δ_clk)-quotient for clock-aware m = 1 probes\n", *out.DeltaClk)
@@ -150,5 +229,25 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	for _, c := range out.Classes {
 		fmt.Fprintf(stdout, "%8g  %d\n", c.Epsilon, c.Count)
 	}
+	fmt.Fprintf(stdout, "%.3fs in all:", out.Seconds)
+	for _, p := range out.Phases {
+		fmt.Fprintf(stdout, " %s %.3fs", p.Name, p.Seconds)
+	}
+	fmt.Fprintf(stdout, "; estimated peak memory %s\n", distance.FormatBytes(out.EstimateBytes))
 	return nil
+}
+
+type planJSON struct {
+	FamilySize    int         `json:"family_size"`
+	Distinct      int         `json:"distinct"`
+	Histories     []int       `json:"histories"`
+	ExactClasses  []int       `json:"exact_classes"`
+	Pairs         int64       `json:"pairs"`
+	EstimateBytes int64       `json:"estimate_bytes"`
+	BudgetBytes   int64       `json:"budget_bytes"`
+	Fits          bool        `json:"fits"`
+	Largest       string      `json:"largest_term"`
+	LargestBytes  int64       `json:"largest_term_bytes"`
+	Seconds       float64     `json:"seconds"`
+	Phases        []phaseJSON `json:"phases"`
 }

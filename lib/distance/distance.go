@@ -233,6 +233,85 @@ func (r *Result) Partition(eps float64) *partition.Partition {
 // supports of size |O|^{T−t}.
 func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Result, error) {
 	start := time.Now()
+	pr, err := prepare(ctx, m, fam, T, opt)
+	if err != nil {
+		return nil, err
+	}
+	res, opt, tree := pr.res, pr.opt, pr.res.Tree
+	// Phase "distances": one transport problem per pair of
+	// representatives.
+	pr.phase("distances")
+	pr.r.reps = res.Reps
+	cd, tensor, standIns, err := pr.r.distances(ctx, pr.probes)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range standIns {
+		res.StandIns += s
+	}
+	res.ClassD = cd
+	if opt.Tensor {
+		res.Tensor = tensor
+	}
+	for k, i := range pr.probes[len(pr.reps):] {
+		res.Column[i] = len(pr.reps) + k
+	}
+	if opt.AllPairs {
+		res.D = slices.Clone(cd)
+		res.D[T] = partition.Matrix{N: tree.Count(T)}
+	} else if pr.fullLimit >= 0 && fullBytes(tree) <= pr.fullLimit {
+		pr.phase("expand")
+		res.D = expand(tree, res.Classes, cd)
+	}
+	pr.phase("")
+	res.Phases = pr.phases[:len(pr.phases)-1]
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// Plan runs Compute's cheap phases (grouping the family by behaviour and
+// the exact classes, which need no transport problem) and returns the
+// estimate of the whole run, without checking it against the budget: what
+// `pomdpq quotient --dry-run` prints. The exact classes are a lower bound
+// on the class count at every ε.
+func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (Cost, *partition.Partition, error) {
+	opt.MemBudget = -1
+	pr, err := prepare(ctx, m, fam, T, opt)
+	if err != nil {
+		return Cost{}, nil, err
+	}
+	pr.phase("")
+	return pr.res.Cost, pr.res.Classes, nil
+}
+
+// prepared is the state of a run after the cheap phases.
+type prepared struct {
+	res       *Result
+	opt       Options
+	r         *runner
+	reps      []int // one family index per behaviour
+	probes    []int // family indices whose laws are computed
+	fullLimit int64
+	phases    []PhaseTime
+	phaseAt   time.Time
+}
+
+func (pr *prepared) phase(name string) {
+	now := time.Now()
+	if len(pr.phases) > 0 {
+		pr.phases[len(pr.phases)-1].Seconds = now.Sub(pr.phaseAt).Seconds()
+	}
+	pr.phases = append(pr.phases, PhaseTime{Name: name})
+	pr.phaseAt = now
+	if name != "" && pr.opt.Phase != nil {
+		pr.opt.Phase(name)
+	}
+}
+
+// prepare checks the family, estimates the run, groups controllers by
+// behaviour and computes the exact classes; it refuses a run over the
+// budget before the laws and again once the classes are known.
+func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*prepared, error) {
 	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
 	if err != nil {
 		return nil, fmt.Errorf("distance: model %s: %w", m.Name, err)
@@ -272,20 +351,8 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if err := check(estimate(tree, m.NumStates(), n, 0, workers, nil, opt.AllPairs, fullLimit), "before the laws"); err != nil {
 		return nil, err
 	}
-	var phases []PhaseTime
-	phaseStart := time.Now()
-	phase := func(name string) {
-		now := time.Now()
-		if len(phases) > 0 {
-			phases[len(phases)-1].Seconds = now.Sub(phaseStart).Seconds()
-		}
-		phases = append(phases, PhaseTime{Name: name})
-		phaseStart = now
-		if opt.Phase != nil {
-			opt.Phase(name)
-		}
-	}
-	phase("probes")
+	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now()}
+	pr.phase("probes")
 	// Check every controller once and group by action tree.
 	column := make([]int, n)
 	var reps []int      // family index of each column's representative
@@ -324,11 +391,11 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	}
 	res := &Result{Tree: tree, FamilySize: n, Metric: opt.Metric, Convention: opt.Convention, Column: column}
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
+	pr.res, pr.r, pr.reps = res, r, reps
 
 	// Phase "classes": the exact partition, and the stand-in counts that
-	// decide which groups must be expanded (stand-ins depend on more than
-	// the action tree).
-	var probes []int // family indices whose laws are computed
+	// decide which groups must be expanded.
+	var probes []int
 	if opt.AllPairs {
 		res.Classes = singletons(tree)
 		standIns, err := r.refine(ctx, reps, nil)
@@ -337,7 +404,7 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		}
 		probes = expandGroups(reps, members, standIns)
 	} else {
-		phase("classes")
+		pr.phase("classes")
 		labels := make([][]int, T+1)
 		for t := range labels {
 			labels[t] = make([]int, tree.Count(t))
@@ -354,44 +421,15 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		}
 		res.Classes = partition.FromLabels(labels)
 	}
+	pr.probes = probes
 	res.Distinct = len(probes)
 	res.Reps = representatives(res.Classes)
-	counts := res.Classes.Counts()
-	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, counts, opt.AllPairs, fullLimit)
+	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt.AllPairs, fullLimit)
 	res.Cost.Base = base
 	if err := check(res.Cost, "after the exact classes"); err != nil {
 		return nil, err
 	}
-
-	// Phase "distances": one transport problem per pair of
-	// representatives.
-	phase("distances")
-	r.reps = res.Reps
-	cd, tensor, standIns, err := r.distances(ctx, probes)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range standIns {
-		res.StandIns += s
-	}
-	res.ClassD = cd
-	if opt.Tensor {
-		res.Tensor = tensor
-	}
-	for k, i := range probes[len(reps):] {
-		column[i] = len(reps) + k
-	}
-	if opt.AllPairs {
-		res.D = slices.Clone(cd)
-		res.D[T] = partition.Matrix{N: tree.Count(T)}
-	} else if fullLimit >= 0 && fullBytes(tree) <= fullLimit {
-		phase("expand")
-		res.D = expand(tree, res.Classes, cd)
-	}
-	phase("")
-	res.Phases = phases[:len(phases)-1]
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	return pr, nil
 }
 
 // expandGroups returns the family indices whose laws are computed: the
@@ -448,4 +486,3 @@ func representatives(p *partition.Partition) [][]int {
 	}
 	return reps
 }
-
