@@ -890,13 +890,38 @@ func BenchmarkConstruct(b *testing.B) {
 	for _, spec := range []string{"gridworld:10", "rocksample:4:4", "rocksample:7:8", "rocksample:10:10", "tag", "netmon:9", "netmon:12", "random:200:1"} {
 		b.Run(spec, func(b *testing.B) {
 			b.ReportAllocs()
+			var m *pomdp.Model
 			for b.Loop() {
-				if _, err := Lookup(spec); err != nil {
+				bm, err := Lookup(spec)
+				if err != nil {
 					b.Fatal(err)
 				}
+				m = bm.Model
 			}
+			b.ReportMetric(float64(m.NumStates()), "states")
+			b.ReportMetric(float64(storedEntries(m)), "entries")
 		})
 	}
+}
+
+// storedEntries counts the probabilities stored by the distinct sparse
+// kernels of m (shared kernels once; factored kernels are not counted).
+func storedEntries(m *pomdp.Model) int {
+	seen := map[*pomdp.Sparse]bool{}
+	n := 0
+	count := func(sp *pomdp.Sparse) {
+		if !seen[sp] {
+			seen[sp] = true
+			n += sp.NNZ()
+		}
+	}
+	for a := range m.Actions {
+		if sp, ok := m.T[a].(*pomdp.Sparse); ok {
+			count(sp)
+		}
+		count(m.Z[a])
+	}
+	return n
 }
 
 // BenchmarkNetmonPredict measures one belief prediction on netmon:12.

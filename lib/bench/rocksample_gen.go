@@ -189,8 +189,9 @@ func RockSensorEfficiency(d, d0 float64) float64 {
 // check actions share one identity transition kernel, the moves and sample
 // share one "none" observation kernel, and every deterministic kernel
 // shares its row pointers and unit values. RockSample(7, 8, nil) stores
-// about 0.3 M probabilities and builds in a few milliseconds (see
-// BenchmarkConstruct). Cost O(|S|·k).
+// 286,479 probabilities, keeps about 7 MB (names and rewards included) and
+// builds and validates in about 10 ms; RockSample(10, 10, nil) keeps about
+// 68 MB (see BenchmarkConstruct). Cost O(|S|·k).
 //
 // It returns an error for n < 1, k outside [0, n²], a malformed layout
 // (wrong number of rocks, cells off the grid, two rocks on one cell), a
