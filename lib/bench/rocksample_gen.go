@@ -171,10 +171,16 @@ func RockSensorEfficiency(d, d0 float64) float64 {
 //
 // The rock layout is settings.Layout, or RockSampleLayout(n, k) (which
 // says where each default comes from); d0 is settings.HalfEfficiency or
-// DefaultHalfEfficiency. The literature's tables list |O| = 2 for these
-// problems as we recall them (the published problem files have no separate
-// "none" symbol); the uninformative none observation here is the
-// convention of the repository's RockSample(4,4) and changes no value.
+// DefaultHalfEfficiency: the sensor's efficiency decays exponentially
+// with distance and d0 is the distance at which it is halfway between
+// perfect and useless, as described by Smith & Simmons; the value 20 is
+// POMCP's and DESPOT's.
+//
+// Known differences from other formulations: the tables of Smith & Simmons
+// and of SARSOP list |O| = 2 as we recall them; we keep the separate,
+// uninformative none symbol of the repository's RockSample(4,4), which
+// changes no value. POMCP and DESPOT treat a move off the grid and a sample
+// on an empty cell as illegal (reward −100); here they are a no-op and −10.
 //
 // RockSample(4, 4, nil) is this model on the RockSample(4,4) map, and is
 // not RockSample44: the paper's RockSample(4,4), which Lookup returns for

@@ -67,8 +67,12 @@ func TagState(robot, opp int) int {
 // robot's cell exceeds the current one gets 0.8 / (number of such cells),
 // and the opponent stays with the remaining probability (0.2, or 1 when no
 // move increases the distance). Entries are (cell, probability) in the
-// order stay, north, south, east, west, without zeros.
+// order stay, north, south, east, west, without zeros. It panics if a cell
+// is outside 0 … 28.
 func TagOpponentMove(robot, opp int) []TagOutcome {
+	if robot < 0 || robot >= TagCellCount || opp < 0 || opp >= TagCellCount {
+		panic("bench: TagOpponentMove(" + strconv.Itoa(robot) + ", " + strconv.Itoa(opp) + ") out of range")
+	}
 	cells := TagCells()
 	return tagOpponent(cells, tagIndex(cells), robot, opp, nil)
 }
