@@ -34,8 +34,10 @@ func (b Benchmark) String() string {
 
 // Size limits of the built-in constructors.
 const (
-	// MaxStates bounds |S| of every built-in model.
-	MaxStates = 1 << 16
+	// MaxStates bounds |S| of every built-in model (262,144: enough for
+	// the standard RockSample(10,10) and (11,11), 102,401 and 247,809
+	// states).
+	MaxStates = 1 << 18
 	// MaxEntries bounds the number of stored probabilities of T and Z
 	// together (about 16 bytes each).
 	MaxEntries = 1 << 24

@@ -50,6 +50,9 @@ func TestSizes(t *testing.T) {
 		{"gridworld-coarse:3", 9, 5, 2},
 		{"rocksample:4:4", 257, 9, 3},
 		{"rocksample", 257, 9, 3},
+		{"rocksample:5:7", 3201, 12, 3},
+		{"rocksample:7:8", 12545, 13, 3},
+		{"tag", 870, 5, 30},
 		{"netmon:4", 16, 5, 3},
 		{"netmon:9", 512, 10, 3},
 		{"netmon:12", 4096, 13, 3},
@@ -810,8 +813,9 @@ func TestLookupErrors(t *testing.T) {
 		{"gridworld", nil, "gridworld:N"},
 		{"gridworld:x", nil, `N: "x" is not an integer`},
 		{"gridworld:0", nil, "n ≥ 1"},
-		{"rocksample:5:5", nil, "only RockSample(4,4)"},
-		{"rocksample:4", nil, "rocksample[:4:4]"},
+		{"rocksample:0:3", nil, "n ≥ 1"},
+		{"rocksample:4", nil, "rocksample[:N:K]"},
+		{"rocksample:7:30", ErrTooLarge, "2^30"},
 		{"tiger-listen:0.3", nil, "accuracy"},
 		{"tiger:abc", nil, "ACC"},
 		{"channel:4:2", nil, "channel:K:C:NOISE"},
@@ -858,7 +862,7 @@ func FuzzLookup(f *testing.F) {
 	for _, e := range Names() {
 		f.Add(e.Example)
 	}
-	for _, s := range []string{"random:3:0:0:1", "channel:1:2:1", "tiger:1:0", "gridworld:-1", "netmon:17", ":::", "random:5:2:2:18446744073709551615", "tiger:NaN", "channel:2:2:Inf"} {
+	for _, s := range []string{"random:3:0:0:1", "channel:1:2:1", "tiger:1:0", "gridworld:-1", "netmon:19", "rocksample:5:19", ":::", "random:5:2:2:18446744073709551615", "tiger:NaN", "channel:2:2:Inf"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
@@ -883,16 +887,41 @@ func FuzzLookup(f *testing.F) {
 
 // BenchmarkConstruct measures building the larger models.
 func BenchmarkConstruct(b *testing.B) {
-	for _, spec := range []string{"gridworld:10", "rocksample:4:4", "netmon:9", "netmon:12", "random:200:1"} {
+	for _, spec := range []string{"gridworld:10", "rocksample:4:4", "rocksample:7:8", "rocksample:10:10", "tag", "netmon:9", "netmon:12", "random:200:1"} {
 		b.Run(spec, func(b *testing.B) {
 			b.ReportAllocs()
+			var m *pomdp.Model
 			for b.Loop() {
-				if _, err := Lookup(spec); err != nil {
+				bm, err := Lookup(spec)
+				if err != nil {
 					b.Fatal(err)
 				}
+				m = bm.Model
 			}
+			b.ReportMetric(float64(m.NumStates()), "states")
+			b.ReportMetric(float64(storedEntries(m)), "entries")
 		})
 	}
+}
+
+// storedEntries counts the probabilities stored by the distinct sparse
+// kernels of m (shared kernels once; factored kernels are not counted).
+func storedEntries(m *pomdp.Model) int {
+	seen := map[*pomdp.Sparse]bool{}
+	n := 0
+	count := func(sp *pomdp.Sparse) {
+		if !seen[sp] {
+			seen[sp] = true
+			n += sp.NNZ()
+		}
+	}
+	for a := range m.Actions {
+		if sp, ok := m.T[a].(*pomdp.Sparse); ok {
+			count(sp)
+		}
+		count(m.Z[a])
+	}
+	return n
 }
 
 // BenchmarkNetmonPredict measures one belief prediction on netmon:12.

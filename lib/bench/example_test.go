@@ -85,7 +85,8 @@ func ExampleNames() {
 	// gridworld:N
 	// gridworld-goal:N
 	// gridworld-coarse:N
-	// rocksample[:4:4]
+	// rocksample[:N:K]
+	// tag
 	// netmon:N
 	// hallway:L
 	// witness
@@ -93,4 +94,36 @@ func ExampleNames() {
 	// channel:K:C:NOISE
 	// random:S[:A:O]:SEED
 	// sensor-grid[:ACC]
+}
+
+// The standard RockSample(7,8) of Smith & Simmons 2004: 12,545 states; a
+// check from the start cell reads rock 0 with efficiency (1 + 2^(−√13/20))/2.
+func ExampleRockSample() {
+	b := pomdp.Must(bench.Lookup("rocksample:7:8"))
+	m := b.Model
+	layout := pomdp.Must(bench.RockSampleLayout(7, 8))
+	fmt.Println(m, "discount", m.Discount)
+	fmt.Println("start", layout.Start, "rocks", layout.Rocks)
+	start := (3*7 + 0) * 256 // agent at (3,0), every rock bad
+	fmt.Printf("Z(%s, check_1, bad) = %.4f\n", m.States[start], m.ObsProb(start, m.ActionIndex("check_1"), m.ObsIndex("bad")))
+	// Output:
+	// rocksample:7:8: |S|=12545 |A|=13 |O|=3 discount 0.95
+	// start [3 0] rocks [[6 2] [5 0] [5 3] [3 6] [2 2] [2 3] [1 5] [0 1]]
+	// Z(s_3_0_BBBBBBBB, check_1, bad) = 0.9413
+}
+
+// Tag of Pineau, Gordon & Thrun 2003: the opponent flees from the robot.
+func ExampleTag() {
+	b := pomdp.Must(bench.Tag())
+	m := b.Model
+	fmt.Println(m)
+	s := bench.TagState(0, 2) // robot in cell 0, opponent in cell 2
+	m.T[m.ActionIndex("east")].Entries(s, func(next int, p float64) {
+		fmt.Printf("%s --east--> %s: %.1f\n", m.States[s], m.States[next], p)
+	})
+	// Output:
+	// tag: |S|=870 |A|=5 |O|=30
+	// r0_o2 --east--> r1_o2: 0.2
+	// r0_o2 --east--> r1_o3: 0.4
+	// r0_o2 --east--> r1_o12: 0.4
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -34,19 +35,16 @@ func NetworkNodeFactor() [][]float64 {
 // (factor 0 is the least significant bit) shared by all actions, so a belief
 // prediction costs O(n·2ⁿ) and T takes O(n) memory; n = 12 builds in well
 // under a second. It returns an error if n < 1 and ErrTooLarge beyond
-// MaxStates (n > 16).
+// MaxStates (n > 18).
 func NetworkMonitoring(n int) (Benchmark, error) {
 	name := fmt.Sprintf("netmon:%d", n)
 	if n < 1 {
 		return Benchmark{}, fmt.Errorf("bench: %s: %d nodes, want n ≥ 1", name, n)
 	}
-	if n > 16 {
-		return Benchmark{}, checkSize(name, float64(uint64(1)<<n), 0)
-	}
-	nS := 1 << n
-	if err := checkSize(name, float64(nS), float64(nS)*float64(n+1)*3); err != nil {
+	if err := checkSize(name, math.Ldexp(1, n), math.Ldexp(1, n)*float64(n+1)*3); err != nil {
 		return Benchmark{}, err
 	}
+	nS := 1 << n
 	factors := make([][][]float64, n)
 	for k := range factors {
 		factors[k] = NetworkNodeFactor()

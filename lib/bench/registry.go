@@ -58,13 +58,26 @@ var registry = []builder{
 		"gridworld-goal", []int{1}, intArgs(GridWorldGoal, "N")},
 	{Entry{"gridworld-coarse:N", "gridworld-coarse:3", "N×N GridWorld with observations merged to North/South (d = 0.5)"},
 		"gridworld-coarse", []int{1}, intArgs(GridWorldCoarse, "N")},
-	{Entry{"rocksample[:4:4]", "rocksample:4:4", "RockSample(4,4): 257 states, 9 actions, 3 observations (only 4:4)"},
+	{Entry{"rocksample[:N:K]", "rocksample:7:8", "RockSample(N,K) of Smith & Simmons 2004 (n²·2^K + 1 states, 5 + K actions); 4:4 (the default) is the paper's RockSample(4,4)"},
 		"rocksample", []int{0, 2}, func(name string, args []string) (Benchmark, error) {
-			if len(args) == 2 && !(strings.TrimSpace(args[0]) == "4" && strings.TrimSpace(args[1]) == "4") {
-				return Benchmark{}, fmt.Errorf("bench: %q: only RockSample(4,4) is built in (want rocksample:4:4)", name)
+			if len(args) == 0 {
+				return RockSample44()
 			}
-			return RockSample44()
+			n, err := parseInt(name, "N", args[0])
+			if err != nil {
+				return Benchmark{}, err
+			}
+			k, err := parseInt(name, "K", args[1])
+			if err != nil {
+				return Benchmark{}, err
+			}
+			if n == rsSize && k == rsRocks {
+				return RockSample44()
+			}
+			return RockSample(n, k, nil)
 		}},
+	{Entry{"tag", "tag", "Tag of Pineau, Gordon & Thrun 2003: 870 states, 5 actions, 30 observations"},
+		"tag", []int{0}, func(string, []string) (Benchmark, error) { return Tag() }},
 	{Entry{"netmon:N", "netmon:9", "network of N nodes (2^N states), factored transitions"},
 		"netmon", []int{1}, intArgs(NetworkMonitoring, "N")},
 	{Entry{"hallway:L", "hallway:10", "hallway of L cells with landmarks position mod 3"},
@@ -157,9 +170,9 @@ func Names() []Entry {
 
 // Lookup builds the benchmark named by spec: a key followed by
 // colon-separated parameters, e.g. "tiger", "tiger-listen:0.7",
-// "gridworld:3", "rocksample:4:4", "netmon:9", "channel:4:2:0.1",
-// "random:20:7" or "random:20:3:4:7" (see Names). Keys are case-insensitive
-// and surrounding spaces are ignored.
+// "gridworld:3", "rocksample:4:4", "rocksample:7:8", "tag", "netmon:9",
+// "channel:4:2:0.1", "random:20:7" or "random:20:3:4:7" (see Names). Keys
+// are case-insensitive and surrounding spaces are ignored.
 //
 // It returns an error wrapping ErrUnknown (listing the valid patterns) for
 // an unknown key, an error naming the parameter for a malformed or

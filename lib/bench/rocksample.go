@@ -32,7 +32,9 @@ func RockSampleState(row, col, rockbits int) int {
 }
 
 // CheckEfficiency returns the RockSample sensor efficiency at Manhattan
-// distance dist: η = max(0.5, 1 − dist/d_max) with d_max = 4·√2.
+// distance dist: η = max(0.5, 1 − dist/d_max) with d_max = 4·√2. This is
+// the paper's sensor (BENCHMARKS.md), used by RockSample44 only; Smith &
+// Simmons' exponential sensor is RockSensorEfficiency.
 func CheckEfficiency(dist int) float64 {
 	return math.Max(0.5, 1-float64(dist)/(4*math.Sqrt2))
 }
@@ -57,7 +59,10 @@ func CheckEfficiency(dist int) float64 {
 //	terminal: absorbing under every action, emits none, R = 0
 //	b0: agent at (0,0), the 16 rock configurations uniform
 //
-// Ground metric: discrete. Construction costs O(|S|·|A|).
+// Ground metric: discrete. No discount is set (the paper's quantities are
+// finite-horizon). Smith & Simmons' RockSample, with an exponential
+// Euclidean sensor and discount 0.95, is RockSample(n, k, settings).
+// Construction costs O(|S|·|A|).
 func RockSample44() (Benchmark, error) {
 	nS := rsTerminal + 1
 	rocks := RockPositions()
