@@ -4,14 +4,22 @@
 // Usage:
 //
 //	pomdpq info MODEL [--json]
+//	pomdpq export MODEL [--format pomdp|json] [--out FILE]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq bench [--out FILE]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
-// netmon:9, hallway:10, witness, …; `pomdpq models` lists them) or the path
-// of a Cassandra .pomdp or JSON model file.
+// netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
+// paint, …; `pomdpq models` lists them) or the path of a Cassandra .pomdp or
+// JSON model file (datasets/models/ holds every built-in the notebooks use
+// as such a file).
+//
+// export writes a model in Cassandra's .pomdp format (the default) or as
+// JSON (--format json, or an --out file ending in .json), to standard
+// output or to --out. Models whose names the .pomdp format cannot hold
+// (the paper's Tiger observes "R", a keyword) need --format json.
 //
 // JSON output schemas (stable; scripts and notebooks rely on them):
 //
@@ -57,6 +65,8 @@ const usage = `usage: pomdpq COMMAND [arguments]
 commands:
   info MODEL [--json]                   sizes and validation of a model
   models                                list the built-in models
+  export MODEL [--format pomdp|json] [--out FILE]
+                                        write a model as .pomdp (default) or JSON
   family --model MODEL --kind K --m M [--T T] [--json]
                                         size of a probe family (K = stationary or clock)
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
@@ -74,6 +84,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "info":
 		return cmdInfo(rest, stdout)
+	case "export":
+		return cmdExport(rest, stdout)
 	case "models":
 		for _, n := range bench.Names() {
 			fmt.Fprintln(stdout, n)
