@@ -43,21 +43,24 @@ func TestInfoJSON(t *testing.T) {
 	}
 }
 
+// TestInfoFile reads model files: one of the repository's own
+// (datasets/models) and an invalid one, whose error must name file and line.
 func TestInfoFile(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "data", "pomdp", "tiger.95.POMDP")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared model files absent (%v); CI provides them at ../shared/data/pomdp", err)
-	}
+	path := filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
 	out, err := runCLI(t, "info", path, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, `"discount": 0.95`) || !strings.Contains(out, `"states": 2`) {
-		t.Fatalf("info of tiger.95: %s", out)
+		t.Fatalf("info of %s: %s", path, out)
 	}
-	bad := filepath.Join("..", "..", "..", "shared", "data", "pomdp", "ejs4.POMDP")
-	if _, err := runCLI(t, "info", bad); err == nil || !strings.Contains(err.Error(), "ejs4.POMDP") {
-		t.Fatalf("invalid file: err = %v, want an error naming the file", err)
+	bad := filepath.Join(t.TempDir(), "bad.pomdp")
+	text := "discount: 0.95\nvalues: reward\nstates: 2\nactions: 1\nobservations: 1\nT: 0\n0.5 0.4\n0 1\nO: * uniform\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "info", bad); err == nil || !strings.Contains(err.Error(), bad+":6") {
+		t.Fatalf("invalid file: err = %v, want an error naming %s and line 6", err, bad)
 	}
 }
 
