@@ -36,6 +36,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,9 @@ func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
 	ext := strings.ToLower(filepath.Ext(spec))
 	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
 		m, err := pomdp.LoadFile(spec)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, missingFile(spec, err)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -127,6 +131,22 @@ func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
 		return nil, nil, err
 	}
 	return b.Model, b.Ground, nil
+}
+
+// missingFile returns the error for a model file that does not exist: it
+// names the path and, when the file's base name is a built-in model (as for
+// every file of datasets/models), says that the name alone will do. Nothing
+// is substituted for the file.
+func missingFile(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is named once, below
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if b, lerr := bench.Lookup(base); lerr == nil {
+		return fmt.Errorf("model file %s: %w (the built-in model %q needs no file: use the name %s)", path, err, b.Name, b.Name)
+	}
+	return fmt.Errorf("model file %s: %w", path, err)
 }
 
 // parseFlags parses flags that may come before or after one positional

@@ -260,7 +260,8 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"export", "tiger95", "--format", "json", "--out", filepath.Join(dir, "x.pomdp")}, true, "does not match"},
 		{[]string{"export", "tiger", "--out", filepath.Join(dir, "tiger.pomdp")}, false, "--format json"},
 		{[]string{"export", "no-such-model"}, false, "no-such-model"},
-		{[]string{"export", missing}, false, missing},
+		{[]string{"export", missing}, false, "model file " + missing},
+		{[]string{"info", filepath.Join(dir, "maze4x3.pomdp")}, false, `built-in model "maze4x3" needs no file`},
 		{[]string{"export", "tiger95", "--out", filepath.Join(dir, "no-dir", "t.pomdp")}, false, "no-dir"},
 	}
 	for _, tc := range tests {
