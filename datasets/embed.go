@@ -2,6 +2,13 @@
 // the command and the notebooks read the same bytes wherever they run:
 // the paper's printed tables transcribed as CSV (paper/*.csv, see
 // paper/README.md).
+//
+// The folder also holds model files, models/*.pomdp and models/*.json,
+// exported from the built-in models of package bench (see
+// models/README.md). They are not embedded: they are there to be read as
+// files (pomdp.LoadFile, pomdpq info FILE). The test TestModelFiles
+// regenerates them in memory and checks that the committed bytes are
+// current; `go test ./datasets -run TestModelFiles -regen` rewrites them.
 package datasets
 
 import (

@@ -4,14 +4,22 @@
 // Usage:
 //
 //	pomdpq info MODEL [--json]
+//	pomdpq export MODEL [--format pomdp|json] [--out FILE]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq bench [--out FILE]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
-// netmon:9, hallway:10, witness, …; `pomdpq models` lists them) or the path
-// of a Cassandra .pomdp or JSON model file.
+// netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
+// paint, …; `pomdpq models` lists them) or the path of a Cassandra .pomdp or
+// JSON model file (datasets/models/ holds every built-in the notebooks use
+// as such a file).
+//
+// export writes a model in Cassandra's .pomdp format (the default) or as
+// JSON (--format json, or an --out file ending in .json), to standard
+// output or to --out. Models whose names the .pomdp format cannot hold
+// (the paper's Tiger observes "R", a keyword) need --format json.
 //
 // JSON output schemas (stable; scripts and notebooks rely on them):
 //
@@ -28,6 +36,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +66,8 @@ const usage = `usage: pomdpq COMMAND [arguments]
 commands:
   info MODEL [--json]                   sizes and validation of a model
   models                                list the built-in models
+  export MODEL [--format pomdp|json] [--out FILE]
+                                        write a model as .pomdp (default) or JSON
   family --model MODEL --kind K --m M [--T T] [--json]
                                         size of a probe family (K = stationary or clock)
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
@@ -74,6 +85,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "info":
 		return cmdInfo(rest, stdout)
+	case "export":
+		return cmdExport(rest, stdout)
 	case "models":
 		for _, n := range bench.Names() {
 			fmt.Fprintln(stdout, n)
@@ -105,6 +118,9 @@ func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
 	ext := strings.ToLower(filepath.Ext(spec))
 	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
 		m, err := pomdp.LoadFile(spec)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, missingFile(spec, err)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -115,6 +131,22 @@ func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
 		return nil, nil, err
 	}
 	return b.Model, b.Ground, nil
+}
+
+// missingFile returns the error for a model file that does not exist: it
+// names the path and, when the file's base name is a built-in model (as for
+// every file of datasets/models), says that the name alone will do. Nothing
+// is substituted for the file.
+func missingFile(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is named once, below
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if b, lerr := bench.Lookup(base); lerr == nil {
+		return fmt.Errorf("model file %s: %w (the built-in model %q needs no file: use the name %s)", path, err, b.Name, b.Name)
+	}
+	return fmt.Errorf("model file %s: %w", path, err)
 }
 
 // parseFlags parses flags that may come before or after one positional

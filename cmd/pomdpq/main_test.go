@@ -5,10 +5,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 func runCLI(t *testing.T, args ...string) (string, error) {
@@ -38,21 +43,24 @@ func TestInfoJSON(t *testing.T) {
 	}
 }
 
+// TestInfoFile reads model files: one of the repository's own
+// (datasets/models) and an invalid one, whose error must name file and line.
 func TestInfoFile(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "data", "pomdp", "tiger.95.POMDP")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared model files absent (%v); CI provides them at ../shared/data/pomdp", err)
-	}
+	path := filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
 	out, err := runCLI(t, "info", path, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, `"discount": 0.95`) || !strings.Contains(out, `"states": 2`) {
-		t.Fatalf("info of tiger.95: %s", out)
+		t.Fatalf("info of %s: %s", path, out)
 	}
-	bad := filepath.Join("..", "..", "..", "shared", "data", "pomdp", "ejs4.POMDP")
-	if _, err := runCLI(t, "info", bad); err == nil || !strings.Contains(err.Error(), "ejs4.POMDP") {
-		t.Fatalf("invalid file: err = %v, want an error naming the file", err)
+	bad := filepath.Join(t.TempDir(), "bad.pomdp")
+	text := "discount: 0.95\nvalues: reward\nstates: 2\nactions: 1\nobservations: 1\nT: 0\n0.5 0.4\n0 1\nO: * uniform\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "info", bad); err == nil || !strings.Contains(err.Error(), bad+":6") {
+		t.Fatalf("invalid file: err = %v, want an error naming %s and line 6", err, bad)
 	}
 }
 
@@ -153,5 +161,151 @@ func TestReproduceOne(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "agreement.csv")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestExport writes built-ins in both formats, to standard output and to a
+// file, reads them back and compares every entry.
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		model string
+		args  []string
+		file  string // "" reads standard output
+		read  func(io.Reader, string, ...pomdp.ReadOption) (*pomdp.Model, error)
+	}{
+		{"tiger95", nil, "", pomdp.ReadCassandra},
+		{"maze4x3", []string{"--format", "pomdp"}, "", pomdp.ReadCassandra},
+		{"tiger", []string{"--format", "json"}, "", pomdp.ReadJSON},
+		{"cheese", []string{"--out", filepath.Join(dir, "cheese.pomdp")}, filepath.Join(dir, "cheese.pomdp"), pomdp.ReadCassandra},
+		{"witness", []string{"--out", filepath.Join(dir, "w.json")}, filepath.Join(dir, "w.json"), pomdp.ReadJSON},
+		{"paint", []string{"--format", "JSON", "--out", filepath.Join(dir, "paint.txt")}, filepath.Join(dir, "paint.txt"), pomdp.ReadJSON},
+	}
+	for _, tc := range tests {
+		out, err := runCLI(t, append([]string{"export", tc.model}, tc.args...)...)
+		if err != nil {
+			t.Errorf("export %s %v: %v", tc.model, tc.args, err)
+			continue
+		}
+		src := out
+		if tc.file != "" {
+			if out != "" {
+				t.Errorf("export %s %v wrote %d bytes to stdout as well", tc.model, tc.args, len(out))
+			}
+			data, err := os.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src = string(data)
+		}
+		got, err := tc.read(strings.NewReader(src), tc.model)
+		if err != nil {
+			t.Errorf("export %s %v: reading back: %v", tc.model, tc.args, err)
+			continue
+		}
+		want, _, err := loadModel(tc.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := sameModel(got, want); msg != "" {
+			t.Errorf("export %s %v: read back %s", tc.model, tc.args, msg)
+		}
+	}
+}
+
+// sameModel returns "" if a and b have the same names, discount, T, Z, R
+// and b0 (bit for bit), else the first difference.
+func sameModel(a, b *pomdp.Model) string {
+	if !slices.Equal(a.States, b.States) || !slices.Equal(a.Actions, b.Actions) || !slices.Equal(a.Observations, b.Observations) {
+		return fmt.Sprintf("names %v %v %v, want %v %v %v", a.States, a.Actions, a.Observations, b.States, b.Actions, b.Observations)
+	}
+	if a.Discount != b.Discount && b.HasDiscount {
+		return fmt.Sprintf("discount %v, want %v", a.Discount, b.Discount)
+	}
+	if !slices.Equal(a.B0, b.B0) {
+		return fmt.Sprintf("b0 %v, want %v", a.B0, b.B0)
+	}
+	for s := range a.States {
+		for ac := range a.Actions {
+			if a.R[s][ac] != b.R[s][ac] {
+				return fmt.Sprintf("R(%d, %d) = %v, want %v", s, ac, a.R[s][ac], b.R[s][ac])
+			}
+			for s2 := range a.States {
+				if a.TransitionProb(s, ac, s2) != b.TransitionProb(s, ac, s2) {
+					return fmt.Sprintf("T(%d, %d, %d) differs", s, ac, s2)
+				}
+			}
+			for o := range a.Observations {
+				if a.ObsProb(s, ac, o) != b.ObsProb(s, ac, o) {
+					return fmt.Sprintf("Z(%d, %d, %d) differs", s, ac, o)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// TestExportErrors checks that bad requests fail with a message naming the
+// problem and write no file.
+func TestExportErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-such-model.pomdp")
+	tests := []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"export"}, true, "usage: pomdpq export"},
+		{[]string{"export", "tiger95", "--format", "xml"}, true, `--format "xml"`},
+		{[]string{"export", "tiger95", "--format", "json", "--out", filepath.Join(dir, "x.pomdp")}, true, "does not match"},
+		{[]string{"export", "tiger", "--out", filepath.Join(dir, "tiger.pomdp")}, false, "--format json"},
+		{[]string{"export", "no-such-model"}, false, "no-such-model"},
+		{[]string{"export", missing}, false, "model file " + missing},
+		{[]string{"info", filepath.Join(dir, "maze4x3.pomdp")}, false, `built-in model "maze4x3" needs no file`},
+		{[]string{"export", "tiger95", "--out", filepath.Join(dir, "no-dir", "t.pomdp")}, false, "no-dir"},
+	}
+	for _, tc := range tests {
+		_, err := runCLI(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want one mentioning %q", tc.args, err, tc.want)
+			continue
+		}
+		var u usageError
+		if errors.As(err, &u) != tc.usage {
+			t.Errorf("%v: usage error = %v, want %v", tc.args, errors.As(err, &u), tc.usage)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("failed exports left files: %v", entries)
+	}
+}
+
+// TestInfoClassic checks that the classic built-ins resolve by name
+// (sizes as in pomdp-solve's files).
+func TestInfoClassic(t *testing.T) {
+	tests := []struct {
+		name     string
+		s, a, o  float64
+		discount float64
+	}{
+		{"tiger95", 2, 3, 2, 0.95},
+		{"maze4x3", 11, 4, 6, 0.95},
+		{"cheese", 11, 4, 7, 0.95},
+		{"1d", 4, 2, 2, 0.75},
+		{"paint", 4, 4, 2, 0.95},
+	}
+	for _, tc := range tests {
+		out, err := runCLI(t, "info", tc.name, "--json")
+		if err != nil {
+			t.Errorf("info %s: %v", tc.name, err)
+			continue
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got["states"] != tc.s || got["actions"] != tc.a || got["observations"] != tc.o || got["discount"] != tc.discount {
+			t.Errorf("info %s = %v, want %v/%v/%v, discount %v", tc.name, got, tc.s, tc.a, tc.o, tc.discount)
+		}
 	}
 }

@@ -23,6 +23,14 @@
 //   - StationaryWitness (paper prop:stationary-counterexample),
 //     InspectionChoice, Channel, and SensorGrid (our reconstruction of the
 //     paper's appendix example, app:examples "Sensor grid").
+//   - Classic problems of the literature typed from their published
+//     definitions (classic.go), with discrete metrics: Tiger95 (Kaelbling,
+//     Littman & Cassandra 1998, discount 0.95), Maze4x3 (Russell & Norvig's
+//     4×3 maze with Parr & Russell's wall sensors), Cheese (McCallum 1993),
+//     OneD (Cassandra, Kaelbling & Littman 1994) and Paint (Kushmerick,
+//     Hanks & Weld 1995). Their state orders follow the files of Cassandra's
+//     pomdp-solve examples, and the tests compare them with those files
+//     entry for entry when the files are available.
 //
 // CoarsenObservations merges observation symbols of any model (a
 // deterministic observation wrapper, paper thm:data-processing) and

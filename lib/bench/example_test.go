@@ -94,6 +94,33 @@ func ExampleNames() {
 	// channel:K:C:NOISE
 	// random:S[:A:O]:SEED
 	// sensor-grid[:ACC]
+	// tiger95
+	// maze4x3
+	// cheese
+	// 1d
+	// paint
+}
+
+// Classic problems of the literature are built in too, typed from their
+// published definitions: here the 4×3 maze of Russell & Norvig with Parr &
+// Russell's wall sensors. In the corner (1,1) both "north" and "east" keep
+// the agent in place with probability 0.1 (the slip into the wall).
+func ExampleLookup_classic() {
+	b, err := bench.Lookup("maze4x3")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := b.Model
+	fmt.Println(m, "discount", m.Discount)
+	fmt.Println(m.Observations)
+	s, north := m.StateIndex("x1y1"), m.ActionIndex("north")
+	fmt.Printf("north from x1y1: x1y2 %.1f, x2y1 %.1f, stay %.1f\n",
+		m.TransitionProb(s, north, m.StateIndex("x1y2")), m.TransitionProb(s, north, m.StateIndex("x2y1")), m.TransitionProb(s, north, s))
+	// Output:
+	// maze4x3: |S|=11 |A|=4 |O|=6 discount 0.95
+	// [left right neither both good bad]
+	// north from x1y1: x1y2 0.8, x2y1 0.1, stay 0.1
 }
 
 // The standard RockSample(7,8) of Smith & Simmons 2004: 12,545 states; a

@@ -130,6 +130,20 @@ var registry = []builder{
 			}
 			return SensorGrid(acc)
 		}},
+	{Entry{"tiger95", "tiger95", "Tiger of Kaelbling, Littman & Cassandra (1998), discount 0.95 (pomdp-solve's tiger.95)"},
+		"tiger95", []int{0}, noArgs(Tiger95)},
+	{Entry{"maze4x3", "maze4x3", "4×3 maze of Russell & Norvig, Parr & Russell's wall sensors, discount 0.95"},
+		"maze4x3", []int{0}, noArgs(Maze4x3)},
+	{Entry{"cheese", "cheese", "McCallum's cheese maze (1993), 11 states, discount 0.95"},
+		"cheese", []int{0}, noArgs(Cheese)},
+	{Entry{"1d", "1d", "4-state 1-D maze of Cassandra, Kaelbling & Littman (1994), discount 0.75"},
+		"1d", []int{0}, noArgs(OneD)},
+	{Entry{"paint", "paint", "part painting of Kushmerick, Hanks & Weld (1995), discount 0.95"},
+		"paint", []int{0}, noArgs(Paint)},
+}
+
+func noArgs(f func() (Benchmark, error)) func(string, []string) (Benchmark, error) {
+	return func(string, []string) (Benchmark, error) { return f() }
 }
 
 func intArgs(f func(int) (Benchmark, error), field string) func(string, []string) (Benchmark, error) {

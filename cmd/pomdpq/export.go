@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// cmdExport writes a model (a built-in or a file) in Cassandra's .pomdp
+// format or as JSON, to stdout or to --out. Without --format the format
+// follows the extension of --out, and is .pomdp otherwise. The model is
+// written completely before anything reaches the destination, so an error
+// (a name the .pomdp format cannot hold, say) leaves no partial file.
+func cmdExport(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "", "pomdp or json (default: from --out's extension, else pomdp)")
+	out := fs.String("out", "", "output file (default: standard output)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"usage: pomdpq export MODEL [--format pomdp|json] [--out FILE]"}
+	}
+	f := strings.ToLower(*format)
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
+	switch {
+	case f == "" && (ext == "pomdp" || ext == "json"):
+		f = ext
+	case f == "":
+		f = "pomdp"
+	case f != "pomdp" && f != "json":
+		return usageError{fmt.Sprintf("export: --format %q: want pomdp or json", *format)}
+	case (ext == "pomdp" || ext == "json") && ext != f:
+		return usageError{fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, *out)}
+	}
+	m, _, err := loadModel(pos[0])
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if f == "json" {
+		err = pomdp.WriteJSON(&buf, m)
+	} else {
+		err = pomdp.WriteCassandra(&buf, m)
+	}
+	if err != nil && f == "pomdp" {
+		return fmt.Errorf("export %s: %w (pomdpq export: --format json)", pos[0], err)
+	}
+	if err != nil {
+		return fmt.Errorf("export %s: %w", pos[0], err)
+	}
+	if *out == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package datasets
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+var regen = flag.Bool("regen", false, "rewrite models/ (the model files and README.md) from the built-in models")
+
+// regenCommand is what a failing TestModelFiles tells the developer to run.
+const regenCommand = "go test ./datasets -run TestModelFiles -regen"
+
+// modelFiles is the one list of built-in models exported to models/: add a
+// registry name (and its source) here and run regenCommand to add a file.
+// Each model is written as models/NAME.pomdp (":" in the name becomes
+// "-"), or as models/NAME.json when its names cannot be written in the
+// .pomdp format (the paper's Tiger observes "R", a keyword there).
+var modelFiles = []struct {
+	Name   string // bench.Lookup name
+	Source string // where the definition comes from (Markdown)
+}{
+	// Classic problems, typed from their published definitions (lib/bench/classic.go).
+	{"tiger95", "Kaelbling, Littman & Cassandra, *Planning and acting in partially observable stochastic domains*, Artificial Intelligence 101 (1998)"},
+	{"maze4x3", "Russell & Norvig, *Artificial Intelligence: A Modern Approach* (1995), §17.1; sensors of Parr & Russell, IJCAI 1995"},
+	{"cheese", "McCallum, *Overcoming incomplete perception with utile distinction memory*, ICML 1993"},
+	{"1d", "Cassandra, Kaelbling & Littman, *Acting optimally in partially observable stochastic domains*, AAAI 1994"},
+	{"paint", "Kushmerick, Hanks & Weld, *An algorithm for probabilistic planning*, Artificial Intelligence 76 (1995)"},
+	// The paper's benchmarks as instantiated in its tables (lib/bench).
+	{"tiger", paperSource},
+	{"tiger-listen", paperSource},
+	{"gridworld:3", paperSource},
+	{"gridworld-goal:3", paperSource},
+	{"gridworld-coarse:3", paperSource},
+	{"gridworld:10", paperSource},
+	{"hallway:10", paperSource},
+	{"hallway:20", paperSource},
+	{"netmon:4", paperSource},
+	{"netmon:5", paperSource},
+	{"rocksample:4:4", paperSource},
+	{"witness", paperSource},
+	{"inspection", paperSource},
+	{"sensor-grid", paperSource + " (our reconstruction of its appendix example)"},
+	{"channel:4:2:0.1", paperSource},
+}
+
+const paperSource = "*The Myhill–Nerode Theorem for Bounded Interaction*, arXiv:2603.21399"
+
+// exportModel returns the file name and content of a built-in model.
+func exportModel(name string) (file string, data []byte, err error) {
+	b, err := bench.Lookup(name)
+	if err != nil {
+		return "", nil, err
+	}
+	base := strings.ReplaceAll(b.Name, ":", "-")
+	var buf bytes.Buffer
+	if err := pomdp.WriteCassandra(&buf, b.Model); err == nil {
+		return base + ".pomdp", buf.Bytes(), nil
+	}
+	buf.Reset()
+	if err := pomdp.WriteJSON(&buf, b.Model); err != nil {
+		return "", nil, err
+	}
+	return base + ".json", buf.Bytes(), nil
+}
+
+// modelsReadme returns models/README.md, generated from modelFiles.
+func modelsReadme(rows [][]string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`# Model files
+
+POMDPs written by this project from its built-in models (package ` + "`lib/bench`" + `),
+so that notebooks, scripts and other solvers can read them as files. Every file is an
+export of the built-in of the same name: ` + "`bench.Lookup(NAME)`" + ` (or ` + "`pomdpq info NAME`" + `)
+gives the same model, and ` + "`pomdp.LoadFile`" + ` / ` + "`pomdpq info FILE`" + ` read the file back bit for
+bit. Files are in Tony Cassandra's ` + "`.pomdp`" + ` format, or in the project's JSON format when
+the model's names cannot be written in ` + "`.pomdp`" + ` (the paper's Tiger observes ` + "`R`" + `, a
+keyword there). A model without a discount is written with ` + "`discount: 1`" + ` in ` + "`.pomdp`" + `.
+
+The classic problems are typed in Go from their published definitions
+(` + "`lib/bench/classic.go`" + ` documents every choice); the tests of ` + "`lib/bench`" + ` compare them
+entry for entry with the files of Cassandra's pomdp-solve example collection when those are
+available, and the 4×3 maze with the utilities printed by Russell & Norvig.
+
+| file | built-in | \|S\| | \|A\| | \|O\| | discount | source |
+|---|---|---|---|---|---|---|
+`)
+	for _, r := range rows {
+		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+	}
+	b.WriteString(`
+Regenerate every file (and this README) after changing a built-in, then review and commit:
+
+    ` + regenCommand + `
+
+` + "`go test ./datasets`" + ` regenerates them in memory and fails if a committed file differs. To add
+a model, append its name to ` + "`modelFiles`" + ` in ` + "`datasets/models_test.go`" + ` and regenerate.
+To export any model yourself: ` + "`pomdpq export NAME [--format pomdp|json] [--out FILE]`" + `.
+`)
+	return b.Bytes()
+}
+
+// TestModelFiles regenerates every file of models/ in memory and checks
+// that it is bit for bit the committed one, that models/ holds no other
+// file, and that each file reads back as its built-in. With -regen it
+// rewrites models/ instead.
+func TestModelFiles(t *testing.T) {
+	dir := "models"
+	want := map[string][]byte{}
+	var rows [][]string
+	for _, mf := range modelFiles {
+		file, data, err := exportModel(mf.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", mf.Name, err)
+		}
+		if _, dup := want[file]; dup {
+			t.Fatalf("%s: file %s listed twice", mf.Name, file)
+		}
+		want[file] = data
+		m := pomdp.Must(bench.Lookup(mf.Name)).Model
+		discount := "none"
+		if m.HasDiscount {
+			discount = fmt.Sprint(m.Discount)
+		}
+		rows = append(rows, []string{"[" + file + "](" + file + ")", "`" + mf.Name + "`",
+			fmt.Sprint(m.NumStates()), fmt.Sprint(m.NumActions()), fmt.Sprint(m.NumObservations()), discount, mf.Source})
+	}
+	want["README.md"] = modelsReadme(rows)
+
+	if *regen {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for file, data := range want {
+			if err := os.WriteFile(filepath.Join(dir, file), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("wrote %d files into datasets/%s", len(want), dir)
+	}
+
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("%v; run %s", err, regenCommand)
+	}
+	var have []string
+	for _, e := range entries {
+		have = append(have, e.Name())
+	}
+	for file, data := range want {
+		path := filepath.Join(dir, file)
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%v; run %s", err, regenCommand)
+			continue
+		}
+		if !bytes.Equal(got, data) {
+			t.Errorf("datasets/%s differs from the export of its built-in; run %s (and review the diff)", path, regenCommand)
+		}
+	}
+	for _, file := range have {
+		if _, ok := want[file]; !ok {
+			t.Errorf("datasets/%s/%s is not generated from modelFiles; remove it or add its model, then run %s", dir, file, regenCommand)
+		}
+	}
+
+	// Each file reads back as its built-in.
+	for _, mf := range modelFiles {
+		file, _, _ := exportModel(mf.Name)
+		got, err := pomdp.LoadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Errorf("%s: %v", mf.Name, err)
+			continue
+		}
+		b := pomdp.Must(bench.Lookup(mf.Name)).Model
+		if got.NumStates() != b.NumStates() || !slices.Equal(got.Observations, b.Observations) || !slices.Equal(got.B0, b.B0) {
+			t.Errorf("%s: %s reads back as %v, want %v", mf.Name, file, got, b)
+		}
+	}
+}
