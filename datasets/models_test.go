@@ -50,6 +50,10 @@ var modelFiles = []struct {
 	{"inspection", paperSource},
 	{"sensor-grid", paperSource + " (our reconstruction of its appendix example)"},
 	{"channel:4:2:0.1", paperSource},
+	// Models people benchmark on (lib/bench/tag.go). RockSample(7,8) is a
+	// built-in only (`rocksample:7:8`): its .pomdp file is 13 MB and
+	// expands past the reader's default MaxEntries.
+	{"tag", "Pineau, Gordon & Thrun, *Point-based value iteration: an anytime algorithm for POMDPs*, IJCAI 2003"},
 }
 
 const paperSource = "*The Myhill–Nerode Theorem for Bounded Interaction*, arXiv:2603.21399"
