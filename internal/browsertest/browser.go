@@ -182,7 +182,7 @@ func waitCells(ctx context.Context, name string, start time.Time, logf func(stri
 				return fmt.Errorf("browsertest: %s: decoding progress: %w", name, err)
 			}
 			if p.Dead != "" {
-				return fmt.Errorf("browsertest: %s: the kernel died (%s) with cells %s pending", name, p.Dead, cellList(p.Pending))
+				return fmt.Errorf("browsertest: %s: the kernel died (%s) with cells %s (counting from 1) pending", name, p.Dead, cellList(p.Pending))
 			}
 			if len(p.Pending) == 0 && !p.Busy {
 				return nil
@@ -194,8 +194,11 @@ func waitCells(ctx context.Context, name string, start time.Time, logf func(stri
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("browsertest: %s: cells %s had not finished when the run timed out (%w); last evaluation error: %v",
-				name, cellList(p.Pending), ctx.Err(), err)
+			msg := fmt.Sprintf("browsertest: %s: cells %s (counting from 1) had not finished when the run timed out", name, cellList(p.Pending))
+			if err != nil {
+				msg += fmt.Sprintf(" (last evaluation failed: %v)", err)
+			}
+			return fmt.Errorf("%s: %w", msg, ctx.Err())
 		case <-time.After(250 * time.Millisecond):
 		}
 	}

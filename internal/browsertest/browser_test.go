@@ -63,7 +63,17 @@ func TestNotebooksInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	// Our own time limits, shorter than make test-browser's go test -timeout
+	// (30m), so that a hanging run still ends through the clean-up below.
+	perNotebook := 10 * time.Minute
+	if v := os.Getenv("POMDPQ_BROWSER_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("POMDPQ_BROWSER_TIMEOUT=%q: %v", v, err)
+		}
+		perNotebook = d
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*perNotebook+3*time.Minute)
 	defer cancel()
 	start := time.Now()
 	srv, err := StartServer(ctx, ServerOptions{
@@ -92,8 +102,8 @@ func TestNotebooksInBrowser(t *testing.T) {
 		t.Helper()
 		start := time.Now()
 		page, err := RunNotebook(ctx, srv, name, RunOptions{
-			Chromium:   envOr("POMDPQ_CHROMIUM", DefaultChromium),
-			Timeout:    10 * time.Minute,
+			Chromium:   envOr("CHROMIUM", DefaultChromium),
+			Timeout:    perNotebook,
 			Screenshot: filepath.Join(out, strings.TrimSuffix(name, ".ipynb")+".png"),
 			Logf:       t.Logf,
 		})
@@ -171,10 +181,17 @@ func preflight(t *testing.T, root string) {
 	if _, err := os.Stat(filepath.Join(root, ".jupyter", "kernels", "pomdpq", "kernel.json")); err != nil {
 		t.Fatalf("the pomdpq kernelspec is missing (run make kernel): %v", err)
 	}
-	if _, err := exec.LookPath(envOr("JUPYTER", "jupyter")); err != nil {
-		t.Fatalf("jupyter not found (make jupyter installs it): %v", err)
+	jupyter := envOr("JUPYTER", "jupyter")
+	v, err := exec.Command(jupyter, "notebook", "--version").Output()
+	if err != nil {
+		t.Fatalf("%s notebook --version failed (make jupyter installs Debian's jupyter-notebook): %v", jupyter, err)
 	}
-	if _, err := os.Stat(envOr("POMDPQ_CHROMIUM", DefaultChromium)); err != nil {
+	// The test drives the classic Notebook UI (its Jupyter JavaScript
+	// global), which Notebook 7 replaced.
+	if version := strings.TrimSpace(string(v)); !strings.HasPrefix(version, "6.") && !strings.HasPrefix(version, "5.") {
+		t.Fatalf("%s notebook is version %s; the browser test needs the classic Notebook 6 (Debian's jupyter-notebook, or conda's notebook<7)", jupyter, version)
+	}
+	if _, err := os.Stat(envOr("CHROMIUM", DefaultChromium)); err != nil {
 		t.Fatalf("Chromium not found (Debian: apt-get install chromium): %v", err)
 	}
 }

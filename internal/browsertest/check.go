@@ -3,6 +3,7 @@ package browsertest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -94,74 +95,80 @@ func (e *CheckError) Error() string {
 var errorText = regexp.MustCompile(`(?i)\bpanic\b|fatal error|runtime error|exit status [1-9]|\berror\b|undefined: |cannot use `)
 
 // Check returns nil if the page is clean and shows what e asks for, else a
-// [*CheckError] naming each failing cell with its output. Clean means: every
-// code cell with source was executed (has an In [n] number) and its reply was
-// "ok"; no output is an error output, and no stderr output, nor any output
-// with a Go panic trace, reports an error.
+// [*CheckError] with one failure for each failing cell (naming the cell,
+// saying what is wrong and quoting its output) and one for each missing kind
+// of display. Clean means: every code cell with source was executed (has an
+// In [n] number) and its reply was "ok"; no output is an error output, and no
+// stderr output, nor any output with a Go panic trace, reports an error; every
+// table has rows, every SVG is drawn, every progress bar is at 100 %.
 func (p *Page) Check(e Expect) error {
 	var fails []Failure
-	add := func(c *Cell, format string, args ...any) {
-		idx := -1
-		msg := fmt.Sprintf(format, args...)
-		if c != nil {
-			idx = c.Index
-			msg = c.Name() + ": " + msg
-		}
-		fails = append(fails, Failure{Cell: idx, Message: msg})
-	}
 	var tables, plots, diagrams, bars int
 	for i := range p.Cells {
 		c := &p.Cells[i]
 		if c.Type != "code" || strings.TrimSpace(c.Source) == "" {
 			continue
 		}
+		var problems []string
+		showOutput := false
 		switch {
 		case c.Status == "aborted":
-			add(c, "not executed: the kernel aborted it after an earlier error")
+			problems = append(problems, "not executed: the kernel aborted it after an earlier error")
 		case c.Prompt == nil && c.Status == "":
-			add(c, "not executed (no In [n] number, no reply from the kernel)")
+			problems = append(problems, "not executed (no In [n] number, no reply from the kernel)")
 		case c.Status != "ok":
 			msg := "the kernel replied " + quoteOr(c.Status, "nothing")
 			if c.EName != "" || c.EValue != "" {
 				msg += fmt.Sprintf(" (%s: %s)", c.EName, c.EValue)
 			}
-			add(c, "%s; its output:\n%s", msg, c.outputText())
+			problems = append(problems, msg)
+			showOutput = true
 		}
 		for _, o := range c.Outputs {
 			switch {
 			case o.has("output_error"):
-				add(c, "error output:\n%s", excerpt(o.Text))
+				problems = append(problems, "an error output")
+				showOutput = true
 			case o.has("output_stderr") && errorText.MatchString(o.Text):
-				add(c, "stderr output reports an error:\n%s", excerpt(o.Text))
+				problems = append(problems, "stderr output reporting an error")
+				showOutput = true
 			case strings.Contains(o.Text, "panic: ") || strings.Contains(o.Text, "goroutine 1 ["):
-				add(c, "output shows a Go panic:\n%s", excerpt(o.Text))
+				problems = append(problems, "output with a Go panic")
+				showOutput = true
 			}
 			for _, t := range o.Tables {
 				if t.Rows > 0 && t.Cols > 0 {
 					tables++
 				} else {
-					add(c, "table %q is empty (%d rows, %d columns)", t.Caption, t.Rows, t.Cols)
+					problems = append(problems, fmt.Sprintf("table %q is empty (%d rows, %d columns)", t.Caption, t.Rows, t.Cols))
 				}
 			}
 			for _, s := range o.SVGs {
-				if s.Width <= 0 || s.Height <= 0 || s.Marks == 0 {
-					add(c, "SVG %q is not rendered (%.0f×%.0f px, %d marks)", s.Title, s.Width, s.Height, s.Marks)
-					continue
-				}
-				if s.Diagram {
+				switch {
+				case s.Width <= 0 || s.Height <= 0 || s.Marks == 0:
+					problems = append(problems, fmt.Sprintf("SVG %q is not drawn (%.0f×%.0f px, %d marks)", s.Title, s.Width, s.Height, s.Marks))
+				case s.Diagram:
 					diagrams++
-				} else {
+				default:
 					plots++
 				}
 			}
 			for _, b := range o.Bars {
 				if b.Width != "100%" || !strings.Contains(b.Text, "(100%)") {
-					add(c, "progress bar not at 100 %%: width %q, text %q", b.Width, b.Text)
+					problems = append(problems, fmt.Sprintf("progress bar not at 100 %%: width %q, text %q", b.Width, b.Text))
 					continue
 				}
 				bars++
 			}
 		}
+		if len(problems) == 0 {
+			continue
+		}
+		msg := c.Name() + ": " + strings.Join(dedupe(problems), "; ")
+		if showOutput {
+			msg += "; its output:\n" + c.outputText()
+		}
+		fails = append(fails, Failure{Cell: c.Index, Message: msg})
 	}
 	for _, want := range []struct {
 		what      string
@@ -173,13 +180,27 @@ func (p *Page) Check(e Expect) error {
 		{"progress bars at 100 %", bars, e.Bars},
 	} {
 		if want.got < want.want {
-			add(nil, "the page shows %d %s, want at least %d", want.got, want.what, want.want)
+			fails = append(fails, Failure{Cell: -1,
+				Message: fmt.Sprintf("the page shows %d %s, want at least %d", want.got, want.what, want.want)})
 		}
 	}
 	if len(fails) == 0 {
 		return nil
 	}
 	return &CheckError{Notebook: p.Notebook, Failures: fails}
+}
+
+// dedupe removes repeated strings, keeping the first of each.
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Name names the cell for a message: its position counting from 1, its
@@ -211,7 +232,7 @@ func (c *Cell) FirstLine() string {
 func (c *Cell) outputText() string {
 	var parts []string
 	for _, o := range c.Outputs {
-		if t := strings.TrimSpace(o.Text); t != "" {
+		if t := strings.TrimSpace(o.Text); t != "" && !slices.Contains(parts, t) {
 			parts = append(parts, t)
 		}
 	}

@@ -123,8 +123,9 @@ func StartServer(ctx context.Context, opt ServerOptions) (*Server, error) {
 	}
 	s.cmd.Stdout, s.cmd.Stderr = out, out
 	// Its own process group, so that Stop can end the server with everything
-	// it started in that group; and killed if this process dies first.
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// it started in that group. If this process dies without stopping it, the
+	// server gets SIGTERM, on which it shuts its kernels down and exits.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := s.cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("browsertest: starting %s notebook: %w", jupyter, err)
