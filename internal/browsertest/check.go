@@ -79,6 +79,7 @@ type CheckError struct {
 	Failures []Failure
 }
 
+// Error lists the failures, one per line.
 func (e *CheckError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d problem(s) in the browser:", e.Notebook, len(e.Failures))
