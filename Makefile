@@ -2,7 +2,8 @@
 #
 # Variables: GO (go), JUPYTER (jupyter), PYTHON (python3, standard library
 # only), NB_TIMEOUT (seconds per notebook cell, 1800), NOTEBOOKS (space-separated
-# notebook paths to run instead of all of notebooks/*.ipynb).
+# notebook paths to run instead of all of notebooks/*.ipynb), CHROMIUM (the
+# browser of the browser test, /usr/bin/chromium).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -11,7 +12,8 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 GO ?= go
 JUPYTER ?= jupyter
 PYTHON ?= python3
-export GO JUPYTER PYTHON
+CHROMIUM ?= /usr/bin/chromium
+export GO JUPYTER PYTHON CHROMIUM
 
 # The project-local kernelspec (.jupyter/kernels/pomdpq) is found through
 # JUPYTER_PATH; debugpy's frozen-modules warning is silenced.
@@ -22,7 +24,7 @@ TOOLS_STAMP := .tools/stamp
 KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
 GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
 
-.PHONY: help tools kernel kernel-user jupyter test test-go test-scripts notebooks \
+.PHONY: help tools kernel kernel-user jupyter chromium test test-go test-scripts notebooks test-browser \
 	reproduce bench fmt vet clean distclean check-committed notebooks-update
 
 help:
@@ -33,6 +35,8 @@ help:
 	@echo "make kernel      write the 'Go (pomdpq)' kernelspec into .jupyter/ (kernel-user: user-wide)"
 	@echo "make jupyter     check for Jupyter; install the Debian packages if root on Debian"
 	@echo "make notebooks   execute and check the notebooks only (into out/test/notebooks)"
+	@echo "make test-browser  run the quickstart in headless Chromium through jupyter notebook,"
+	@echo "                 and a broken copy that must fail (screenshots in out/browser)"
 	@echo "make bench       run the Go benchmarks into out/bench.txt"
 	@echo "make fmt | vet | clean | distclean"
 
@@ -54,6 +58,10 @@ kernel-user: $(TOOLS_STAMP)
 
 jupyter:
 	@scripts/ensure-jupyter.sh
+
+# Only the browser test needs a browser (make reproduce does not).
+chromium:
+	@scripts/ensure-chromium.sh
 
 # --- checks -----------------------------------------------------------------
 
@@ -85,7 +93,15 @@ notebooks-update: jupyter kernel
 	rm -rf out/update && scripts/run-notebooks.sh out/update
 	cp out/update/*.ipynb notebooks/
 
-test: vet test-go test-scripts check-committed notebooks
+# The browser test (internal/browsertest, skipped by plain go test): the
+# classic Notebook server and headless Chromium run a copy of the quickstart,
+# whose page must show no error and every kind of display, and a broken copy,
+# on which the check must fail naming the broken cells. Screenshots and the
+# server's log go to out/browser/.
+test-browser: jupyter chromium kernel
+	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^TestNotebooksInBrowser$$' ./internal/browsertest
+
+test: vet test-go test-scripts check-committed notebooks test-browser
 
 # --- results ----------------------------------------------------------------
 
