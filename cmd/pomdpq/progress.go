@@ -89,10 +89,19 @@ func (r *reporter) Progress(done, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.done, r.total = done, total
-	if r.quiet || !r.tty {
+	if r.quiet {
 		return
 	}
 	now := time.Now()
+	if !r.tty {
+		// Plain lines: a line every 10 s of a long phase, so that a log
+		// shows the run is alive and how far it is.
+		if now.Sub(r.phaseAt) >= 10*time.Second && now.Sub(r.last) >= 10*time.Second && done < total {
+			r.last = now
+			fmt.Fprintf(r.w, "pomdpq: %s %d/%d after %.0fs\n", r.phase, done, total, now.Sub(r.phaseAt).Seconds())
+		}
+		return
+	}
 	if done == total || now.Sub(r.last) >= 100*time.Millisecond {
 		r.last = now
 		r.draw(false)

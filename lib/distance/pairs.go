@@ -18,6 +18,9 @@ type pairWorker struct {
 	// to gmax (the discrete metric, scaled): one-step W1 is then gmax·TV.
 	uniform bool
 	w1      *w1Solver
+	// tick, when set, is told the pairs done after every row; an error
+	// (the context's) stops accumulate.
+	tick func(pairs int) error
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -90,6 +93,12 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 					m.Data[idx] = w
 				}
 				idx++
+			}
+			// Report the row's pairs and stop if the run was cancelled.
+			if pw.tick != nil {
+				if err := pw.tick(n - a - 1); err != nil {
+					return err
+				}
 			}
 		}
 	}

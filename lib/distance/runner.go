@@ -28,7 +28,16 @@ type runner struct {
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
 // with its own engine and laws; it reports progress and stops at the
 // first error or when ctx is cancelled.
+//
+// With pairs > 0 progress counts pairs (pairs per probe × probes) through
+// the returned tick instead of probes.
 func (r *runner) pool(ctx context.Context, idx []int, setup func(w int), do func(w, k int, laws *law.Laws) error) error {
+	return r.poolTicks(ctx, idx, 0, setup, func(w int, _ func(int) error) {}, do)
+}
+
+// poolTicks is pool with progress in units of pairs: ticks(w, tick) hands
+// worker w the function that reports pairs done.
+func (r *runner) poolTicks(ctx context.Context, idx []int, pairs int64, setup func(w int), ticks func(w int, tick func(int) error), do func(w, k int, laws *law.Laws) error) error {
 	workers := min(r.workers, len(idx))
 	jobs := make(chan int)
 	var mu sync.Mutex
@@ -41,13 +50,32 @@ func (r *runner) pool(ctx context.Context, idx []int, setup func(w int), do func
 		mu.Unlock()
 	}
 	done := 0
+	var pairsDone int64
+	total := int64(len(idx)) * pairs
+	pending := make([]int64, workers) // pairs not yet reported, per worker
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		if setup != nil {
 			setup(w)
 		}
+		if pairs > 0 {
+			ticks(w, func(n int) error {
+				pending[w] += int64(n)
+				if pending[w] >= 1<<14 {
+					mu.Lock()
+					pairsDone += pending[w]
+					if r.opt.Progress != nil {
+						r.opt.Progress(int(min(pairsDone, total)), int(total))
+					}
+					mu.Unlock()
+					pending[w] = 0
+					return ctx.Err()
+				}
+				return nil
+			})
+		}
 		wg.Add(1)
-		go func() {
+		go func(w int) {
 			defer wg.Done()
 			e, err := law.NewEngine(r.m, r.T, r.opt.Convention)
 			if err != nil {
@@ -70,11 +98,17 @@ func (r *runner) pool(ctx context.Context, idx []int, setup func(w int), do func
 				mu.Lock()
 				done++
 				if r.opt.Progress != nil {
-					r.opt.Progress(done, len(idx))
+					if pairs > 0 {
+						pairsDone += pending[w]
+						r.opt.Progress(int(min(pairsDone, total)), int(total))
+					} else {
+						r.opt.Progress(done, len(idx))
+					}
 				}
+				pending[w] = 0
 				mu.Unlock()
 			}
-		}()
+		}(w)
 	}
 loop:
 	for k := range idx {
@@ -158,9 +192,16 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	if r.opt.Tensor {
 		tensor = make([][]partition.Matrix, len(idx))
 	}
-	err := r.pool(ctx, idx, func(w int) {
+	var pairs int64
+	for t := 0; t < r.T; t++ {
+		c := int64(len(r.reps[t]))
+		pairs += c * (c - 1) / 2
+	}
+	err := r.poolTicks(ctx, idx, max(pairs, 1), func(w int) {
 		shards[w] = newClassMatrices(r.reps, r.T)
 		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
+	}, func(w int, tick func(int) error) {
+		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
 		standIns[k] = laws.StandIns
 		target := shards[w]

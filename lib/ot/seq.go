@@ -51,10 +51,40 @@ type seqCost struct {
 	base, lastBase int // |O|^c, |O|^{c_last}
 	full, last     []float64
 	buf1, buf2     []float64
+	gcopy          []float64 // the ground the tables were built from, row-major
 }
 
+// reset prepares for ground g and length k. The tables of the previous
+// call are kept when g has the same entries and k is the same: a solver
+// reused over many pairs of one tree builds them once.
 func (sc *seqCost) reset(g Ground, k int) {
+	if sc.ready && sc.k == k && sc.same(g) {
+		return
+	}
 	sc.g, sc.o, sc.k, sc.ready = g, len(g), k, false
+	sc.gcopy = sc.gcopy[:0]
+	for _, row := range g {
+		sc.gcopy = append(sc.gcopy, row...)
+	}
+}
+
+// same reports whether g has the entries the tables were built from (a
+// copy: a caller that changes g in place gets new tables).
+func (sc *seqCost) same(g Ground) bool {
+	if len(g) != sc.o || len(sc.gcopy) != sc.o*sc.o {
+		return false
+	}
+	for i, row := range g {
+		if len(row) != sc.o {
+			return false
+		}
+		for j, v := range row {
+			if v != sc.gcopy[i*sc.o+j] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (sc *seqCost) setup() {

@@ -324,3 +324,33 @@ func equal(a, b []float64) bool {
 	}
 	return len(a) == len(b)
 }
+
+// A solver reused across calls keeps its cost tables only while the
+// ground and length are the same: changing the ground in place, or k,
+// gives the result of a fresh solver.
+func TestSeqW1ReusedSolver(t *testing.T) {
+	g := Ordered(3)
+	p := []float64{0.5, 0, 0, 0, 0.25, 0, 0, 0, 0.25}
+	q := []float64{0, 0, 0.5, 0, 0.25, 0, 0.25, 0, 0}
+	var s Solver
+	for round := 0; round < 3; round++ {
+		got, err := s.SeqW1(g, 2, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh Solver
+		want, err := fresh.SeqW1(g, 2, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Value != want.Value {
+			t.Fatalf("round %d: reused solver %v, fresh %v", round, got.Value, want.Value)
+		}
+		// Scale the ground in place: the tables must be rebuilt.
+		for i := range g {
+			for j := range g[i] {
+				g[i][j] *= 2
+			}
+		}
+	}
+}
