@@ -25,7 +25,9 @@
 //
 //	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null}
 //	family:   {"kind": string, "m": int, "T": int, "size": int}
-//	quotient: {"family_size": int, "histories": int, "max_distance": number, "seconds": number,
+//	quotient: {"family_size": int, "distinct": int, "histories": int, "exact_classes": int,
+//	           "max_distance": number, "max_distance_exact": bool, "estimate_bytes": int,
+//	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
 package main

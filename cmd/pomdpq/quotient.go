@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,9 @@ type quotientJSON struct {
 	Histories    int     `json:"histories"`
 	ExactClasses int     `json:"exact_classes"`
 	MaxDistance  float64 `json:"max_distance"`
+	// MaxDistanceExact is false when max_distance is only a lower bound
+	// (decision mode: pairs above the largest ε were not solved exactly).
+	MaxDistanceExact bool `json:"max_distance_exact"`
 	// Seconds is the wall time of the whole command; Phases its parts.
 	Seconds float64     `json:"seconds"`
 	Phases  []phaseJSON `json:"phases"`
@@ -119,6 +123,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of physical memory; unlimited: none)")
 	dryRun := fs.Bool("dry-run", false, "estimate memory and work (runs only the cheap exact-class phase) and stop")
 	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
+	exactDist := fs.Bool("exact-distances", false, "solve every pair exactly, also above the largest ε (slower; gives the exact max distance)")
 	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
@@ -155,6 +160,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
 		Phase: rep.Phase, Progress: rep.Progress}
+	if !*exactDist {
+		opt.Eps = eps
+	}
 	if *dryRun {
 		cost, exact, err := distance.Plan(ctx, md, fam, *T, opt)
 		if err != nil {
@@ -185,7 +193,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, Histories: res.Tree.Len(), ExactClasses: res.Classes.Total(),
-		MaxDistance: res.MaxDistance(), StandIns: res.StandIns, Convention: cv.String(), EstimateBytes: res.Cost.Bytes()}
+		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: cv.String(), EstimateBytes: res.Cost.Bytes()}
 	rep.Phase("linkage")
 	for k, e := range eps {
 		if err := ctx.Err(); err != nil {
@@ -218,7 +226,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s\n", md.Name, fam, *T, met)
-	fmt.Fprintf(stdout, "histories %d in %d exact classes, distinct probes %d, max distance %.6g\n", out.Histories, out.ExactClasses, res.Distinct, out.MaxDistance)
+	maxd := fmt.Sprintf("%.6g", out.MaxDistance)
+	if !out.MaxDistanceExact {
+		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by bounds; --exact-distances for the exact value)", out.MaxDistance, slices.Max(eps))
+	}
+	fmt.Fprintf(stdout, "histories %d in %d exact classes, distinct probes %d, max distance %s\n", out.Histories, out.ExactClasses, res.Distinct, maxd)
 	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", cv, res.StandIns)
 	if out.DeltaClk != nil {
 		fmt.Fprintf(stdout, "cross-family gap δ_clk = %.6g: an ε-quotient here is an (ε + δ_clk)-quotient for clock-aware m = 1 probes\n", *out.DeltaClk)

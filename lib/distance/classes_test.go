@@ -118,6 +118,36 @@ func TestClassesMatchAllPairs(t *testing.T) {
 			}
 			compared++
 		}
+		// Decision mode: asked for a few ε, the partitions at and below the
+		// largest are the same, entries up to it exact, entries above it
+		// still above it.
+		asked := []float64{grid[rng.IntN(len(grid))], grid[rng.IntN(len(grid))] * 0.5}
+		dopt := opt
+		dopt.Eps = asked
+		dec, err := Compute(context.Background(), m, fam, T, dopt)
+		if err != nil {
+			t.Fatalf("%s: decision mode: %v", name, err)
+		}
+		top := slices.Max(asked)
+		for _, eps := range append(asked, 0, top/3) {
+			p, q := dec.Partition(eps), partition.Greedy(want.D, eps)
+			for tt := range p.Labels {
+				if !slices.Equal(p.Labels[tt], q.Labels[tt]) {
+					t.Fatalf("%s: decision mode %v, ε = %v, depth %d: classes %v, reference %v", name, asked, eps, tt, p.Labels[tt], q.Labels[tt])
+				}
+			}
+		}
+		for tt := 0; tt < T; tt++ {
+			n := dec.Tree.Count(tt)
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					g, w := dec.At(tt, i, j), want.D[tt].At(i, j)
+					if (w <= dec.Cap && math.Abs(g-w) > 1e-11) || (w > dec.Cap && !(g > dec.Cap && g <= w+1e-11)) {
+						t.Fatalf("%s: decision mode up to %v: d(%d, %d) at depth %d = %v, reference %v", name, dec.Cap, i, j, tt, g, w)
+					}
+				}
+			}
+		}
 		if math.Abs(got.MaxDistance()-want.MaxDistance()) > 1e-11 {
 			t.Fatalf("%s: max distance %v, reference %v", name, got.MaxDistance(), want.MaxDistance())
 		}
@@ -160,6 +190,22 @@ func TestClassesBenchmarks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Partition above the decided range of a decision-mode run panics with
+// a message saying what to do.
+func TestDecisionRange(t *testing.T) {
+	r := compute(t, "tiger", fsc.KindStationary, 1, 3, Options{Eps: []float64{0.1, 0.3}})
+	if r.Partition(0.3).Total() == 0 {
+		t.Fatal("no classes")
+	}
+	defer func() {
+		msg, _ := recover().(string)
+		if !strings.Contains(msg, "add 0.5 to Options.Eps") {
+			t.Fatalf("recovered %q", msg)
+		}
+	}()
+	r.Partition(0.5)
 }
 
 // TestBudget checks the pre-flight refusal: a budget below the estimate

@@ -76,6 +76,15 @@ type Options struct {
 	// DefaultMemBudget() (half of physical memory), a negative value no
 	// limit.
 	MemBudget int64
+	// Eps, when not empty, lists the ε values the caller will partition
+	// at (decision mode, W1 only; ALGORITHMS.md ideas 6–7). Distances up
+	// to max(Eps) + partition.ZeroTol are exact; a pair known to exceed
+	// it (a probe's value, or a cheap lower bound from the one-step
+	// marginals) is settled without further transport problems and holds
+	// a lower bound above the threshold. Partition(ε) is then exact for
+	// every ε ≤ max(Eps), and MaxDistance is a lower bound when above it
+	// (Result.Cap). Ignored with Tensor and AllPairs.
+	Eps []float64
 	// FullLimit bounds the bytes of the history-level matrices Result.D:
 	// they are filled when they need at most FullLimit bytes (0: 64 MiB,
 	// negative: never). Class-level results do not depend on it.
@@ -116,6 +125,10 @@ type Result struct {
 	// Seconds is the wall time of Compute; Phases the time of each phase.
 	Seconds float64
 	Phases  []PhaseTime
+	// Cap is +Inf when every distance is exact; in decision mode
+	// (Options.Eps) it is max(Eps) + partition.ZeroTol, and entries above
+	// it are lower bounds.
+	Cap float64
 	// Cost is the pre-flight estimate the run was checked against (with
 	// the exact class counts).
 	Cost Cost
@@ -170,7 +183,8 @@ func expand(tree law.Tree, classes *partition.Partition, cd []partition.Matrix) 
 	return d
 }
 
-// MaxDistance returns the largest distance over all pairs and depths.
+// MaxDistance returns the largest distance over all pairs and depths (a
+// lower bound when it exceeds Cap).
 func (r *Result) MaxDistance() float64 {
 	m := 0.0
 	for _, d := range r.ClassD {
@@ -182,7 +196,13 @@ func (r *Result) MaxDistance() float64 {
 // Partition returns the greedy complete-linkage ε-partition of the
 // histories, computed on the classes (see Compute for why that is the
 // same partition).
+//
+// It panics when eps exceeds the decided range of a decision-mode run
+// (Options.Eps): the distances above it are only known to be large.
 func (r *Result) Partition(eps float64) *partition.Partition {
+	if eps+partition.ZeroTol > r.Cap {
+		panic(fmt.Sprintf("distance: Partition(%g) of a run decided only up to ε = %g (Options.Eps); add %g to Options.Eps", eps, r.Cap-partition.ZeroTol, eps))
+	}
 	pc := partition.Greedy(r.ClassD, eps)
 	p := &partition.Partition{Labels: make([][]int, len(pc.Labels))}
 	for t, cl := range pc.Labels {
@@ -242,6 +262,11 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	// representatives.
 	pr.phase("distances")
 	pr.r.reps = res.Reps
+	res.Cap = math.Inf(1)
+	if len(opt.Eps) > 0 && opt.Metric == W1 && !opt.AllPairs {
+		res.Cap = slices.Max(opt.Eps) + partition.ZeroTol
+	}
+	pr.r.capped = res.Cap
 	cd, tensor, standIns, err := pr.r.distances(ctx, pr.probes)
 	if err != nil {
 		return nil, err
@@ -389,7 +414,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if opt.Progress != nil {
 		opt.Progress(n, n)
 	}
-	res := &Result{Tree: tree, FamilySize: n, Metric: opt.Metric, Convention: opt.Convention, Column: column}
+	res := &Result{Tree: tree, FamilySize: n, Metric: opt.Metric, Convention: opt.Convention, Column: column, Cap: math.Inf(1)}
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
 	pr.res, pr.r, pr.reps = res, r, reps
 

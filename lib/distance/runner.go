@@ -3,6 +3,7 @@ package distance
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -23,6 +24,7 @@ type runner struct {
 	tree    law.Tree
 	workers int
 	reps    [][]int // class representatives per depth (distances phase)
+	capped  float64 // decision threshold (+Inf: exact distances)
 }
 
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
@@ -53,6 +55,7 @@ func (r *runner) poolTicks(ctx context.Context, idx []int, pairs int64, setup fu
 	var pairsDone int64
 	total := int64(len(idx)) * pairs
 	pending := make([]int64, workers) // pairs not yet reported, per worker
+	flushed := make([]time.Time, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		if setup != nil {
@@ -61,7 +64,8 @@ func (r *runner) poolTicks(ctx context.Context, idx []int, pairs int64, setup fu
 		if pairs > 0 {
 			ticks(w, func(n int) error {
 				pending[w] += int64(n)
-				if pending[w] >= 1<<14 {
+				if pending[w] >= 1<<14 || time.Since(flushed[w]) >= time.Second {
+					flushed[w] = time.Now()
 					mu.Lock()
 					pairsDone += pending[w]
 					if r.opt.Progress != nil {
@@ -200,6 +204,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	err := r.poolTicks(ctx, idx, max(pairs, 1), func(w int) {
 		shards[w] = newClassMatrices(r.reps, r.T)
 		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
+		pws[w].capped = r.capped
 	}, func(w int, tick func(int) error) {
 		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
