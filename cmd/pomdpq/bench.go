@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +32,57 @@ type benchRow struct {
 	name  string
 	paper string // the paper's reported time, for context
 	run   func(ctx context.Context) (string, error)
+	// estimate, when set, runs instead of run and also returns the
+	// pre-flight estimate of the peak memory in bytes.
+	estimate func(ctx context.Context) (string, int64, error)
 }
+
+// quotientRow runs `pomdpq quotient ARGS --json` in the row's process: the
+// command a user runs, δ_clk included where it applies. model is a
+// built-in name, or "file:NAME" for a file of the folder given to
+// `pomdpq bench --files DIR` (third-party models the repository does not
+// carry; the row is skipped without it).
+func quotientRow(model string, args ...string) func(ctx context.Context) (string, int64, error) {
+	return func(ctx context.Context) (string, int64, error) {
+		if name, ok := strings.CutPrefix(model, "file:"); ok {
+			dir := os.Getenv(benchFilesEnv)
+			if dir == "" {
+				return "skipped: needs `pomdpq bench --files DIR` with " + name, 0, nil
+			}
+			model = filepath.Join(dir, name)
+		}
+		var buf bytes.Buffer
+		full := append([]string{"--model", model, "--json", "--progress=off"}, args...)
+		if err := cmdQuotient(full, &buf, io.Discard); err != nil {
+			return "", 0, err
+		}
+		var out quotientJSON
+		if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+			return "", 0, err
+		}
+		var counts []string
+		for _, c := range out.Classes {
+			counts = append(counts, strconv.Itoa(c.Count))
+		}
+		text := fmt.Sprintf("classes %s at ε = %s; %d histories, %d exact classes", strings.Join(counts, "/"), argValue(args, "--eps"), out.Histories, out.ExactClasses)
+		if out.DeltaClk != nil {
+			text += fmt.Sprintf(", δ_clk = %.4g", *out.DeltaClk)
+		}
+		return text, out.EstimateBytes, nil
+	}
+}
+
+func argValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+// benchFilesEnv passes `pomdpq bench --files DIR` to the row processes.
+const benchFilesEnv = "POMDPQ_BENCH_FILES"
 
 func distRow(model string, kind fsc.Kind, m, T int, eps float64) func(ctx context.Context) (string, error) {
 	return func(ctx context.Context) (string, error) {
@@ -99,14 +153,27 @@ func tigerGapRow(ctx context.Context) (string, error) {
 }
 
 func init() {
-	addBench(benchRow{"tiger-T10-clk-quotient-planning", "≈1,200 s (tab:observation-planning, t_Q)", tigerClockRow})
-	addBench(benchRow{"tiger-T10-delta-clk", "", tigerGapRow})
-	addBench(benchRow{"tiger-m1-T10-distances", "287 s (tab:hierarchical-scaling, direct)", distRow("tiger", fsc.KindStationary, 1, 10, 0.5)})
-	addBench(benchRow{"tiger-m2-T7-distances", "194 s (tab:principal-horizon)", distRow("tiger", fsc.KindStationary, 2, 7, 0.5)})
-	addBench(benchRow{"gridworld3-m2-T2-distances", "", distRow("gridworld:3", fsc.KindStationary, 2, 2, 0.3)})
-	addBench(benchRow{"gridworld5-m1-T3-distances", "", distRow("gridworld:5", fsc.KindStationary, 1, 3, 0.6)})
-	addBench(benchRow{"rocksample-m2-T2-distances", "321 s (tab:m2-scaling, sampled)", distRow("rocksample:4:4", fsc.KindStationary, 2, 2, 0.5)})
-	addBench(benchRow{"netmon9-m2-T2-distances", "6,802 s (tab:m2-scaling, sampled)", distRow("netmon:9", fsc.KindStationary, 2, 2, 0.3)})
+	addBench(benchRow{name: "tiger-T10-clk-quotient-planning", paper: "≈1,200 s (tab:observation-planning, t_Q)", run: tigerClockRow})
+	addBench(benchRow{name: "tiger-T10-delta-clk", paper: "", run: tigerGapRow})
+	addBench(benchRow{name: "tiger-m1-T10-distances", paper: "287 s (tab:hierarchical-scaling, direct)", run: distRow("tiger", fsc.KindStationary, 1, 10, 0.5)})
+	addBench(benchRow{name: "tiger-m2-T7-distances", paper: "194 s (tab:principal-horizon)", run: distRow("tiger", fsc.KindStationary, 2, 7, 0.5)})
+	addBench(benchRow{name: "gridworld3-m2-T2-distances", paper: "", run: distRow("gridworld:3", fsc.KindStationary, 2, 2, 0.3)})
+	addBench(benchRow{name: "gridworld5-m1-T3-distances", paper: "", run: distRow("gridworld:5", fsc.KindStationary, 1, 3, 0.6)})
+	addBench(benchRow{name: "rocksample-m2-T2-distances", paper: "321 s (tab:m2-scaling, sampled)", run: distRow("rocksample:4:4", fsc.KindStationary, 2, 2, 0.5)})
+	addBench(benchRow{name: "netmon9-m2-T2-distances", paper: "6,802 s (tab:m2-scaling, sampled)", run: distRow("netmon:9", fsc.KindStationary, 2, 2, 0.3)})
+	// Real models at real horizons: `pomdpq quotient` as users run it.
+	for _, q := range []struct{ name, model, m, T, eps string }{
+		{"quotient-tiger-m2-T12", "tiger", "2", "12", "0,0.3,0.5"},
+		{"quotient-tiger-m2-T14", "tiger", "2", "14", "0,0.3,0.5"},
+		{"quotient-tiger-m2-T16", "tiger", "2", "16", "0,0.3,0.5"},
+		{"quotient-rocksample78-m1-T3", "rocksample:7:8", "1", "3", "0,0.1,0.3"},
+		{"quotient-tag-m1-T3", "tag", "1", "3", "0,0.1,0.3"},
+		{"quotient-hallway-m1-T3", "file:hallway.POMDP", "1", "3", "0,0.1,0.3"},
+		{"quotient-hallway-m1-T4", "file:hallway.POMDP", "1", "4", "0,0.1,0.3"},
+		{"quotient-tiger-grid-m1-T3", "file:tiger-grid.POMDP", "1", "3", "0,0.1,0.3"},
+	} {
+		addBench(benchRow{name: q.name, estimate: quotientRow(q.model, "--m", q.m, "--T", q.T, "--eps", q.eps)})
+	}
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) error {
@@ -114,6 +181,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "write the table as CSV to this file")
 	only := fs.String("only", "", "comma-separated row names (default: all)")
+	files := fs.String("files", "", "folder of third-party model files for the file: rows (hallway.POMDP, tiger-grid.POMDP)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -129,8 +197,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	table := [][]string{{"row", "seconds", "peak_rss_mib", "result", "paper"}}
-	fmt.Fprintf(stdout, "%-30s %9s %9s  %s\n", "row", "seconds", "peak MiB", "result")
+	table := [][]string{{"row", "seconds", "peak_rss_mib", "estimate_mib", "result", "paper"}}
+	fmt.Fprintf(stdout, "%-30s %9s %9s %9s  %s\n", "row", "seconds", "peak MiB", "est. MiB", "result")
 	for _, n := range names {
 		row, ok := benchRows[n]
 		if !ok {
@@ -138,6 +206,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		}
 		cmd := exec.Command(self, "bench-row", n)
 		cmd.Stderr = stderr
+		if *files != "" {
+			abs, err := filepath.Abs(*files)
+			if err != nil {
+				return err
+			}
+			cmd.Env = append(os.Environ(), benchFilesEnv+"="+abs)
+		}
 		start := time.Now()
 		res, err := cmd.Output()
 		secs := time.Since(start).Seconds()
@@ -148,14 +223,22 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss = float64(ru.Maxrss) / 1024 // Linux reports KiB
 		}
-		// The child prints "seconds\tresult": its own timing excludes process start.
-		parts := strings.SplitN(strings.TrimSpace(string(res)), "\t", 2)
-		if len(parts) == 2 {
+		// The child prints "seconds\testimate\tresult": its own timing
+		// excludes process start; estimate is 0 where the row has none.
+		parts := strings.SplitN(strings.TrimSpace(string(res)), "\t", 3)
+		est := 0.0
+		if len(parts) == 3 {
 			fmt.Sscan(parts[0], &secs)
+			fmt.Sscan(parts[1], &est)
+			est /= 1 << 20
 		}
 		result := parts[len(parts)-1]
-		table = append(table, []string{n, fmt.Sprintf("%.4f", secs), fmt.Sprintf("%.1f", rss), result, row.paper})
-		fmt.Fprintf(stdout, "%-30s %9.4f %9.1f  %s\n", n, secs, rss, result)
+		estCol := ""
+		if est > 0 {
+			estCol = fmt.Sprintf("%.1f", est)
+		}
+		table = append(table, []string{n, fmt.Sprintf("%.4f", secs), fmt.Sprintf("%.1f", rss), estCol, result, row.paper})
+		fmt.Fprintf(stdout, "%-30s %9.4f %9.1f %9s  %s\n", n, secs, rss, estCol, result)
 	}
 	if *out != "" {
 		f, err := os.Create(*out)
@@ -185,10 +268,17 @@ func cmdBenchRow(args []string, stdout io.Writer) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	start := time.Now()
-	res, err := row.run(ctx)
+	var res string
+	var est int64
+	var err error
+	if row.estimate != nil {
+		res, est, err = row.estimate(ctx)
+	} else {
+		res, err = row.run(ctx)
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%.6f\t%s\n", time.Since(start).Seconds(), res)
+	fmt.Fprintf(stdout, "%.6f\t%d\t%s\n", time.Since(start).Seconds(), est, res)
 	return nil
 }
