@@ -35,7 +35,7 @@ type Cost struct {
 	Laws   int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
 	Labels int64 // class labels of every history, per worker and merged
 	Family int64 // grouping controllers by behaviour: per member and per distinct action tree
-	Matrix int64 // pair matrices: one per worker plus the merged one
+	Matrix int64 // pair matrices: one per worker (merged into the first)
 	Full   int64 // history-level matrices kept in Result.D (Options.FullLimit)
 }
 
@@ -164,7 +164,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		c.Pairs += k * (k - 1) / 2
 	}
 	if allPairs || c.Known {
-		c.Matrix = 8 * c.Pairs * (w + 1)
+		c.Matrix = 8 * c.Pairs * w
 	}
 	if fb := fullBytes(tree); !allPairs && fullLimit >= 0 && fb <= fullLimit {
 		c.Full = fb

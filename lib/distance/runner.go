@@ -227,14 +227,23 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	d := newClassMatrices(r.reps, r.T)
-	for _, s := range shards {
+	// Merge into the first shard, releasing each other shard once merged.
+	var d []partition.Matrix
+	for w, s := range shards {
 		if s == nil {
+			continue
+		}
+		if d == nil {
+			d = s
 			continue
 		}
 		for t := range d {
 			d[t].MaxInto(s[t])
 		}
+		shards[w] = nil
+	}
+	if d == nil {
+		d = newClassMatrices(r.reps, r.T)
 	}
 	return d, tensor, standIns, nil
 }

@@ -17,6 +17,7 @@ import (
 //	p.Finish()
 type Progress struct {
 	label string
+	base  string // label without the phase
 
 	mu       sync.Mutex
 	id       string // GoNB display id, set on the first notebook update
@@ -31,7 +32,23 @@ type Progress struct {
 // NewProgress returns a progress display labelled label; nothing is shown
 // before the first update.
 func NewProgress(label string) *Progress {
-	return &Progress{label: label, lastStep: -1}
+	return &Progress{label: label, base: label, lastStep: -1}
+}
+
+// Phase starts a new phase of the computation: the label becomes
+// "label · name" and the count starts again (the bar is the same display,
+// updated in place). It fits the Phase callbacks of distance.Options.
+func (p *Progress) Phase(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished {
+		return
+	}
+	p.label = p.base
+	if name != "" {
+		p.label += " · " + name
+	}
+	p.done, p.total, p.lastStep, p.lastDone = 0, 0, -1, 0
 }
 
 // Func returns p.Update as a callback, for code that reports progress through

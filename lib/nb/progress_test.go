@@ -76,3 +76,20 @@ func TestProgressNotebook(t *testing.T) {
 		t.Errorf("second progress id %q", id)
 	}
 }
+
+func TestProgressPhases(t *testing.T) {
+	buf := captureText(t)
+	p := NewProgress("tiger")
+	p.Phase("classes")
+	p.Update(3, 3)
+	p.Phase("distances")
+	p.Update(0, 50)
+	p.Update(50, 50)
+	p.Finish()
+	out := buf.String()
+	for _, want := range []string{"tiger · classes: 3/3 (100%)", "tiger · distances: 0/50 (0%)", "tiger · distances: 50/50 (100%)", "tiger · distances: 50/50 (100%), finished in "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
