@@ -181,6 +181,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "write the table as CSV to this file")
 	only := fs.String("only", "", "comma-separated row names (default: all)")
+	progress := progressFlag("auto")
+	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
 	files := fs.String("files", "", "folder of third-party model files for the file: rows (hallway.POMDP, tiger-grid.POMDP)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
@@ -199,7 +201,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	table := [][]string{{"row", "seconds", "peak_rss_mib", "estimate_mib", "result", "paper"}}
 	fmt.Fprintf(stdout, "%-30s %9s %9s %9s  %s\n", "row", "seconds", "peak MiB", "est. MiB", "result")
+	rep := newReporter(stderr, string(progress))
+	defer rep.Phase("")
 	for _, n := range names {
+		rep.Phase(n)
 		row, ok := benchRows[n]
 		if !ok {
 			return usageError{fmt.Sprintf("bench: unknown row %q", n)}

@@ -19,6 +19,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "out/tables", "directory for the CSV files")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
 	list := fs.Bool("list", false, "list the tables and exit")
+	progress := progressFlag("auto")
+	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per table otherwise), bar, lines or off")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -47,10 +49,12 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	env := &repro.Env{Workers: *workers}
+	rep := newReporter(stderr, string(progress))
+	env := &repro.Env{Workers: *workers, Progress: func(stage string, done, total int) { rep.Progress(done, total) }}
 	summary := [][]string{{"table", "agree", "total", "explained", "seconds"}}
 	fmt.Fprintf(stdout, "%-28s %7s  %s\n", "table", "agree", "file")
 	for _, s := range specs {
+		rep.Phase(s.Name)
 		start := time.Now()
 		t, err := s.Build(ctx, env)
 		if err != nil {
@@ -82,6 +86,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 		summary = append(summary, []string{t.Name, itoa(agree), itoa(t.Compared()), itoa(explained), fmt.Sprintf("%.3f", secs)})
 		fmt.Fprintf(stdout, "%-28s %3d/%-3d  %s\n", t.Name, agree, t.Compared(), path)
 	}
+	rep.Phase("")
+	fmt.Fprintf(stdout, "%d tables in %.1fs\n", len(specs), rep.Seconds())
 	f, err := os.Create(filepath.Join(*out, "agreement.csv"))
 	if err != nil {
 		return err
