@@ -18,6 +18,7 @@ type pairWorker struct {
 	// to gmax (the discrete metric, scaled): one-step W1 is then gmax·TV.
 	uniform bool
 	gmin    float64 // smallest off-diagonal ground distance
+	g       ot.Ground
 	w1      *w1Solver
 	// capped is the decision threshold (Options.Eps): a pair whose value
 	// is known to exceed it is settled with a lower bound above it.
@@ -49,7 +50,96 @@ func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
 	if math.IsInf(gmin, 1) {
 		gmin = 0
 	}
-	return &pairWorker{tree: tree, metric: metric, gmax: gmax, gmin: gmin, uniform: uniform, w1: newW1Solver(g, tree.NumObs), capped: math.Inf(1)}
+	return &pairWorker{tree: tree, metric: metric, gmax: gmax, gmin: gmin, uniform: uniform, g: g, w1: newW1Solver(g, tree.NumObs), capped: math.Inf(1)}
+}
+
+// small returns W1(p, q) under the sequence cost when, after the common
+// mass stays in place (optimal under a metric), the residual problem has
+// one source, one sink, or two of each: one source or sink is a sum; two
+// and two is a one-variable linear program whose optimum is at an end of
+// the feasible interval. ok is false for larger residual problems (and
+// for supports above smallMax, not scanned).
+func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
+	if len(p) > smallMax {
+		return 0, false
+	}
+	var src, snk [2]int
+	var sm, tm [2]float64
+	ns, nt := 0, 0
+	tp, tq := 0.0, 0.0
+	for x := range p {
+		tp += p[x]
+		tq += q[x]
+	}
+	scale := 1.0
+	if tq != tp && tq > 0 {
+		scale = tp / tq
+	}
+	for x, a := range p {
+		b := q[x] * scale
+		switch {
+		case a > b:
+			if ns == 2 && nt >= 2 {
+				return 0, false
+			}
+			if ns < 2 {
+				src[ns], sm[ns] = x, a-b
+			}
+			ns++
+		case b > a:
+			if nt == 2 && ns >= 2 {
+				return 0, false
+			}
+			if nt < 2 {
+				snk[nt], tm[nt] = x, b-a
+			}
+			nt++
+		}
+	}
+	switch {
+	case ns == 0 || nt == 0:
+		return 0, true
+	case ns == 1 || nt == 1:
+		// Every residual unit goes from the one source (or to the one
+		// sink): rescan for the other side, which may have many atoms.
+		v := 0.0
+		for x, a := range p {
+			b := q[x] * scale
+			switch {
+			case ns == 1 && b > a:
+				v += (b - a) * pw.cost(src[0], x, k)
+			case ns > 1 && a > b:
+				v += (a - b) * pw.cost(x, snk[0], k)
+			}
+		}
+		return v, true
+	case ns == 2 && nt == 2:
+		c00, c01 := pw.cost(src[0], snk[0], k), pw.cost(src[0], snk[1], k)
+		c10, c11 := pw.cost(src[1], snk[0], k), pw.cost(src[1], snk[1], k)
+		lo := math.Max(0, sm[0]-tm[1])
+		hi := math.Min(sm[0], tm[0])
+		f := func(x float64) float64 {
+			return x*c00 + (sm[0]-x)*c01 + (tm[0]-x)*c10 + (sm[1]-tm[0]+x)*c11
+		}
+		return math.Min(f(lo), f(hi)), true
+	}
+	return 0, false
+}
+
+// smallMax is the largest support small scans.
+const smallMax = 256
+
+// cost returns Σ_s g(x_s, y_s) for the length-k sequences with indices x
+// and y (base |O|, first observation most significant).
+func (pw *pairWorker) cost(x, y, k int) float64 {
+	nO := pw.tree.NumObs
+	c := 0.0
+	for range k {
+		c += pw.g[x%nO][y%nO]
+		x /= nO
+		y /= nO
+	}
+	return c
 }
 
 // marginals writes, for each representative of one depth, the law of each
@@ -162,6 +252,10 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 						return err
 					}
 				default:
+					if v, ok := pw.small(p, q, k); ok && prune {
+						w = v
+						break
+					}
 					var err error
 					if w, err = pw.w1.solve(p, q, k); err != nil {
 						return err
