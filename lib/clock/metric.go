@@ -1,0 +1,604 @@
+package clock
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
+)
+
+// boundSlack is the slack of the branch-and-bound over action strings: a
+// string whose nested upper bound is at most best + boundSlack cannot raise
+// the maximum W1 by more than boundSlack.
+const boundSlack = 1e-12
+
+// tvMargin is the relative and absolute slack of the one-step bounds
+// g_min·TV ≤ W1 ≤ g_max·TV used to skip work whose result cannot be a
+// maximum. It is far above the rounding error of the exact solvers
+// (≈ 10⁻¹⁵), so a skipped value is below the maximum it is compared with
+// and every reported value is one that the full computation also takes.
+const tvMargin = 1e-8
+
+// pairKey names an unordered belief pair (b1 ≤ b2) with a remaining
+// horizon k and, for constant strings, an action (−1 for all strings).
+type pairKey struct {
+	b1, b2 int32
+	k      int16
+	a      int16
+}
+
+func mkPair(b1, b2 int32, k, a int) pairKey {
+	if b1 > b2 {
+		b1, b2 = b2, b1
+	}
+	return pairKey{b1, b2, int16(k), int16(a)}
+}
+
+// A pairRec is one memoised belief pair. Memo keys are unordered but the
+// solvers are not bitwise symmetric, so every pair is evaluated in the
+// orientation (b1, b2) of its first request in the sequential visiting
+// order (which the planning step reproduces); values do not depend on the
+// order in which pairs are later evaluated.
+type pairRec struct {
+	b1, b2 int32
+	k, a   int16
+	nest   int32     // clk pairs: the nested pair (b1, b2, k)
+	val    float64   // NaN until evaluated
+	ub     float64   // NaN until bounded
+	vec    []float64 // nested pairs: R(b1, b2, s) per string s (NaN until computed)
+	done   bool      // nested pairs: vec complete
+}
+
+// metric plans and evaluates belief-pair distances.
+//
+// Planning (plan*) reproduces the visiting order of the plain recursion
+// (alignment of prefix trees, memoised per pair of subtrees, and the
+// nested recursion of each belief pair on its first visit) without
+// solving anything: it fixes each class's representative belief and each
+// pair's orientation. Evaluation (value, clkValue, opValue) then solves
+// only what can still change a maximum, using the one-step bounds
+// g_min·TV ≤ W1 ≤ g_max·TV at remaining horizon 1.
+type metric struct {
+	ctx        context.Context
+	bs         *beliefs
+	g          ot.Ground
+	gflat      []float64
+	gmax, gmin float64 // largest entry, smallest off-diagonal entry of g
+	nA, nO     int
+	tr         Transport
+	pow        []int // pow[k] = |A|^k
+
+	nestIdx, clkIdx, opIdx, nestOpIdx map[pairKey]int32
+	nest, clk, op, nestOp             []pairRec
+
+	solver  ot.Solver
+	small   ot.Solver
+	lawP    []float64
+	lawQ    []float64
+	acts    []int
+	order   []int
+	scr     []levelScratch // per remaining horizon
+	tv      []float64      // per action
+	solves  int
+	entries int64
+	budget  float64
+	err     error
+}
+
+// levelScratch is the scratch of one level of the nested recursion.
+type levelScratch struct {
+	p, q, cost []float64
+	s1, s2     []int32
+	child      [][]float64
+}
+
+func newMetric(ctx context.Context, bs *beliefs, g ot.Ground, T int, tr Transport, budget float64) *metric {
+	nA, nO := bs.nA, bs.nO
+	mt := &metric{ctx: ctx, bs: bs, g: g, nA: nA, nO: nO, tr: tr, budget: budget,
+		nestIdx: make(map[pairKey]int32), clkIdx: make(map[pairKey]int32), opIdx: make(map[pairKey]int32),
+		nestOpIdx: make(map[pairKey]int32), pow: make([]int, T+1), tv: make([]float64, nA)}
+	mt.gflat = make([]float64, nO*nO)
+	mt.gmin = math.Inf(1)
+	for i := range nO {
+		copy(mt.gflat[i*nO:(i+1)*nO], g[i])
+		for j, v := range g[i] {
+			mt.gmax = math.Max(mt.gmax, v)
+			if i != j {
+				mt.gmin = math.Min(mt.gmin, v)
+			}
+		}
+	}
+	if math.IsInf(mt.gmin, 1) {
+		mt.gmin = 0
+	}
+	mt.pow[0] = 1
+	for k := 1; k <= T; k++ {
+		mt.pow[k] = mt.pow[k-1] * nA
+	}
+	mt.scr = make([]levelScratch, T+1)
+	for k := range mt.scr {
+		mt.scr[k] = levelScratch{p: make([]float64, nO), q: make([]float64, nO), cost: make([]float64, nO*nO),
+			s1: make([]int32, nO), s2: make([]int32, nO), child: make([][]float64, nO*nO)}
+	}
+	return mt
+}
+
+// fail records the first error; later calls return 0.
+func (mt *metric) fail(err error) {
+	if mt.err == nil {
+		mt.err = err
+	}
+}
+
+// charge adds n units of work and fails when the budget is exceeded or
+// the context is cancelled.
+func (mt *metric) charge(n int) {
+	before := mt.entries
+	mt.entries += int64(n)
+	if float64(mt.entries) > mt.budget {
+		mt.fail(fmt.Errorf("%w: more than MaxWork = %.3g nested transport values; raise Options.MaxWork", ErrTooLarge, mt.budget))
+	}
+	if before>>12 != mt.entries>>12 {
+		if err := mt.ctx.Err(); err != nil {
+			mt.fail(err)
+		}
+	}
+}
+
+// add appends a new record for key to tab and returns its ID.
+func add(idx map[pairKey]int32, tab *[]pairRec, key pairKey, b1, b2 int32, k, a int) int32 {
+	id := int32(len(*tab))
+	idx[key] = id
+	*tab = append(*tab, pairRec{b1: b1, b2: b2, k: int16(k), a: int16(a), nest: -1, val: math.NaN(), ub: math.NaN()})
+	return id
+}
+
+// planNested records the nested pair (b1, b2, k) and, on its first
+// visit, its children in the order of the nested recursion. It returns
+// the pair's ID, or −1 when the pair is equal or k = 0 (all zeros).
+func (mt *metric) planNested(b1, b2 int32, k int) int32 {
+	if b1 == b2 || k == 0 {
+		return -1
+	}
+	key := mkPair(b1, b2, k, -1)
+	if id, ok := mt.nestIdx[key]; ok {
+		return id
+	}
+	id := add(mt.nestIdx, &mt.nest, key, b1, b2, k, -1)
+	if k == 1 {
+		return id
+	}
+	bs := mt.bs
+	for a := range mt.nA {
+		off1, off2 := bs.step(b1, a), bs.step(b2, a)
+		for o := range mt.nO {
+			if bs.obs[off1+o] <= 0 {
+				continue
+			}
+			for o2 := range mt.nO {
+				if bs.obs[off2+o2] > 0 {
+					// step may grow bs.obs and bs.succ: re-read offsets.
+					mt.planNested(bs.succ[bs.step(b1, a)+o], bs.succ[bs.step(b2, a)+o2], k-1)
+				}
+			}
+		}
+	}
+	return id
+}
+
+// planClk records the clk pair (b1, b2, k) and returns its ID, or −1 when
+// its distance is 0.
+func (mt *metric) planClk(b1, b2 int32, k int) int32 {
+	if b1 == b2 || k == 0 {
+		return -1
+	}
+	key := mkPair(b1, b2, k, -1)
+	if id, ok := mt.clkIdx[key]; ok {
+		return id
+	}
+	id := add(mt.clkIdx, &mt.clk, key, b1, b2, k, -1)
+	n := mt.planNested(b1, b2, k)
+	mt.clk[id].nest = n
+	return id
+}
+
+// planNestConst records the pair (b1, b2) under a^k for the nested
+// transport and its children on first visit.
+func (mt *metric) planNestConst(b1, b2 int32, a, k int) int32 {
+	if b1 == b2 || k == 0 {
+		return -1
+	}
+	key := mkPair(b1, b2, k, a)
+	if id, ok := mt.nestOpIdx[key]; ok {
+		return id
+	}
+	id := add(mt.nestOpIdx, &mt.nestOp, key, b1, b2, k, a)
+	if k == 1 {
+		return id
+	}
+	bs := mt.bs
+	for o := range mt.nO {
+		for o2 := range mt.nO {
+			off1, off2 := bs.step(b1, a), bs.step(b2, a)
+			if bs.obs[off1+o] > 0 && bs.obs[off2+o2] > 0 {
+				mt.planNestConst(bs.succ[off1+o], bs.succ[off2+o2], a, k-1)
+			}
+		}
+	}
+	return id
+}
+
+// planOp records the op pair (b1, b2) under a^k and returns its ID, or
+// −1 when its distance is 0.
+func (mt *metric) planOp(b1, b2 int32, a, k int) int32 {
+	if b1 == b2 || k == 0 {
+		return -1
+	}
+	key := mkPair(b1, b2, k, a)
+	if id, ok := mt.opIdx[key]; ok {
+		return id
+	}
+	id := add(mt.opIdx, &mt.op, key, b1, b2, k, a)
+	if mt.tr == TransportNested {
+		mt.op[id].nest = mt.planNestConst(b1, b2, a, k)
+	}
+	return id
+}
+
+// smallOT returns min_γ Σ γ(o,o')·cost[o·nO+o'] over couplings of p and q
+// (distributions on the observations).
+func (mt *metric) smallOT(p, q, cost []float64) float64 {
+	nO := mt.nO
+	var ip, iq [2]int
+	np, nq := 0, 0
+	for o := range nO {
+		if p[o] > 0 {
+			if np < 2 {
+				ip[np] = o
+			}
+			np++
+		}
+		if q[o] > 0 {
+			if nq < 2 {
+				iq[nq] = o
+			}
+			nq++
+		}
+	}
+	switch {
+	case np == 0 || nq == 0:
+		return 0
+	case np == 1:
+		s := 0.0
+		for o := range nO {
+			s += q[o] * cost[ip[0]*nO+o]
+		}
+		return s
+	case nq == 1:
+		s := 0.0
+		for o := range nO {
+			s += p[o] * cost[o*nO+iq[0]]
+		}
+		return s
+	case np == 2 && nq == 2:
+		// γ(i0, j0) = x ∈ [lo, hi]; the cost is affine in x.
+		i0, i1, j0, j1 := ip[0], ip[1], iq[0], iq[1]
+		lo := math.Max(0, p[i0]-q[j1])
+		hi := math.Min(p[i0], q[j0])
+		f := func(x float64) float64 {
+			return x*cost[i0*nO+j0] + (p[i0]-x)*cost[i0*nO+j1] + (q[j0]-x)*cost[i1*nO+j0] + (p[i1]-q[j0]+x)*cost[i1*nO+j1]
+		}
+		return math.Min(f(lo), f(hi))
+	}
+	r, err := mt.small.W1(p, q, cost)
+	if err != nil {
+		mt.fail(err)
+		return 0
+	}
+	return r.Value
+}
+
+// nestedEntry fills entry a of the one-step nested vector of pair id
+// (k = 1): R(b1, b2, a) = W1(P(·|b1,a), P(·|b2,a)).
+func (mt *metric) nestedEntry(id int32, a int) float64 {
+	r := &mt.nest[id]
+	if r.vec == nil {
+		r.vec = make([]float64, mt.nA)
+		for i := range r.vec {
+			r.vec[i] = math.NaN()
+		}
+	}
+	if v := r.vec[a]; !math.IsNaN(v) {
+		return v
+	}
+	mt.charge(1)
+	sc := &mt.scr[1]
+	copy(sc.p, mt.bs.probs(r.b1, a))
+	copy(sc.q, mt.bs.probs(r.b2, a))
+	copy(sc.cost, mt.gflat)
+	v := mt.smallOT(sc.p, sc.q, sc.cost)
+	mt.nest[id].vec[a] = v
+	return v
+}
+
+// nestedVec returns R(b1, b2, s) for every string s ∈ A^k of the nested
+// pair id, indexed by s in base |A| with the first action most
+// significant (shared; do not modify), or nil for id < 0 (all zeros).
+func (mt *metric) nestedVec(id int32) []float64 {
+	if id < 0 || mt.err != nil {
+		return nil
+	}
+	r := mt.nest[id]
+	if r.done {
+		return r.vec
+	}
+	k := int(r.k)
+	if k == 1 {
+		for a := range mt.nA {
+			mt.nestedEntry(id, a)
+		}
+		mt.nest[id].done = true
+		return mt.nest[id].vec
+	}
+	nA, nO, bs := mt.nA, mt.nO, mt.bs
+	b1, b2 := r.b1, r.b2
+	sub := mt.pow[k-1]
+	out := make([]float64, mt.pow[k])
+	mt.charge(len(out))
+	sc := &mt.scr[k]
+	p, q, s1, s2, child, cost := sc.p, sc.q, sc.s1, sc.s2, sc.child, sc.cost
+	for a := range nA {
+		copy(p, bs.probs(b1, a))
+		copy(q, bs.probs(b2, a))
+		for o := range nO {
+			s1[o], s2[o] = bs.next(b1, a, o), bs.next(b2, a, o)
+		}
+		for o := range nO {
+			for o2 := range nO {
+				child[o*nO+o2] = nil
+				if p[o] > 0 && q[o2] > 0 && s1[o] != s2[o2] {
+					child[o*nO+o2] = mt.nestedVec(mt.planNested(s1[o], s2[o2], k-1))
+				}
+			}
+		}
+		if mt.err != nil {
+			return nil
+		}
+		for x := range sub {
+			for c := range cost {
+				cost[c] = mt.gflat[c]
+				if child[c] != nil {
+					cost[c] += child[c][x]
+				}
+			}
+			out[a*sub+x] = mt.smallOT(p, q, cost)
+		}
+	}
+	mt.nest[id].vec, mt.nest[id].done = out, true
+	return out
+}
+
+// nestedConst returns R(b1, b2, a^k) of the nested-transport op pair id.
+func (mt *metric) nestedConst(id int32) float64 {
+	if id < 0 || mt.err != nil {
+		return 0
+	}
+	r := mt.nestOp[id]
+	if !math.IsNaN(r.val) {
+		return r.val
+	}
+	mt.charge(1)
+	nO, bs, a, k := mt.nO, mt.bs, int(r.a), int(r.k)
+	p := slices.Clone(bs.probs(r.b1, a))
+	q := slices.Clone(bs.probs(r.b2, a))
+	cost := make([]float64, nO*nO)
+	for o := range nO {
+		for o2 := range nO {
+			cost[o*nO+o2] = mt.gflat[o*nO+o2]
+			if p[o] > 0 && q[o2] > 0 {
+				c := 0.0
+				if s1, s2 := bs.next(r.b1, a, o), bs.next(r.b2, a, o2); s1 != s2 && k > 1 {
+					c = mt.nestedConst(mt.planNestConst(s1, s2, a, k-1))
+				}
+				cost[o*nO+o2] += c
+			}
+		}
+	}
+	v := mt.smallOT(p, q, cost)
+	mt.nestOp[id].val = v
+	return v
+}
+
+// law writes P(O_{1:k} = x | b, s) into dst (length |O|^k, first
+// observation most significant) for the action string acts (length k).
+func (mt *metric) law(dst []float64, b int32, acts []int) {
+	clear(dst)
+	var rec func(b int32, pos, idx int, w float64)
+	rec = func(b int32, pos, idx int, w float64) {
+		if pos == len(acts) {
+			dst[idx] += w
+			return
+		}
+		a := acts[pos]
+		for o := range mt.nO {
+			p := mt.bs.probs(b, a)[o]
+			if p == 0 {
+				continue
+			}
+			rec(mt.bs.next(b, a, o), pos+1, idx*mt.nO+o, w*p)
+		}
+	}
+	rec(b, 0, 0, 1)
+}
+
+// w1 returns the exact W1 between the laws of b1 and b2 under acts.
+func (mt *metric) w1(b1, b2 int32, acts []int) float64 {
+	k := len(acts)
+	n := ot.SeqLen(mt.nO, k)
+	if cap(mt.lawP) < n {
+		mt.lawP, mt.lawQ = make([]float64, n), make([]float64, n)
+	}
+	p, q := mt.lawP[:n], mt.lawQ[:n]
+	mt.law(p, b1, acts)
+	mt.law(q, b2, acts)
+	mt.solves++
+	mt.charge(n)
+	r, err := mt.solver.SeqW1(mt.g, k, p, q)
+	if err != nil {
+		mt.fail(fmt.Errorf("clock: exact W1 on %d-step suffix laws: %w", k, err))
+		return 0
+	}
+	return r.Value
+}
+
+func (mt *metric) decode(s, k int) []int {
+	mt.acts = mt.acts[:0]
+	for i := k - 1; i >= 0; i-- {
+		mt.acts = append(mt.acts, (s/mt.pow[i])%mt.nA)
+	}
+	return mt.acts
+}
+
+// tvBounds sets mt.tv[a] = TV(P(·|b1,a), P(·|b2,a)) and returns the
+// largest lower bound g_min·TV (less the margin) over the actions.
+func (mt *metric) tvBounds(b1, b2 int32) (lbmax float64) {
+	lbmax = math.Inf(-1)
+	for a := range mt.nA {
+		p, q := mt.bs.probs(b1, a), mt.bs.probs(b2, a)
+		s := 0.0
+		for o, x := range p {
+			s += math.Abs(x - q[o])
+		}
+		mt.tv[a] = s / 2
+		lbmax = math.Max(lbmax, mt.gmin*mt.tv[a]*(1-tvMargin)-tvMargin)
+	}
+	return lbmax
+}
+
+// tvUpper returns an upper bound on W1 from a total variation distance.
+func (mt *metric) tvUpper(tv float64) float64 { return mt.gmax*tv*(1+tvMargin) + tvMargin }
+
+// clkUB returns an upper bound on clkValue(id): g_max·TV at k = 1, +∞
+// beyond.
+func (mt *metric) clkUB(id int32) float64 {
+	r := &mt.clk[id]
+	if !math.IsNaN(r.ub) {
+		return r.ub
+	}
+	ub := math.Inf(1)
+	if r.k == 1 {
+		mt.tvBounds(r.b1, r.b2)
+		ub = mt.tvUpper(slices.Max(mt.tv))
+	}
+	mt.clk[id].ub = ub
+	return ub
+}
+
+// clkValue returns D^clk(b1, b2, k) = max_{s ∈ A^k} D(law(b1, s), law(b2, s))
+// of clk pair id. For TransportW1 it visits the strings in decreasing
+// order of their nested upper bound and stops when the bound cannot beat
+// the best exact W1 found (branch and bound; exact to within boundSlack).
+// At k = 1 the strings whose bound g_max·TV is below another's g_min·TV
+// are dropped first: they come after it in that order and are never
+// solved.
+func (mt *metric) clkValue(id int32) float64 {
+	if id < 0 || mt.err != nil {
+		return 0
+	}
+	r := mt.clk[id]
+	if !math.IsNaN(r.val) {
+		return r.val
+	}
+	k := int(r.k)
+	var ub []float64
+	order := mt.order[:0]
+	if k == 1 {
+		lbmax := mt.tvBounds(r.b1, r.b2)
+		for a := range mt.nA {
+			if mt.tvUpper(mt.tv[a]) >= lbmax {
+				mt.nestedEntry(r.nest, a)
+				order = append(order, a)
+			}
+		}
+		ub = mt.nest[r.nest].vec
+	} else {
+		ub = mt.nestedVec(r.nest)
+		for s := range ub {
+			order = append(order, s)
+		}
+	}
+	mt.order = order
+	if mt.err != nil {
+		return 0
+	}
+	best := 0.0
+	if mt.tr == TransportNested {
+		best = math.Inf(-1)
+		for _, s := range order {
+			best = math.Max(best, ub[s])
+		}
+	} else {
+		slices.SortStableFunc(order, func(x, y int) int {
+			switch {
+			case ub[x] > ub[y]:
+				return -1
+			case ub[x] < ub[y]:
+				return 1
+			}
+			return 0
+		})
+		for _, s := range order {
+			if ub[s] <= best+boundSlack || mt.err != nil {
+				break
+			}
+			best = math.Max(best, mt.w1(r.b1, r.b2, mt.decode(s, k)))
+		}
+	}
+	mt.clk[id].val = best
+	return best
+}
+
+// opUB returns an upper bound on opValue(id).
+func (mt *metric) opUB(id int32) float64 {
+	r := &mt.op[id]
+	if !math.IsNaN(r.ub) {
+		return r.ub
+	}
+	ub := math.Inf(1)
+	if r.k == 1 {
+		p, q := mt.bs.probs(r.b1, int(r.a)), mt.bs.probs(r.b2, int(r.a))
+		s := 0.0
+		for o, x := range p {
+			s += math.Abs(x - q[o])
+		}
+		ub = mt.tvUpper(s / 2)
+	}
+	mt.op[id].ub = ub
+	return ub
+}
+
+// opValue returns D(law(b1, a^k), law(b2, a^k)) of op pair id.
+func (mt *metric) opValue(id int32) float64 {
+	if id < 0 || mt.err != nil {
+		return 0
+	}
+	r := mt.op[id]
+	if !math.IsNaN(r.val) {
+		return r.val
+	}
+	var v float64
+	if mt.tr == TransportNested {
+		v = mt.nestedConst(r.nest)
+	} else {
+		acts := mt.acts[:0]
+		for range r.k {
+			acts = append(acts, int(r.a))
+		}
+		mt.acts = acts
+		v = mt.w1(r.b1, r.b2, acts)
+	}
+	mt.op[id].val = v
+	return v
+}
