@@ -79,8 +79,9 @@ type metric struct {
 	lawQ    []float64
 	acts    []int
 	order   []int
+	ubS     []float64
+	lbS     []float64
 	scr     []levelScratch // per remaining horizon
-	tv      []float64      // per action
 	solves  int
 	entries int64
 	budget  float64
@@ -98,7 +99,7 @@ func newMetric(ctx context.Context, bs *beliefs, g ot.Ground, T int, tr Transpor
 	nA, nO := bs.nA, bs.nO
 	mt := &metric{ctx: ctx, bs: bs, g: g, nA: nA, nO: nO, tr: tr, budget: budget,
 		nestIdx: make(map[pairKey]int32), clkIdx: make(map[pairKey]int32), opIdx: make(map[pairKey]int32),
-		nestOpIdx: make(map[pairKey]int32), pow: make([]int, T+1), tv: make([]float64, nA)}
+		nestOpIdx: make(map[pairKey]int32), pow: make([]int, T+1)}
 	mt.gflat = make([]float64, nO*nO)
 	mt.gmin = math.Inf(1)
 	for i := range nO {
@@ -300,26 +301,50 @@ func (mt *metric) smallOT(p, q, cost []float64) float64 {
 	return r.Value
 }
 
-// nestedEntry fills entry a of the one-step nested vector of pair id
-// (k = 1): R(b1, b2, a) = W1(P(·|b1,a), P(·|b2,a)).
-func (mt *metric) nestedEntry(id int32, a int) float64 {
+// vecOf returns the nested vector of pair id, allocated NaN-filled.
+func (mt *metric) vecOf(id int32) []float64 {
 	r := &mt.nest[id]
 	if r.vec == nil {
-		r.vec = make([]float64, mt.nA)
+		r.vec = make([]float64, mt.pow[r.k])
 		for i := range r.vec {
 			r.vec[i] = math.NaN()
 		}
 	}
-	if v := r.vec[a]; !math.IsNaN(v) {
+	return r.vec
+}
+
+// nestedAt returns R(b1, b2, s) of the nested pair id for the string s
+// (base |A|, first action most significant), computing only the entries
+// it needs: entry s uses entry s mod |A|^{k−1} of the children under the
+// first action of s, with the arithmetic of nestedVec.
+func (mt *metric) nestedAt(id int32, s int) float64 {
+	vec := mt.vecOf(id)
+	if v := vec[s]; !math.IsNaN(v) {
 		return v
 	}
+	r := mt.nest[id]
+	k := int(r.k)
+	sub := mt.pow[k-1]
+	a, x := s/sub, s%sub
 	mt.charge(1)
-	sc := &mt.scr[1]
-	copy(sc.p, mt.bs.probs(r.b1, a))
-	copy(sc.q, mt.bs.probs(r.b2, a))
-	copy(sc.cost, mt.gflat)
-	v := mt.smallOT(sc.p, sc.q, sc.cost)
-	mt.nest[id].vec[a] = v
+	nO, bs := mt.nO, mt.bs
+	sc := &mt.scr[k]
+	p, q, cost := sc.p, sc.q, sc.cost
+	copy(p, bs.probs(r.b1, a))
+	copy(q, bs.probs(r.b2, a))
+	for o := range nO {
+		for o2 := range nO {
+			c := o*nO + o2
+			cost[c] = mt.gflat[c]
+			if k > 1 && p[o] > 0 && q[o2] > 0 {
+				if s1, s2 := bs.next(r.b1, a, o), bs.next(r.b2, a, o2); s1 != s2 {
+					cost[c] += mt.nestedAt(mt.planNested(s1, s2, k-1), x)
+				}
+			}
+		}
+	}
+	v := mt.smallOT(p, q, cost)
+	vec[s] = v
 	return v
 }
 
@@ -335,18 +360,17 @@ func (mt *metric) nestedVec(id int32) []float64 {
 		return r.vec
 	}
 	k := int(r.k)
+	out := mt.vecOf(id)
 	if k == 1 {
 		for a := range mt.nA {
-			mt.nestedEntry(id, a)
+			mt.nestedAt(id, a)
 		}
 		mt.nest[id].done = true
-		return mt.nest[id].vec
+		return out
 	}
 	nA, nO, bs := mt.nA, mt.nO, mt.bs
 	b1, b2 := r.b1, r.b2
 	sub := mt.pow[k-1]
-	out := make([]float64, mt.pow[k])
-	mt.charge(len(out))
 	sc := &mt.scr[k]
 	p, q, s1, s2, child, cost := sc.p, sc.q, sc.s1, sc.s2, sc.child, sc.cost
 	for a := range nA {
@@ -367,6 +391,10 @@ func (mt *metric) nestedVec(id int32) []float64 {
 			return nil
 		}
 		for x := range sub {
+			if !math.IsNaN(out[a*sub+x]) {
+				continue
+			}
+			mt.charge(1)
 			for c := range cost {
 				cost[c] = mt.gflat[c]
 				if child[c] != nil {
@@ -376,7 +404,7 @@ func (mt *metric) nestedVec(id int32) []float64 {
 			out[a*sub+x] = mt.smallOT(p, q, cost)
 		}
 	}
-	mt.nest[id].vec, mt.nest[id].done = out, true
+	mt.nest[id].done = true
 	return out
 }
 
@@ -461,48 +489,108 @@ func (mt *metric) decode(s, k int) []int {
 	return mt.acts
 }
 
-// tvBounds sets mt.tv[a] = TV(P(·|b1,a), P(·|b2,a)) and returns the
-// largest lower bound g_min·TV (less the margin) over the actions.
-func (mt *metric) tvBounds(b1, b2 int32) (lbmax float64) {
-	lbmax = math.Inf(-1)
-	for a := range mt.nA {
-		p, q := mt.bs.probs(b1, a), mt.bs.probs(b2, a)
-		s := 0.0
-		for o, x := range p {
-			s += math.Abs(x - q[o])
-		}
-		mt.tv[a] = s / 2
-		lbmax = math.Max(lbmax, mt.gmin*mt.tv[a]*(1-tvMargin)-tvMargin)
+// tvDist returns TV(p, q) = Σ|p − q|/2.
+func tvDist(p, q []float64) float64 {
+	s := 0.0
+	for o, x := range p {
+		s += math.Abs(x - q[o])
 	}
-	return lbmax
+	return s / 2
 }
 
 // tvUpper returns an upper bound on W1 from a total variation distance.
 func (mt *metric) tvUpper(tv float64) float64 { return mt.gmax*tv*(1+tvMargin) + tvMargin }
 
-// clkUB returns an upper bound on clkValue(id): g_max·TV at k = 1, +∞
-// beyond.
+// tvLower returns a lower bound on W1 from a total variation distance.
+func (mt *metric) tvLower(tv float64) float64 { return mt.gmin*tv*(1-tvMargin) - tvMargin }
+
+// maxBoundK is the largest remaining horizon with string bounds.
+const maxBoundK = 2
+
+// stringBounds fills ub[s] ≥ R(b1, b2, s) ≥ W1(law(b1, s), law(b2, s))
+// and lb[s] ≤ W1(law(b1, s), law(b2, s)) for every s ∈ A^k, k ≤ maxBoundK
+// (both with margins covering rounding):
+//
+//	R(b, b', a·s') ≤ Σ_o min(p_o, q_o)·R(b_ao, b'_ao, s') + TV(p, q)·k·g_max
+//
+// (couple equal observations first; R ≤ (k−1)·g_max), and W1 of the laws
+// is at least Σ_τ g_min·TV of the τ-th marginals (the sequence cost is
+// additive), here τ ≤ 2.
+func (mt *metric) stringBounds(b1, b2 int32, k int, ub, lb []float64) {
+	nA, nO, bs := mt.nA, mt.nO, mt.bs
+	if k == 1 {
+		for a := range nA {
+			tv := tvDist(bs.probs(b1, a), bs.probs(b2, a))
+			ub[a], lb[a] = mt.tvUpper(tv), mt.tvLower(tv)
+		}
+		return
+	}
+	m1, m2 := mt.scr[0].p, mt.scr[0].q
+	for a := range nA {
+		p, q := bs.probs(b1, a), bs.probs(b2, a)
+		tv1 := tvDist(p, q)
+		for a2 := range nA {
+			diag := 0.0
+			clear(m1)
+			clear(m2)
+			for o := range nO {
+				c1, c2 := bs.next(b1, a, o), bs.next(b2, a, o)
+				if w := min(p[o], q[o]); w > 0 && c1 != c2 {
+					diag += w * tvDist(bs.probs(c1, a2), bs.probs(c2, a2))
+				}
+				if p[o] > 0 {
+					for o2, x := range bs.probs(c1, a2) {
+						m1[o2] += p[o] * x
+					}
+				}
+				if q[o] > 0 {
+					for o2, x := range bs.probs(c2, a2) {
+						m2[o2] += q[o] * x
+					}
+				}
+			}
+			s := a*nA + a2
+			ub[s] = (mt.gmax*diag+tv1*2*mt.gmax)*(1+tvMargin) + tvMargin
+			lb[s] = mt.tvLower(tv1) + mt.tvLower(tvDist(m1, m2))
+		}
+	}
+}
+
+// clkUB returns an upper bound on clkValue(id) (+∞ beyond maxBoundK).
 func (mt *metric) clkUB(id int32) float64 {
 	r := &mt.clk[id]
 	if !math.IsNaN(r.ub) {
 		return r.ub
 	}
 	ub := math.Inf(1)
-	if r.k == 1 {
-		mt.tvBounds(r.b1, r.b2)
-		ub = mt.tvUpper(slices.Max(mt.tv))
+	if k := int(r.k); k <= maxBoundK {
+		u, l := mt.bounds(k)
+		mt.stringBounds(r.b1, r.b2, k, u, l)
+		ub = slices.Max(u)
 	}
 	mt.clk[id].ub = ub
 	return ub
 }
 
+// bounds returns scratch for the string bounds of horizon k.
+func (mt *metric) bounds(k int) (ub, lb []float64) {
+	n := mt.pow[k]
+	if cap(mt.ubS) < n {
+		mt.ubS, mt.lbS = make([]float64, n), make([]float64, n)
+	}
+	return mt.ubS[:n], mt.lbS[:n]
+}
+
 // clkValue returns D^clk(b1, b2, k) = max_{s ∈ A^k} D(law(b1, s), law(b2, s))
 // of clk pair id. For TransportW1 it visits the strings in decreasing
-// order of their nested upper bound and stops when the bound cannot beat
-// the best exact W1 found (branch and bound; exact to within boundSlack).
-// At k = 1 the strings whose bound g_max·TV is below another's g_min·TV
-// are dropped first: they come after it in that order and are never
-// solved.
+// order of their nested upper bound R and stops when R cannot beat the
+// best exact W1 found (branch and bound; exact to within boundSlack).
+//
+// For k ≤ maxBoundK, strings whose bound on R is below the largest lower
+// bound on W1 (less the slack) are dropped first. That changes nothing:
+// such a string has R below the final maximum, so in the full order it
+// comes after the string attaining that maximum and the search stops
+// before it (or, for TransportNested, it is not the maximum).
 func (mt *metric) clkValue(id int32) float64 {
 	if id < 0 || mt.err != nil {
 		return 0
@@ -512,15 +600,19 @@ func (mt *metric) clkValue(id int32) float64 {
 		return r.val
 	}
 	k := int(r.k)
-	var ub []float64
 	order := mt.order[:0]
-	if k == 1 {
-		lbmax := mt.tvBounds(r.b1, r.b2)
-		for a := range mt.nA {
-			if mt.tvUpper(mt.tv[a]) >= lbmax {
-				mt.nestedEntry(r.nest, a)
-				order = append(order, a)
+	var ub []float64
+	if k <= maxBoundK {
+		u, l := mt.bounds(k)
+		mt.stringBounds(r.b1, r.b2, k, u, l)
+		lmax := slices.Max(l) - boundSlack - 2*tvMargin
+		for s, x := range u {
+			if x >= lmax {
+				order = append(order, s)
 			}
+		}
+		for _, s := range order {
+			mt.nestedAt(r.nest, s)
 		}
 		ub = mt.nest[r.nest].vec
 	} else {
