@@ -2,6 +2,7 @@ package clock
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -17,18 +18,25 @@ const roundScale = 1e12
 // all-first-observation suffix (law.PointMassStandIn).
 const standIn = 0
 
+// seed hashes rounded belief keys.
+var seed = maphash.MakeSeed()
+
 // beliefs interns beliefs and memoises their one-step behaviour. Belief 0
 // is the stand-in; real beliefs are numbered from 1 in order of creation.
+// The one-step rows (obs, succ) are allocated when a (belief, action) pair
+// is first stepped: most beliefs (those of the last depth) never are.
 type beliefs struct {
 	m          *pomdp.Model
 	nS, nA, nO int
 
 	vec   []float64        // vec[b·nS : (b+1)·nS], representative of belief b
-	index map[string]int32 // rounded key → ID
-	obs   []float64        // obs[(b·nA + a)·nO + o] = P(o | b, a), valid when done
-	succ  []int32          // succ[(b·nA + a)·nO + o], standIn when P(o | b, a) = 0
-	done  []bool           // done[b·nA + a]: obs and succ of (b, a) are filled
+	index map[uint64]int32 // hash of the rounded key → first ID with that hash
+	coll  map[string]int32 // rounded key → ID, for hash collisions
+	offs  []int            // offs[b·nA + a]: offset of the row of (b, a) in obs and succ, −1 before step
+	obs   []float64        // obs[offs[b·nA+a] + o] = P(o | b, a)
+	succ  []int32          // succ[offs[b·nA+a] + o], standIn when P(o | b, a) = 0
 	key   []byte           // scratch
+	key2  []byte           // scratch
 	pred  []float64        // scratch
 	post  [][]float64      // scratch, one per observation
 	limit int              // maximum number of beliefs
@@ -37,7 +45,7 @@ type beliefs struct {
 
 func newBeliefs(m *pomdp.Model, limit int) *beliefs {
 	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
-	bs := &beliefs{m: m, nS: nS, nA: nA, nO: nO, index: make(map[string]int32), limit: limit,
+	bs := &beliefs{m: m, nS: nS, nA: nA, nO: nO, index: make(map[uint64]int32), limit: limit,
 		pred: make([]float64, nS), post: make([][]float64, nO)}
 	for o := range bs.post {
 		bs.post[o] = make([]float64, nS)
@@ -45,6 +53,7 @@ func newBeliefs(m *pomdp.Model, limit int) *beliefs {
 	// The stand-in: zero vector, emits observation 0 surely, stays.
 	bs.vec = append(bs.vec, make([]float64, nS)...)
 	for a := 0; a < nA; a++ {
+		bs.offs = append(bs.offs, len(bs.obs))
 		for o := 0; o < nO; o++ {
 			p := 0.0
 			if o == 0 {
@@ -53,49 +62,67 @@ func newBeliefs(m *pomdp.Model, limit int) *beliefs {
 			bs.obs = append(bs.obs, p)
 			bs.succ = append(bs.succ, standIn)
 		}
-		bs.done = append(bs.done, true)
 	}
 	return bs
 }
 
 // len returns the number of beliefs including the stand-in.
-func (bs *beliefs) len() int { return len(bs.done) / bs.nA }
+func (bs *beliefs) len() int { return len(bs.offs) / bs.nA }
+
+// roundKey appends the rounded entries of b to dst.
+func roundKey(dst []byte, b []float64) []byte {
+	for _, x := range b {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(int64(math.Round(x*roundScale))))
+	}
+	return dst
+}
 
 // intern returns the ID of belief b (a distribution over states), adding
 // it if no belief with the same rounded entries exists.
 func (bs *beliefs) intern(b []float64) int32 {
-	bs.key = bs.key[:0]
-	for _, x := range b {
-		bs.key = binary.LittleEndian.AppendUint64(bs.key, uint64(int64(math.Round(x*roundScale))))
-	}
-	if id, ok := bs.index[string(bs.key)]; ok {
-		return id
+	bs.key = roundKey(bs.key[:0], b)
+	h := maphash.Bytes(seed, bs.key)
+	if id, ok := bs.index[h]; ok {
+		bs.key2 = roundKey(bs.key2[:0], bs.vec[int(id)*bs.nS:(int(id)+1)*bs.nS])
+		if string(bs.key2) == string(bs.key) {
+			return id
+		}
+		if id, ok := bs.coll[string(bs.key)]; ok {
+			return id
+		}
 	}
 	id := int32(bs.len())
 	if int(id) >= bs.limit {
 		bs.over = true
 	}
-	bs.index[string(bs.key)] = id
-	bs.vec = append(bs.vec, b...)
-	for a := 0; a < bs.nA; a++ {
-		bs.done = append(bs.done, false)
-		for o := 0; o < bs.nO; o++ {
-			bs.obs = append(bs.obs, 0)
-			bs.succ = append(bs.succ, standIn)
+	if _, ok := bs.index[h]; ok {
+		if bs.coll == nil {
+			bs.coll = make(map[string]int32)
 		}
+		bs.coll[string(bs.key)] = id
+	} else {
+		bs.index[h] = id
+	}
+	bs.vec = append(bs.vec, b...)
+	for range bs.nA {
+		bs.offs = append(bs.offs, -1)
 	}
 	return id
 }
 
-// step fills obs and succ of (b, a) if needed and returns their offset
-// (b·nA + a)·nO. Cost O(nnz(T_a) + nnz(Z_a)) plus interning.
+// step fills obs and succ of (b, a) if needed and returns their offset.
+// Cost O(nnz(T_a) + nnz(Z_a)) plus interning.
 func (bs *beliefs) step(b int32, a int) int {
 	k := int(b)*bs.nA + a
-	off := k * bs.nO
-	if bs.done[k] {
+	if off := bs.offs[k]; off >= 0 {
 		return off
 	}
-	bs.done[k] = true
+	off := len(bs.obs)
+	bs.offs[k] = off
+	for range bs.nO {
+		bs.obs = append(bs.obs, 0)
+		bs.succ = append(bs.succ, standIn)
+	}
 	bv := bs.vec[int(b)*bs.nS : (int(b)+1)*bs.nS]
 	bs.m.Predict(bs.pred, bv, a)
 	for o := 0; o < bs.nO; o++ {
@@ -110,7 +137,7 @@ func (bs *beliefs) step(b int32, a int) int {
 			post[i] /= p
 		}
 	}
-	// Intern after all observations: intern may grow the slices.
+	// Intern after all observations: intern may grow vec (not obs).
 	for o := 0; o < bs.nO; o++ {
 		if bs.obs[off+o] == 0 {
 			continue

@@ -241,7 +241,7 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 	if err := e.overflow(); err != nil {
 		return nil, err
 	}
-	d.BeliefPairs = len(mt.clk)
+	d.BeliefPairs = mt.clkPairs
 	d.Solves, d.Entries, d.Beliefs = mt.solves, mt.entries, e.bs.len()-1
 	return d, nil
 }
@@ -432,6 +432,7 @@ func (al *aligner) plan(u, v ref, level int) int32 {
 	}
 	al.val = append(al.val, math.NaN())
 	al.ub = append(al.ub, math.NaN())
+	al.mt.tick()
 	d := al.e.px.d
 	for a := range nA {
 		c := al.plan(d.child(u, a), d.child(v, a), level-1)

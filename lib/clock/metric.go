@@ -41,14 +41,20 @@ func mkPair(b1, b2 int32, k, a int) pairKey {
 // orientation (b1, b2) of its first request in the sequential visiting
 // order (which the planning step reproduces); values do not depend on the
 // order in which pairs are later evaluated.
+//
+// A belief pair at remaining horizon k serves both as a nested pair
+// (orientation b1, b2) and, once visited as a leaf of the clk alignment,
+// as a clk pair (orientation c1, c2, which may differ).
 type pairRec struct {
 	b1, b2 int32
+	c1, c2 int32 // clk orientation (isClk)
 	k, a   int16
-	nest   int32     // clk pairs: the nested pair (b1, b2, k)
-	val    float64   // NaN until evaluated
+	isClk  bool
+	done   bool      // nested pairs: vec complete
+	nest   int32     // op pairs under TransportNested: the nestOp pair
+	val    float64   // NaN until evaluated (clk value, op value, nestOp value)
 	ub     float64   // NaN until bounded
 	vec    []float64 // nested pairs: R(b1, b2, s) per string s (NaN until computed)
-	done   bool      // nested pairs: vec complete
 }
 
 // metric plans and evaluates belief-pair distances.
@@ -70,8 +76,11 @@ type metric struct {
 	tr         Transport
 	pow        []int // pow[k] = |A|^k
 
-	nestIdx, clkIdx, opIdx, nestOpIdx map[pairKey]int32
-	nest, clk, op, nestOp             []pairRec
+	pairIdx           []map[uint64]int32 // per k: belief pair → ID in pairs
+	opIdx, nestOpIdx  map[pairKey]int32
+	pairs, op, nestOp []pairRec
+	clkPairs          int // pairs visited as clk pairs
+	ticks             int
 
 	solver  ot.Solver
 	small   ot.Solver
@@ -98,8 +107,11 @@ type levelScratch struct {
 func newMetric(ctx context.Context, bs *beliefs, g ot.Ground, T int, tr Transport, budget float64) *metric {
 	nA, nO := bs.nA, bs.nO
 	mt := &metric{ctx: ctx, bs: bs, g: g, nA: nA, nO: nO, tr: tr, budget: budget,
-		nestIdx: make(map[pairKey]int32), clkIdx: make(map[pairKey]int32), opIdx: make(map[pairKey]int32),
+		pairIdx: make([]map[uint64]int32, T+1), opIdx: make(map[pairKey]int32),
 		nestOpIdx: make(map[pairKey]int32), pow: make([]int, T+1)}
+	for k := range mt.pairIdx {
+		mt.pairIdx[k] = make(map[uint64]int32)
+	}
 	mt.gflat = make([]float64, nO*nO)
 	mt.gmin = math.Inf(1)
 	for i := range nO {
@@ -156,6 +168,14 @@ func add(idx map[pairKey]int32, tab *[]pairRec, key pairKey, b1, b2 int32, k, a 
 	return id
 }
 
+// pairKey64 packs an unordered belief pair.
+func pairKey64(b1, b2 int32) uint64 {
+	if b1 > b2 {
+		b1, b2 = b2, b1
+	}
+	return uint64(uint32(b1))<<32 | uint64(uint32(b2))
+}
+
 // planNested records the nested pair (b1, b2, k) and, on its first
 // visit, its children in the order of the nested recursion. It returns
 // the pair's ID, or −1 when the pair is equal or k = 0 (all zeros).
@@ -163,11 +183,14 @@ func (mt *metric) planNested(b1, b2 int32, k int) int32 {
 	if b1 == b2 || k == 0 {
 		return -1
 	}
-	key := mkPair(b1, b2, k, -1)
-	if id, ok := mt.nestIdx[key]; ok {
+	key := pairKey64(b1, b2)
+	if id, ok := mt.pairIdx[k][key]; ok {
 		return id
 	}
-	id := add(mt.nestIdx, &mt.nest, key, b1, b2, k, -1)
+	id := int32(len(mt.pairs))
+	mt.pairIdx[k][key] = id
+	mt.pairs = append(mt.pairs, pairRec{b1: b1, b2: b2, k: int16(k), a: -1, nest: -1, val: math.NaN(), ub: math.NaN()})
+	mt.tick()
 	if k == 1 {
 		return id
 	}
@@ -195,13 +218,13 @@ func (mt *metric) planClk(b1, b2 int32, k int) int32 {
 	if b1 == b2 || k == 0 {
 		return -1
 	}
-	key := mkPair(b1, b2, k, -1)
-	if id, ok := mt.clkIdx[key]; ok {
+	if id, ok := mt.pairIdx[k][pairKey64(b1, b2)]; ok && mt.pairs[id].isClk {
 		return id
 	}
-	id := add(mt.clkIdx, &mt.clk, key, b1, b2, k, -1)
-	n := mt.planNested(b1, b2, k)
-	mt.clk[id].nest = n
+	id := mt.planNested(b1, b2, k)
+	r := &mt.pairs[id]
+	r.isClk, r.c1, r.c2 = true, b1, b2
+	mt.clkPairs++
 	return id
 }
 
@@ -216,6 +239,7 @@ func (mt *metric) planNestConst(b1, b2 int32, a, k int) int32 {
 		return id
 	}
 	id := add(mt.nestOpIdx, &mt.nestOp, key, b1, b2, k, a)
+	mt.tick()
 	if k == 1 {
 		return id
 	}
@@ -242,6 +266,7 @@ func (mt *metric) planOp(b1, b2 int32, a, k int) int32 {
 		return id
 	}
 	id := add(mt.opIdx, &mt.op, key, b1, b2, k, a)
+	mt.tick()
 	if mt.tr == TransportNested {
 		mt.op[id].nest = mt.planNestConst(b1, b2, a, k)
 	}
@@ -303,7 +328,7 @@ func (mt *metric) smallOT(p, q, cost []float64) float64 {
 
 // vecOf returns the nested vector of pair id, allocated NaN-filled.
 func (mt *metric) vecOf(id int32) []float64 {
-	r := &mt.nest[id]
+	r := &mt.pairs[id]
 	if r.vec == nil {
 		r.vec = make([]float64, mt.pow[r.k])
 		for i := range r.vec {
@@ -322,7 +347,7 @@ func (mt *metric) nestedAt(id int32, s int) float64 {
 	if v := vec[s]; !math.IsNaN(v) {
 		return v
 	}
-	r := mt.nest[id]
+	r := mt.pairs[id]
 	k := int(r.k)
 	sub := mt.pow[k-1]
 	a, x := s/sub, s%sub
@@ -355,7 +380,7 @@ func (mt *metric) nestedVec(id int32) []float64 {
 	if id < 0 || mt.err != nil {
 		return nil
 	}
-	r := mt.nest[id]
+	r := mt.pairs[id]
 	if r.done {
 		return r.vec
 	}
@@ -365,7 +390,7 @@ func (mt *metric) nestedVec(id int32) []float64 {
 		for a := range mt.nA {
 			mt.nestedAt(id, a)
 		}
-		mt.nest[id].done = true
+		mt.pairs[id].done = true
 		return out
 	}
 	nA, nO, bs := mt.nA, mt.nO, mt.bs
@@ -404,7 +429,7 @@ func (mt *metric) nestedVec(id int32) []float64 {
 			out[a*sub+x] = mt.smallOT(p, q, cost)
 		}
 	}
-	mt.nest[id].done = true
+	mt.pairs[id].done = true
 	return out
 }
 
@@ -556,19 +581,53 @@ func (mt *metric) stringBounds(b1, b2 int32, k int, ub, lb []float64) {
 	}
 }
 
+// tighten lowers the bounds ub[s] ≥ R(b1, b2, s) of the strings s ∈ A²
+// with ub[s] ≥ lmax to the one-step transport with the child distances
+// replaced by their bounds g_max·TV:
+//
+//	R(b, b', a·a2) ≤ min_γ Σ γ(o,o')·[d_O(o,o') + g_max·TV(P(·|b_ao, a2), P(·|b'_ao', a2))].
+func (mt *metric) tighten(b1, b2 int32, ub []float64, lmax float64) {
+	nA, nO, bs := mt.nA, mt.nO, mt.bs
+	sc := &mt.scr[0]
+	p, q, cost := sc.p, sc.q, sc.cost
+	for a := range nA {
+		copy(p, bs.probs(b1, a))
+		copy(q, bs.probs(b2, a))
+		for a2 := range nA {
+			if ub[a*nA+a2] < lmax {
+				continue
+			}
+			for o := range nO {
+				for o2 := range nO {
+					c := o*nO + o2
+					cost[c] = mt.gflat[c]
+					if p[o] > 0 && q[o2] > 0 {
+						if c1, c2 := bs.next(b1, a, o), bs.next(b2, a, o2); c1 != c2 {
+							cost[c] += mt.tvUpper(tvDist(bs.probs(c1, a2), bs.probs(c2, a2)))
+						}
+					}
+				}
+			}
+			if v := mt.smallOT(p, q, cost)*(1+tvMargin) + tvMargin; v < ub[a*nA+a2] {
+				ub[a*nA+a2] = v
+			}
+		}
+	}
+}
+
 // clkUB returns an upper bound on clkValue(id) (+∞ beyond maxBoundK).
 func (mt *metric) clkUB(id int32) float64 {
-	r := &mt.clk[id]
+	r := &mt.pairs[id]
 	if !math.IsNaN(r.ub) {
 		return r.ub
 	}
 	ub := math.Inf(1)
 	if k := int(r.k); k <= maxBoundK {
 		u, l := mt.bounds(k)
-		mt.stringBounds(r.b1, r.b2, k, u, l)
+		mt.stringBounds(r.c1, r.c2, k, u, l)
 		ub = slices.Max(u)
 	}
-	mt.clk[id].ub = ub
+	mt.pairs[id].ub = ub
 	return ub
 }
 
@@ -595,7 +654,7 @@ func (mt *metric) clkValue(id int32) float64 {
 	if id < 0 || mt.err != nil {
 		return 0
 	}
-	r := mt.clk[id]
+	r := mt.pairs[id]
 	if !math.IsNaN(r.val) {
 		return r.val
 	}
@@ -604,19 +663,34 @@ func (mt *metric) clkValue(id int32) float64 {
 	var ub []float64
 	if k <= maxBoundK {
 		u, l := mt.bounds(k)
-		mt.stringBounds(r.b1, r.b2, k, u, l)
-		lmax := slices.Max(l) - boundSlack - 2*tvMargin
+		mt.stringBounds(r.c1, r.c2, k, u, l)
+		lmax := slices.Max(l)
+		if k > 1 {
+			// The string of largest bound: its exact W1 is a lower bound
+			// on the maximum (one solve instead of a nested vector).
+			top := 0
+			for s, x := range u {
+				if x > u[top] {
+					top = s
+				}
+			}
+			lmax = math.Max(lmax, mt.w1(r.c1, r.c2, mt.decode(top, k))-tvMargin)
+		}
+		lmax -= boundSlack + 2*tvMargin
+		if k == 2 {
+			mt.tighten(r.c1, r.c2, u, lmax)
+		}
 		for s, x := range u {
 			if x >= lmax {
 				order = append(order, s)
 			}
 		}
 		for _, s := range order {
-			mt.nestedAt(r.nest, s)
+			mt.nestedAt(id, s)
 		}
-		ub = mt.nest[r.nest].vec
+		ub = mt.pairs[id].vec
 	} else {
-		ub = mt.nestedVec(r.nest)
+		ub = mt.nestedVec(id)
 		for s := range ub {
 			order = append(order, s)
 		}
@@ -645,10 +719,10 @@ func (mt *metric) clkValue(id int32) float64 {
 			if ub[s] <= best+boundSlack || mt.err != nil {
 				break
 			}
-			best = math.Max(best, mt.w1(r.b1, r.b2, mt.decode(s, k)))
+			best = math.Max(best, mt.w1(r.c1, r.c2, mt.decode(s, k)))
 		}
 	}
-	mt.clk[id].val = best
+	mt.pairs[id].val = best
 	return best
 }
 
@@ -693,4 +767,14 @@ func (mt *metric) opValue(id int32) float64 {
 	}
 	mt.op[id].val = v
 	return v
+}
+
+// tick counts a planning step and polls the context every 4096 steps.
+func (mt *metric) tick() {
+	mt.ticks++
+	if mt.ticks&4095 == 0 {
+		if err := mt.ctx.Err(); err != nil {
+			mt.fail(err)
+		}
+	}
 }
