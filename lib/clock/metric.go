@@ -659,70 +659,155 @@ func (mt *metric) clkValue(id int32) float64 {
 		return r.val
 	}
 	k := int(r.k)
-	order := mt.order[:0]
-	var ub []float64
+	var best float64
 	if k <= maxBoundK {
-		u, l := mt.bounds(k)
-		mt.stringBounds(r.c1, r.c2, k, u, l)
-		lmax := slices.Max(l)
-		if k > 1 {
-			// The string of largest bound: its exact W1 is a lower bound
-			// on the maximum (one solve instead of a nested vector).
-			top := 0
-			for s, x := range u {
-				if x > u[top] {
-					top = s
-				}
-			}
-			lmax = math.Max(lmax, mt.w1(r.c1, r.c2, mt.decode(top, k))-tvMargin)
-		}
-		lmax -= boundSlack + 2*tvMargin
-		if k == 2 {
-			mt.tighten(r.c1, r.c2, u, lmax)
-		}
-		for s, x := range u {
-			if x >= lmax {
-				order = append(order, s)
-			}
-		}
-		for _, s := range order {
-			mt.nestedAt(id, s)
-		}
-		ub = mt.pairs[id].vec
+		best = mt.clkBounded(id)
 	} else {
-		ub = mt.nestedVec(id)
-		for s := range ub {
-			order = append(order, s)
-		}
+		best = mt.clkFull(id)
 	}
-	mt.order = order
+	mt.pairs[id].val = best
+	return best
+}
+
+// clkFull is clkValue from the full nested vector.
+func (mt *metric) clkFull(id int32) float64 {
+	r := mt.pairs[id]
+	k := int(r.k)
+	ub := mt.nestedVec(id)
 	if mt.err != nil {
 		return 0
 	}
-	best := 0.0
+	order := mt.order[:0]
+	for s := range ub {
+		order = append(order, s)
+	}
+	mt.order = order
 	if mt.tr == TransportNested {
-		best = math.Inf(-1)
-		for _, s := range order {
-			best = math.Max(best, ub[s])
+		return slices.Max(ub)
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		switch {
+		case ub[x] > ub[y]:
+			return -1
+		case ub[x] < ub[y]:
+			return 1
 		}
-	} else {
-		slices.SortStableFunc(order, func(x, y int) int {
-			switch {
-			case ub[x] > ub[y]:
-				return -1
-			case ub[x] < ub[y]:
-				return 1
+		return 0
+	})
+	best := 0.0
+	for _, s := range order {
+		if ub[s] <= best+boundSlack || mt.err != nil {
+			break
+		}
+		best = math.Max(best, mt.w1(r.c1, r.c2, mt.decode(s, k)))
+	}
+	return best
+}
+
+// clkBounded is clkValue for k ≤ maxBoundK. It runs the branch and bound
+// of clkFull (or the maximum, for TransportNested) over the strings in
+// decreasing order of R without computing R where bounds decide: a string
+// whose bound on R is below a lower bound on the result is dropped (it
+// comes after the string attaining the result, where the search has
+// stopped); the next string in the order is found from the intervals
+// [lo, hi] ∋ R and R is computed only for the strings whose intervals
+// overlap the leader's; the test R > best + boundSlack is decided by the
+// interval when it can be. The visited strings, their order and hence the
+// result are those of clkFull.
+func (mt *metric) clkBounded(id int32) float64 {
+	r := mt.pairs[id]
+	k := int(r.k)
+	hi, lo := mt.bounds(k)
+	mt.stringBounds(r.c1, r.c2, k, hi, lo)
+	lmax := slices.Max(lo)
+	top, wtop := -1, 0.0
+	if k > 1 {
+		// The string of largest bound: its exact W1 is a lower bound on
+		// the result (one solve instead of a nested vector).
+		top = 0
+		for s, x := range hi {
+			if x > hi[top] {
+				top = s
 			}
-			return 0
-		})
-		for _, s := range order {
-			if ub[s] <= best+boundSlack || mt.err != nil {
-				break
-			}
-			best = math.Max(best, mt.w1(r.c1, r.c2, mt.decode(s, k)))
+		}
+		wtop = mt.w1(r.c1, r.c2, mt.decode(top, k))
+		lo[top] = math.Max(lo[top], wtop-tvMargin)
+		lmax = math.Max(lmax, lo[top])
+	}
+	lmax -= boundSlack + 2*tvMargin
+	if k == 2 {
+		mt.tighten(r.c1, r.c2, hi, lmax)
+	}
+	rest := mt.order[:0]
+	for s, x := range hi {
+		if x >= lmax {
+			rest = append(rest, s)
 		}
 	}
-	mt.pairs[id].val = best
+	mt.order = rest
+	exact := func(s int) float64 {
+		v := mt.nestedAt(id, s)
+		lo[s], hi[s] = v, v
+		return v
+	}
+	// next removes and returns the first string of rest in decreasing
+	// order of R (ties: lower index first).
+	next := func() int {
+		lead := math.Inf(-1)
+		for _, s := range rest {
+			lead = math.Max(lead, lo[s])
+		}
+		n := 0
+		for _, s := range rest {
+			if hi[s] >= lead {
+				n++
+			}
+		}
+		if n > 1 {
+			for _, s := range rest {
+				if hi[s] >= lead && lo[s] != hi[s] {
+					exact(s)
+				}
+			}
+		}
+		at := -1
+		for i, s := range rest {
+			if hi[s] < lead {
+				continue
+			}
+			if at < 0 || lo[s] > lo[rest[at]] {
+				at = i
+			}
+		}
+		s := rest[at]
+		rest = append(rest[:at], rest[at+1:]...)
+		return s
+	}
+	if mt.tr == TransportNested {
+		s := next()
+		if lo[s] != hi[s] {
+			exact(s)
+		}
+		return hi[s]
+	}
+	best := 0.0
+	for len(rest) > 0 && mt.err == nil {
+		s := next()
+		switch {
+		case lo[s] > best+boundSlack:
+		case hi[s] <= best+boundSlack:
+			return best
+		default:
+			if exact(s) <= best+boundSlack {
+				return best
+			}
+		}
+		w := wtop
+		if s != top {
+			w = mt.w1(r.c1, r.c2, mt.decode(s, k))
+		}
+		best = math.Max(best, w)
+	}
 	return best
 }
 
