@@ -89,6 +89,7 @@ type metric struct {
 	acts    []int
 	order   []int
 	ubS     []float64
+	costLo  []float64
 	lbS     []float64
 	scr     []levelScratch // per remaining horizon
 	solves  int
@@ -130,6 +131,7 @@ func newMetric(ctx context.Context, bs *beliefs, g ot.Ground, T int, tr Transpor
 	for k := 1; k <= T; k++ {
 		mt.pow[k] = mt.pow[k-1] * nA
 	}
+	mt.costLo = make([]float64, nO*nO)
 	mt.scr = make([]levelScratch, T+1)
 	for k := range mt.scr {
 		mt.scr[k] = levelScratch{p: make([]float64, nO), q: make([]float64, nO), cost: make([]float64, nO*nO),
@@ -581,36 +583,42 @@ func (mt *metric) stringBounds(b1, b2 int32, k int, ub, lb []float64) {
 	}
 }
 
-// tighten lowers the bounds ub[s] ≥ R(b1, b2, s) of the strings s ∈ A²
-// with ub[s] ≥ lmax to the one-step transport with the child distances
-// replaced by their bounds g_max·TV:
+// tighten narrows the bounds lo[s] ≤ R(b1, b2, s) ≤ hi[s] of the strings
+// s ∈ A² with hi[s] ≥ lmax to the one-step transports with the child
+// distances R(b_ao, b'_ao', a2) = W1 replaced by their bounds g·TV:
 //
-//	R(b, b', a·a2) ≤ min_γ Σ γ(o,o')·[d_O(o,o') + g_max·TV(P(·|b_ao, a2), P(·|b'_ao', a2))].
-func (mt *metric) tighten(b1, b2 int32, ub []float64, lmax float64) {
+//	min_γ Σ γ(o,o')·[d_O(o,o') + g_min·TV(P(·|b_ao, a2), P(·|b'_ao', a2))] ≤ R(b, b', a·a2)
+//	  ≤ min_γ Σ γ(o,o')·[d_O(o,o') + g_max·TV(P(·|b_ao, a2), P(·|b'_ao', a2))]
+//
+// (equal bounds, up to the margins, under a uniform ground metric).
+func (mt *metric) tighten(b1, b2 int32, hi, lo []float64, lmax float64) {
 	nA, nO, bs := mt.nA, mt.nO, mt.bs
 	sc := &mt.scr[0]
 	p, q, cost := sc.p, sc.q, sc.cost
+	cLo := mt.costLo
 	for a := range nA {
 		copy(p, bs.probs(b1, a))
 		copy(q, bs.probs(b2, a))
 		for a2 := range nA {
-			if ub[a*nA+a2] < lmax {
+			s := a*nA + a2
+			if hi[s] < lmax {
 				continue
 			}
 			for o := range nO {
 				for o2 := range nO {
 					c := o*nO + o2
-					cost[c] = mt.gflat[c]
+					cost[c], cLo[c] = mt.gflat[c], mt.gflat[c]
 					if p[o] > 0 && q[o2] > 0 {
 						if c1, c2 := bs.next(b1, a, o), bs.next(b2, a, o2); c1 != c2 {
-							cost[c] += mt.tvUpper(tvDist(bs.probs(c1, a2), bs.probs(c2, a2)))
+							tv := tvDist(bs.probs(c1, a2), bs.probs(c2, a2))
+							cost[c] += mt.tvUpper(tv)
+							cLo[c] += max(0, mt.tvLower(tv))
 						}
 					}
 				}
 			}
-			if v := mt.smallOT(p, q, cost)*(1+tvMargin) + tvMargin; v < ub[a*nA+a2] {
-				ub[a*nA+a2] = v
-			}
+			hi[s] = min(hi[s], mt.smallOT(p, q, cost)*(1+tvMargin)+tvMargin)
+			lo[s] = max(lo[s], mt.smallOT(p, q, cLo)*(1-tvMargin)-tvMargin)
 		}
 	}
 }
@@ -736,7 +744,7 @@ func (mt *metric) clkBounded(id int32) float64 {
 	}
 	lmax -= boundSlack + 2*tvMargin
 	if k == 2 {
-		mt.tighten(r.c1, r.c2, hi, lmax)
+		mt.tighten(r.c1, r.c2, hi, lo, lmax)
 	}
 	rest := mt.order[:0]
 	for s, x := range hi {
