@@ -29,12 +29,13 @@ type beliefs struct {
 	m          *pomdp.Model
 	nS, nA, nO int
 
-	vec   []float64        // vec[b·nS : (b+1)·nS], representative of belief b
+	vec   [][]float64      // blocks of chunk beliefs: the representative of belief b (vecOf)
 	index map[uint64]int32 // hash of the rounded key → first ID with that hash
 	coll  map[string]int32 // rounded key → ID, for hash collisions
-	offs  []int            // offs[b·nA + a]: offset of the row of (b, a) in obs and succ, −1 before step
-	obs   []float64        // obs[offs[b·nA+a] + o] = P(o | b, a)
-	succ  []int32          // succ[offs[b·nA+a] + o], standIn when P(o | b, a) = 0
+	offs  []int32          // offs[b·nA + a]: row of (b, a) in obs and succ, −1 before step
+	obs   [][]float64      // blocks of chunk rows: obsRow(r)[o] = P(o | b, a) for the row r of (b, a)
+	succ  [][]int32        // blocks of chunk rows: succRow(r)[o], standIn when P(o | b, a) = 0
+	rows  int              // rows of obs and succ in use
 	key   []byte           // scratch
 	key2  []byte           // scratch
 	pred  []float64        // scratch
@@ -51,19 +52,56 @@ func newBeliefs(m *pomdp.Model, limit int) *beliefs {
 		bs.post[o] = make([]float64, nS)
 	}
 	// The stand-in: zero vector, emits observation 0 surely, stays.
-	bs.vec = append(bs.vec, make([]float64, nS)...)
+	bs.addVec(make([]float64, nS))
 	for a := 0; a < nA; a++ {
-		bs.offs = append(bs.offs, len(bs.obs))
-		for o := 0; o < nO; o++ {
-			p := 0.0
-			if o == 0 {
-				p = 1
-			}
-			bs.obs = append(bs.obs, p)
-			bs.succ = append(bs.succ, standIn)
-		}
+		r := bs.newRow()
+		bs.offs = append(bs.offs, r)
+		bs.obsRow(r)[0] = 1
 	}
 	return bs
+}
+
+// chunk is the number of beliefs (or rows) per block: blocks never move,
+// so growing the tables copies nothing.
+const chunk = 1 << 12
+
+// vecOf returns the representative of belief b (shared; do not modify).
+func (bs *beliefs) vecOf(b int32) []float64 {
+	i := int(b&(chunk-1)) * bs.nS
+	return bs.vec[b>>12][i : i+bs.nS]
+}
+
+// addVec stores the representative of the next belief.
+func (bs *beliefs) addVec(b []float64) {
+	n := bs.len()
+	if n%chunk == 0 {
+		bs.vec = append(bs.vec, make([]float64, chunk*bs.nS))
+	}
+	copy(bs.vec[n>>12][(n&(chunk-1))*bs.nS:], b)
+}
+
+// newRow returns a fresh row of obs and succ (observation 0 … |O|−1:
+// probability 0, successor standIn).
+func (bs *beliefs) newRow() int32 {
+	r := bs.rows
+	if r%chunk == 0 {
+		bs.obs = append(bs.obs, make([]float64, chunk*bs.nO))
+		bs.succ = append(bs.succ, make([]int32, chunk*bs.nO))
+	}
+	bs.rows++
+	return int32(r)
+}
+
+// obsRow returns P(· | b, a) for the row r of (b, a).
+func (bs *beliefs) obsRow(r int32) []float64 {
+	i := int(r&(chunk-1)) * bs.nO
+	return bs.obs[r>>12][i : i+bs.nO]
+}
+
+// succRow returns the successors of the row r of (b, a).
+func (bs *beliefs) succRow(r int32) []int32 {
+	i := int(r&(chunk-1)) * bs.nO
+	return bs.succ[r>>12][i : i+bs.nO]
 }
 
 // len returns the number of beliefs including the stand-in.
@@ -83,7 +121,7 @@ func (bs *beliefs) intern(b []float64) int32 {
 	bs.key = roundKey(bs.key[:0], b)
 	h := maphash.Bytes(seed, bs.key)
 	if id, ok := bs.index[h]; ok {
-		bs.key2 = roundKey(bs.key2[:0], bs.vec[int(id)*bs.nS:(int(id)+1)*bs.nS])
+		bs.key2 = roundKey(bs.key2[:0], bs.vecOf(id))
 		if string(bs.key2) == string(bs.key) {
 			return id
 		}
@@ -103,59 +141,51 @@ func (bs *beliefs) intern(b []float64) int32 {
 	} else {
 		bs.index[h] = id
 	}
-	bs.vec = append(bs.vec, b...)
+	bs.addVec(b)
 	for range bs.nA {
 		bs.offs = append(bs.offs, -1)
 	}
 	return id
 }
 
-// step fills obs and succ of (b, a) if needed and returns their offset.
-// Cost O(nnz(T_a) + nnz(Z_a)) plus interning.
-func (bs *beliefs) step(b int32, a int) int {
+// step fills the row of (b, a) if needed and returns it. Cost
+// O(nnz(T_a) + nnz(Z_a)) plus interning.
+func (bs *beliefs) step(b int32, a int) int32 {
 	k := int(b)*bs.nA + a
-	if off := bs.offs[k]; off >= 0 {
-		return off
+	if r := bs.offs[k]; r >= 0 {
+		return r
 	}
-	off := len(bs.obs)
-	bs.offs[k] = off
-	for range bs.nO {
-		bs.obs = append(bs.obs, 0)
-		bs.succ = append(bs.succ, standIn)
-	}
-	bv := bs.vec[int(b)*bs.nS : (int(b)+1)*bs.nS]
-	bs.m.Predict(bs.pred, bv, a)
+	r := bs.newRow()
+	bs.offs[k] = r
+	obs, succ := bs.obsRow(r), bs.succRow(r)
+	bs.m.Predict(bs.pred, bs.vecOf(b), a)
 	for o := 0; o < bs.nO; o++ {
 		post := bs.post[o]
 		p := bs.m.Observe(post, bs.pred, a, o)
-		bs.obs[off+o] = p
+		obs[o] = p
 		if p == 0 {
-			bs.succ[off+o] = standIn
+			succ[o] = standIn
 			continue
 		}
 		for i := range post {
 			post[i] /= p
 		}
 	}
-	// Intern after all observations: intern may grow vec (not obs).
+	// Intern after all observations (intern does not move rows).
 	for o := 0; o < bs.nO; o++ {
-		if bs.obs[off+o] == 0 {
+		if obs[o] == 0 {
 			continue
 		}
-		id := bs.intern(bs.post[o])
-		bs.succ[off+o] = id
+		succ[o] = bs.intern(bs.post[o])
 	}
-	return off
+	return r
 }
 
 // next returns the successor of belief b after action a and observation o.
-func (bs *beliefs) next(b int32, a, o int) int32 { return bs.succ[bs.step(b, a)+o] }
+func (bs *beliefs) next(b int32, a, o int) int32 { return bs.succRow(bs.step(b, a))[o] }
 
 // probs returns P(· | b, a) (shared; do not modify).
-func (bs *beliefs) probs(b int32, a int) []float64 {
-	off := bs.step(b, a)
-	return bs.obs[off : off+bs.nO]
-}
+func (bs *beliefs) probs(b int32, a int) []float64 { return bs.obsRow(bs.step(b, a)) }
 
 // roundProb returns p rounded to 12 decimals as an integer.
 func roundProb(p float64) uint64 { return uint64(int64(math.Round(p * roundScale))) }

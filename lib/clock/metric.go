@@ -198,15 +198,15 @@ func (mt *metric) planNested(b1, b2 int32, k int) int32 {
 	}
 	bs := mt.bs
 	for a := range mt.nA {
-		off1, off2 := bs.step(b1, a), bs.step(b2, a)
+		p, q := bs.probs(b1, a), bs.probs(b2, a)
+		s1, s2 := bs.succRow(bs.step(b1, a)), bs.succRow(bs.step(b2, a))
 		for o := range mt.nO {
-			if bs.obs[off1+o] <= 0 {
+			if p[o] <= 0 {
 				continue
 			}
 			for o2 := range mt.nO {
-				if bs.obs[off2+o2] > 0 {
-					// step may grow bs.obs and bs.succ: re-read offsets.
-					mt.planNested(bs.succ[bs.step(b1, a)+o], bs.succ[bs.step(b2, a)+o2], k-1)
+				if q[o2] > 0 {
+					mt.planNested(s1[o], s2[o2], k-1)
 				}
 			}
 		}
@@ -246,11 +246,12 @@ func (mt *metric) planNestConst(b1, b2 int32, a, k int) int32 {
 		return id
 	}
 	bs := mt.bs
+	p, q := bs.probs(b1, a), bs.probs(b2, a)
+	s1, s2 := bs.succRow(bs.step(b1, a)), bs.succRow(bs.step(b2, a))
 	for o := range mt.nO {
 		for o2 := range mt.nO {
-			off1, off2 := bs.step(b1, a), bs.step(b2, a)
-			if bs.obs[off1+o] > 0 && bs.obs[off2+o2] > 0 {
-				mt.planNestConst(bs.succ[off1+o], bs.succ[off2+o2], a, k-1)
+			if p[o] > 0 && q[o2] > 0 {
+				mt.planNestConst(s1[o], s2[o2], a, k-1)
 			}
 		}
 	}
@@ -592,35 +593,39 @@ func (mt *metric) stringBounds(b1, b2 int32, k int, ub, lb []float64) {
 //
 // (equal bounds, up to the margins, under a uniform ground metric).
 func (mt *metric) tighten(b1, b2 int32, hi, lo []float64, lmax float64) {
-	nA, nO, bs := mt.nA, mt.nO, mt.bs
+	nA := mt.nA
+	for a := range nA {
+		for a2 := range nA {
+			if s := a*nA + a2; hi[s] >= lmax {
+				h, l := mt.bound2(b1, b2, a, a2)
+				hi[s], lo[s] = min(hi[s], h), max(lo[s], l)
+			}
+		}
+	}
+}
+
+// bound2 returns the bounds of tighten on R(b1, b2, a·a2).
+func (mt *metric) bound2(b1, b2 int32, a, a2 int) (hi, lo float64) {
+	nO, bs := mt.nO, mt.bs
 	sc := &mt.scr[0]
 	p, q, cost := sc.p, sc.q, sc.cost
 	cLo := mt.costLo
-	for a := range nA {
-		copy(p, bs.probs(b1, a))
-		copy(q, bs.probs(b2, a))
-		for a2 := range nA {
-			s := a*nA + a2
-			if hi[s] < lmax {
-				continue
-			}
-			for o := range nO {
-				for o2 := range nO {
-					c := o*nO + o2
-					cost[c], cLo[c] = mt.gflat[c], mt.gflat[c]
-					if p[o] > 0 && q[o2] > 0 {
-						if c1, c2 := bs.next(b1, a, o), bs.next(b2, a, o2); c1 != c2 {
-							tv := tvDist(bs.probs(c1, a2), bs.probs(c2, a2))
-							cost[c] += mt.tvUpper(tv)
-							cLo[c] += max(0, mt.tvLower(tv))
-						}
-					}
+	copy(p, bs.probs(b1, a))
+	copy(q, bs.probs(b2, a))
+	for o := range nO {
+		for o2 := range nO {
+			c := o*nO + o2
+			cost[c], cLo[c] = mt.gflat[c], mt.gflat[c]
+			if p[o] > 0 && q[o2] > 0 {
+				if c1, c2 := bs.next(b1, a, o), bs.next(b2, a, o2); c1 != c2 {
+					tv := tvDist(bs.probs(c1, a2), bs.probs(c2, a2))
+					cost[c] += mt.tvUpper(tv)
+					cLo[c] += max(0, mt.tvLower(tv))
 				}
 			}
-			hi[s] = min(hi[s], mt.smallOT(p, q, cost)*(1+tvMargin)+tvMargin)
-			lo[s] = max(lo[s], mt.smallOT(p, q, cLo)*(1-tvMargin)-tvMargin)
 		}
 	}
+	return mt.smallOT(p, q, cost)*(1+tvMargin) + tvMargin, mt.smallOT(p, q, cLo)*(1-tvMargin) - tvMargin
 }
 
 // clkUB returns an upper bound on clkValue(id) (+∞ beyond maxBoundK).
@@ -826,13 +831,12 @@ func (mt *metric) opUB(id int32) float64 {
 		return r.ub
 	}
 	ub := math.Inf(1)
-	if r.k == 1 {
-		p, q := mt.bs.probs(r.b1, int(r.a)), mt.bs.probs(r.b2, int(r.a))
-		s := 0.0
-		for o, x := range p {
-			s += math.Abs(x - q[o])
-		}
-		ub = mt.tvUpper(s / 2)
+	switch r.k {
+	case 1:
+		ub = mt.tvUpper(tvDist(mt.bs.probs(r.b1, int(r.a)), mt.bs.probs(r.b2, int(r.a))))
+	case 2:
+		// W1 ≤ R (TransportW1), and R itself (TransportNested).
+		ub, _ = mt.bound2(r.b1, r.b2, int(r.a), int(r.a))
 	}
 	mt.op[id].ub = ub
 	return ub
