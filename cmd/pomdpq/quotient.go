@@ -125,7 +125,18 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	var gapNote string
 	if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
 		if w := clock.Work(md.NumActions(), md.NumObservations(), *T); w <= *gapWork {
-			d, err := clock.NewDistances(ctx, md, g, *T, nil)
+			var copt clock.Options
+			if *progress {
+				copt.Progress = func(done, total int) {
+					if done == total || done%max(1, total/20) == 0 {
+						fmt.Fprintf(stderr, "\rδ_clk class pairs %d/%d", done, total)
+					}
+					if done == total {
+						fmt.Fprintln(stderr)
+					}
+				}
+			}
+			d, err := clock.NewDistances(ctx, md, g, *T, &copt)
 			if err == nil {
 				out.DeltaClk = &d.Gap
 			} else {

@@ -217,11 +217,12 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 		GapDepth: -1, GapI: -1, GapJ: -1, MaxClk: make([]float64, T+1), MaxOp: make([]float64, T+1),
 		MaxGap: make([]float64, T+1), Quotients: q}
 	total := int(cost.ClkPairs + cost.OpPairs)
-	done := 0
+	done, reported := 0, -1
 	report := func(n int) {
 		done += n
-		if o.Progress != nil {
+		if o.Progress != nil && n > 0 {
 			o.Progress(done, total)
+			reported = done
 		}
 	}
 	for t := 0; t <= T; t++ {
@@ -235,8 +236,8 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 			return nil, err
 		}
 	}
-	if o.Progress != nil && done < total {
-		report(total - done)
+	if o.Progress != nil && reported != total {
+		o.Progress(total, total)
 	}
 	if err := e.overflow(); err != nil {
 		return nil, err

@@ -189,6 +189,12 @@ func (mt *metric) planNested(b1, b2 int32, k int) int32 {
 	if id, ok := mt.pairIdx[k][key]; ok {
 		return id
 	}
+	return mt.newPair(b1, b2, k, key)
+}
+
+// newPair records the new nested pair (b1, b2, k) under key and plans its
+// children.
+func (mt *metric) newPair(b1, b2 int32, k int, key uint64) int32 {
 	id := int32(len(mt.pairs))
 	mt.pairIdx[k][key] = id
 	mt.pairs = append(mt.pairs, pairRec{b1: b1, b2: b2, k: int16(k), a: -1, nest: -1, val: math.NaN(), ub: math.NaN()})
@@ -220,11 +226,15 @@ func (mt *metric) planClk(b1, b2 int32, k int) int32 {
 	if b1 == b2 || k == 0 {
 		return -1
 	}
-	if id, ok := mt.pairIdx[k][pairKey64(b1, b2)]; ok && mt.pairs[id].isClk {
+	key := pairKey64(b1, b2)
+	id, ok := mt.pairIdx[k][key]
+	if !ok {
+		id = mt.newPair(b1, b2, k, key)
+	}
+	r := &mt.pairs[id]
+	if r.isClk {
 		return id
 	}
-	id := mt.planNested(b1, b2, k)
-	r := &mt.pairs[id]
 	r.isClk, r.c1, r.c2 = true, b1, b2
 	mt.clkPairs++
 	return id
