@@ -311,8 +311,7 @@ func (d *Distances) depth(ctx context.Context, e *engine, mt *metric, t int, rep
 		}
 		report(nP - pi - 1)
 	}
-	d.gaps(t, gc, gp)
-	return nil
+	return d.gaps(ctx, t, gc, gp)
 }
 
 // maxBounded returns max(0, max_i value(codes[i])), evaluating the codes
@@ -347,7 +346,7 @@ func maxBounded(codes []int32, ord []int, ub, value func(int32) float64) float64
 // |d^clk − d^op| is constant on pairs of classes of the meet of the two
 // partitions, and the first history pair (in history order) of a pair of
 // meet classes is the pair of their first members.
-func (d *Distances) gaps(t int, gc, gp []int) {
+func (d *Distances) gaps(ctx context.Context, t int, gc, gp []int) error {
 	dc, dp := d.ClkClasses[t], d.OpClasses[t]
 	for _, v := range dc.Data {
 		d.MaxClk[t] = math.Max(d.MaxClk[t], v)
@@ -366,6 +365,9 @@ func (d *Distances) gaps(t int, gc, gp []int) {
 		}
 	}
 	for x, mi := range ms {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for _, mj := range ms[x+1:] {
 			gap := math.Abs(dc.At(mi.c, mj.c) - dp.At(mi.p, mj.p))
 			if gap > d.MaxGap[t] {
@@ -376,6 +378,7 @@ func (d *Distances) gaps(t int, gc, gp []int) {
 			}
 		}
 	}
+	return nil
 }
 
 // aligner plans and evaluates d^clk between pairs of prefix trees of one
@@ -393,7 +396,8 @@ type aligner struct {
 	kids  []int32 // node n: kids[n·|A| : (n+1)·|A|]
 	val   []float64
 	ub    []float64
-	ords  [][]int // scratch per level
+	ords  [][]int // scratch per level of value
+	level int
 	codes []int32
 }
 
@@ -468,7 +472,7 @@ func (al *aligner) top(u, v ref) float64 {
 	if al.mt.err != nil {
 		return 0
 	}
-	return maxBounded(codes, al.ords[al.t], al.upper, al.value)
+	return maxBounded(codes, al.ords[0], al.upper, al.value)
 }
 
 // upper returns an upper bound on value(c).
@@ -504,9 +508,15 @@ func (al *aligner) value(c int32) float64 {
 	if v := al.val[n]; !math.IsNaN(v) {
 		return v
 	}
+	// Evaluation plans nothing, so kids is stable; ords has one scratch
+	// per level of the recursion.
 	nA := al.mt.nA
-	kids := slices.Clone(al.kids[n*nA : (n+1)*nA])
-	x := maxBounded(kids, make([]int, nA), al.upper, al.value)
+	al.level++
+	for len(al.ords) <= al.level {
+		al.ords = append(al.ords, make([]int, nA))
+	}
+	x := maxBounded(al.kids[n*nA:(n+1)*nA], al.ords[al.level], al.upper, al.value)
+	al.level--
 	al.val[n] = x
 	return x
 }

@@ -45,10 +45,11 @@ type Options struct {
 	// refuses (ErrTooLarge) once the exact quotients show that its
 	// class-level stage could need more memory.
 	MaxBytes float64
-	// Progress, if non-nil, is called by NewDistances from its own
-	// goroutine after each row of class pairs with the number of class
-	// pairs done and their total (EstimateCost's ClkPairs + OpPairs), and
-	// once with done = total at the end.
+	// Progress, if non-nil, is called by NewDistances, on its goroutine,
+	// after each row of class pairs with the number of class pairs done
+	// and their total (EstimateCost's ClkPairs + OpPairs); the last call
+	// has done = total. Cancelling the context from Progress stops the
+	// computation.
 	Progress func(done, total int)
 }
 
@@ -279,6 +280,11 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 		opIdx := make(map[string]int)
 		tail := pow(T - t)
 		for i, r := range vec {
+			if i&4095 == 4095 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			standIns += stand(r) * tail
 			opKey = opKey[:0]
 			for a := 0; a < nA; a++ {
