@@ -3,6 +3,7 @@ package clock
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -93,5 +94,58 @@ func TestOracleSharedFile(t *testing.T) {
 	}
 	for _, tr := range []Transport{TransportW1, TransportNested} {
 		compareOracle(t, "tiger-grid", m, ot.Discrete(m.NumObservations()), 2, tr)
+	}
+}
+
+// pinned holds results of the full-matrix oracle (oracle_test.go) on the
+// third-party files at T = 3 under the discrete metric, as float64 bits:
+// the oracle takes minutes there, NewDistances about a second.
+var pinned = []struct {
+	file                  string
+	tr                    Transport
+	gap                   uint64
+	depth, i, j           int
+	maxClk, maxOp, maxGap [4]uint64
+}{
+	{"tiger-grid.POMDP", TransportW1, 0x3ff69faf842f1d21, 1, 0, 7,
+		[4]uint64{0, 0x3fffb6134ce3de6d, 0x3fefb6134ce3de65, 0},
+		[4]uint64{0, 0x3fffb6134ce3de69, 0x3fefb6134ce3de65, 0},
+		[4]uint64{0, 0x3ff69faf842f1d21, 0x3feba36dacd84a71, 0}},
+	{"tiger-grid.POMDP", TransportNested, 0x3ff6b4bda3e4deb8, 1, 0, 7,
+		[4]uint64{0, 0x3fffb6134ce3de65, 0x3fefb6134ce3de67, 0},
+		[4]uint64{0, 0x3fffb6134ce3de64, 0x3fefb6134ce3de65, 0},
+		[4]uint64{0, 0x3ff6b4bda3e4deb8, 0x3feba36dacd84a72, 0}},
+}
+
+// TestPinnedSharedFiles checks NewDistances bit for bit against oracle
+// results pinned in the source (see pinned).
+func TestPinnedSharedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: skipping the third-party files at T = 3")
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdp")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("third-party model files not found at %s: %v", dir, err)
+	}
+	for _, p := range pinned {
+		m, err := pomdp.LoadFile(filepath.Join(dir, p.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewDistances(context.Background(), m, ot.Discrete(m.NumObservations()), 3, &Options{Transport: p.tr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Float64bits(d.Gap) != p.gap || d.GapDepth != p.depth || d.GapI != p.i || d.GapJ != p.j {
+			t.Errorf("%s %v: δ_clk %v at (%d, %d, %d), oracle %v at (%d, %d, %d)", p.file, p.tr,
+				d.Gap, d.GapDepth, d.GapI, d.GapJ, math.Float64frombits(p.gap), p.depth, p.i, p.j)
+		}
+		for k := range 4 {
+			if math.Float64bits(d.MaxClk[k]) != p.maxClk[k] || math.Float64bits(d.MaxOp[k]) != p.maxOp[k] || math.Float64bits(d.MaxGap[k]) != p.maxGap[k] {
+				t.Errorf("%s %v depth %d: maxima %v/%v/%v differ from the oracle's %v/%v/%v", p.file, p.tr, k,
+					d.MaxClk[k], d.MaxOp[k], d.MaxGap[k], math.Float64frombits(p.maxClk[k]),
+					math.Float64frombits(p.maxOp[k]), math.Float64frombits(p.maxGap[k]))
+			}
+		}
 	}
 }
