@@ -64,8 +64,11 @@ type pairRec struct {
 // nested recursion of each belief pair on its first visit) without
 // solving anything: it fixes each class's representative belief and each
 // pair's orientation. Evaluation (value, clkValue, opValue) then solves
-// only what can still change a maximum, using the one-step bounds
-// g_min·TV ≤ W1 ≤ g_max·TV at remaining horizon 1.
+// only what can still change a maximum or an order, using bounds built
+// from g_min·TV ≤ W1 ≤ g_max·TV at remaining horizons 1 and 2
+// (stringBounds, bound2); pairs at larger horizons are evaluated in full.
+// The memo keys are unordered pairs, but values are computed in the
+// recorded orientation, so they do not depend on the evaluation order.
 type metric struct {
 	ctx        context.Context
 	bs         *beliefs
