@@ -263,13 +263,21 @@ func (d *Distances) depth(ctx context.Context, e *engine, mt *metric, t int, rep
 	}
 	al := newAligner(e, mt, t)
 	nC, nP := len(repsC), len(repsP)
+	// Bounds need a remaining horizon ≤ maxBoundK and pay off when belief
+	// pairs are costly; with two observations every step is a 2-point
+	// transport and planning first would only add a pass.
+	direct := k > maxBoundK || mt.nO <= 2
 	dc := d.ClkClasses[t]
 	for ci := range nC {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		for cj := ci + 1; cj < nC; cj++ {
-			dc.Data[dc.Index(ci, cj)] = al.top(repsC[ci], repsC[cj])
+			if direct {
+				dc.Data[dc.Index(ci, cj)] = al.direct(repsC[ci], repsC[cj], t)
+			} else {
+				dc.Data[dc.Index(ci, cj)] = al.top(repsC[ci], repsC[cj])
+			}
 		}
 		if mt.err != nil {
 			return mt.err
@@ -393,6 +401,7 @@ type aligner struct {
 	t, k  int
 	canon []int32 // clk class of depth t → representative belief
 	memo  map[uint64]int32
+	dmemo map[uint64]float64 // direct
 	kids  []int32 // node n: kids[n·|A| : (n+1)·|A|]
 	val   []float64
 	ub    []float64
@@ -402,11 +411,45 @@ type aligner struct {
 }
 
 func newAligner(e *engine, mt *metric, t int) *aligner {
-	al := &aligner{e: e, mt: mt, t: t, k: e.T - t, memo: make(map[uint64]int32), ords: make([][]int, t+1), codes: make([]int32, mt.nA)}
+	al := &aligner{e: e, mt: mt, t: t, k: e.T - t, memo: make(map[uint64]int32), dmemo: make(map[uint64]float64), ords: make([][]int, t+1), codes: make([]int32, mt.nA)}
 	for l := range al.ords {
 		al.ords[l] = make([]int, mt.nA)
 	}
 	return al
+}
+
+// direct returns d^clk between the pairs of subtrees (u, v) of level
+// level, evaluating every belief pair on its first visit: without bounds
+// (remaining horizon above maxBoundK) planning first would only add a
+// pass. Subtree pairs below the top are memoised.
+func (al *aligner) direct(u, v ref, level int) float64 {
+	if u == v || al.mt.err != nil {
+		return 0
+	}
+	if level == 0 {
+		b1 := al.canonOf(^u)
+		b2 := al.canonOf(^v)
+		return al.mt.clkValue(al.mt.planClk(b1, b2, al.k))
+	}
+	if u > v {
+		u, v = v, u
+	}
+	key := uint64(uint32(u))<<32 | uint64(uint32(v))
+	if level < al.t {
+		if x, ok := al.dmemo[key]; ok {
+			return x
+		}
+		al.mt.tick()
+	}
+	x := 0.0
+	d := al.e.px.d
+	for a := range al.mt.nA {
+		x = math.Max(x, al.direct(d.child(u, a), d.child(v, a), level-1))
+	}
+	if level < al.t {
+		al.dmemo[key] = x
+	}
+	return x
 }
 
 // plan returns the code of the pair of subtrees (u, v) of level level.
@@ -439,10 +482,13 @@ func (al *aligner) plan(u, v ref, level int) int32 {
 	al.ub = append(al.ub, math.NaN())
 	al.mt.tick()
 	d := al.e.px.d
+	ub := 0.0
 	for a := range nA {
 		c := al.plan(d.child(u, a), d.child(v, a), level-1)
 		al.kids[n*nA+a] = c
+		ub = math.Max(ub, al.upper(c))
 	}
+	al.ub[n] = ub
 	c := int32(n + 1)
 	al.memo[key] = c
 	return c

@@ -747,9 +747,10 @@ func (mt *metric) clkBounded(id int32) float64 {
 	mt.stringBounds(r.c1, r.c2, k, hi, lo)
 	lmax := slices.Max(lo)
 	top, wtop := -1, 0.0
-	if k > 1 {
+	if k > 1 && mt.tr == TransportW1 {
 		// The string of largest bound: its exact W1 is a lower bound on
-		// the result (one solve instead of a nested vector).
+		// the result (one solve instead of a nested vector), and it is
+		// usually the first string visited.
 		top = 0
 		for s, x := range hi {
 			if x > hi[top] {
