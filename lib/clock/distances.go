@@ -402,7 +402,7 @@ type aligner struct {
 	canon []int32 // clk class of depth t → representative belief
 	memo  map[uint64]int32
 	dmemo map[uint64]float64 // direct
-	kids  []int32 // node n: kids[n·|A| : (n+1)·|A|]
+	kids  []int32            // node n: kids[n·|A| : (n+1)·|A|]
 	val   []float64
 	ub    []float64
 	ords  [][]int // scratch per level of value
