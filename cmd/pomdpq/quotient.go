@@ -158,6 +158,10 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
+	budget := int64(mem)
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
 	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
 		Phase: rep.Phase, Progress: rep.Progress}
 	if !*exactDist {
@@ -169,10 +173,6 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		rep.Phase("")
-		budget := int64(mem)
-		if budget == 0 {
-			budget = distance.DefaultMemBudget()
-		}
 		if *asJSON {
 			name, v := cost.Largest()
 			return writeJSON(stdout, planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
@@ -208,7 +208,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
 		if w := clock.Work(md.NumActions(), md.NumObservations(), *T); w <= *gapWork {
 			rep.Phase("delta-clk")
-			d, err := clock.NewDistances(ctx, md, g, *T, nil)
+			copt := clock.Options{Progress: rep.Progress, MaxBytes: float64(budget)}
+			if budget < 0 {
+				copt.MaxBytes = 0
+			}
+			d, err := clock.NewDistances(ctx, md, g, *T, &copt)
 			if err == nil {
 				out.DeltaClk = &d.Gap
 			} else if ctx.Err() != nil {

@@ -59,10 +59,11 @@ func (c *classes) clkClass(t int, b int32) int32 {
 	bs := c.bs
 	key := c.keys[t][:0]
 	for a := 0; a < bs.nA; a++ {
-		off := bs.step(b, a)
+		r := bs.step(b, a)
+		obs, succ := bs.obsRow(r), bs.succRow(r)
 		for o := 0; o < bs.nO; o++ {
-			key = binary.LittleEndian.AppendUint64(key, roundProb(bs.obs[off+o]))
-			child := c.clkClass(t+1, bs.succ[off+o])
+			key = binary.LittleEndian.AppendUint64(key, roundProb(obs[o]))
+			child := c.clkClass(t+1, succ[o])
 			key = binary.LittleEndian.AppendUint32(key, uint32(child))
 		}
 	}
@@ -86,11 +87,12 @@ func (c *classes) opClass(t, a int, b int32) int32 {
 		return v
 	}
 	bs := c.bs
-	off := bs.step(b, a)
+	r := bs.step(b, a)
+	obs, succ := bs.obsRow(r), bs.succRow(r)
 	key := c.keys[t][:0]
 	for o := 0; o < bs.nO; o++ {
-		key = binary.LittleEndian.AppendUint64(key, roundProb(bs.obs[off+o]))
-		child := c.opClass(t+1, a, bs.succ[off+o])
+		key = binary.LittleEndian.AppendUint64(key, roundProb(obs[o]))
+		child := c.opClass(t+1, a, succ[o])
 		key = binary.LittleEndian.AppendUint32(key, uint32(child))
 	}
 	c.keys[t] = key

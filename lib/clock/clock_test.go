@@ -238,17 +238,18 @@ func TestDistancesMatchBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			clk, op := br.distances(t, g, tr, br.all()), br.distances(t, g, tr, br.constIx)
-			if diff, at := maxDiff(d.Clk, clk); !(diff <= 1e-9) {
+			dClk, dOp := d.ClkMatrices(), d.OpMatrices()
+			if diff, at := maxDiff(dClk, clk); !(diff <= 1e-9) {
 				t.Errorf("%s T=%d %v: d^clk differs by %g at depth %d", tc.name, tc.T, tr, diff, at)
 			}
-			if diff, at := maxDiff(d.Op, op); !(diff <= 1e-9) {
+			if diff, at := maxDiff(dOp, op); !(diff <= 1e-9) {
 				t.Errorf("%s T=%d %v: d^op differs by %g at depth %d", tc.name, tc.T, tr, diff, at)
 			}
 			// The exact partitions are the zero sets of the distances.
-			if p := partition.Exact(d.Clk); !p.Equal(d.Quotients.Clk) {
+			if p := partition.Exact(dClk); !p.Equal(d.Quotients.Clk) {
 				t.Errorf("%s T=%d %v: zero set of d^clk ≠ Q_clk", tc.name, tc.T, tr)
 			}
-			if p := partition.Exact(d.Op); !p.Equal(d.Quotients.Op) {
+			if p := partition.Exact(dOp); !p.Equal(d.Quotients.Op) {
 				t.Errorf("%s T=%d %v: zero set of d^op ≠ Q_op", tc.name, tc.T, tr)
 			}
 		}
@@ -340,9 +341,10 @@ func TestNestedVersusW1OnRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for d := range w.Clk {
-			for k := range w.Clk[d].Data {
-				if !(n.Clk[d].Data[k] >= w.Clk[d].Data[k]-1e-12) || !(n.Op[d].Data[k] >= w.Op[d].Data[k]-1e-12) {
+		wClk, wOp, nClk, nOp := w.ClkMatrices(), w.OpMatrices(), n.ClkMatrices(), n.OpMatrices()
+		for d := range wClk {
+			for k := range wClk[d].Data {
+				if !(nClk[d].Data[k] >= wClk[d].Data[k]-1e-12) || !(nOp[d].Data[k] >= wOp[d].Data[k]-1e-12) {
 					t.Fatalf("%s T=%d depth %d: nested below W1", row.spec, row.T, d)
 				}
 			}
@@ -354,10 +356,10 @@ func TestNestedVersusW1OnRows(t *testing.T) {
 			t.Errorf("%s T=%d: δ_clk nested %v, W1 %v", row.spec, row.T, n.Gap, w.Gap)
 		}
 		if row.spec == "tiger" || row.T == 2 {
-			if diff, at := maxDiff(w.Clk, n.Clk); !(diff <= 1e-9) {
+			if diff, at := maxDiff(wClk, nClk); !(diff <= 1e-9) {
 				t.Errorf("%s T=%d: nested d^clk differs from W1 by %g at depth %d", row.spec, row.T, diff, at)
 			}
-			if diff, at := maxDiff(w.Op, n.Op); !(diff <= 1e-9) {
+			if diff, at := maxDiff(wOp, nOp); !(diff <= 1e-9) {
 				t.Errorf("%s T=%d: nested d^op differs from W1 by %g at depth %d", row.spec, row.T, diff, at)
 			}
 		}
@@ -378,12 +380,13 @@ func TestNestedExceedsW1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for d := range w.Clk {
-			for k, v := range w.Clk[d].Data {
-				if !(n.Clk[d].Data[k] >= v-1e-12) {
-					t.Fatalf("seed %d depth %d: nested %v < W1 %v", seed, d, n.Clk[d].Data[k], v)
+		wClk, nClk := w.ClkMatrices(), n.ClkMatrices()
+		for d := range wClk {
+			for k, v := range wClk[d].Data {
+				if !(nClk[d].Data[k] >= v-1e-12) {
+					t.Fatalf("seed %d depth %d: nested %v < W1 %v", seed, d, nClk[d].Data[k], v)
 				}
-				if n.Clk[d].Data[k] > v+1e-9 {
+				if nClk[d].Data[k] > v+1e-9 {
 					strict = true
 				}
 			}

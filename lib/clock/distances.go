@@ -11,32 +11,36 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// boundSlack is the slack of the branch-and-bound over action strings: a
-// string whose nested upper bound is at most best + boundSlack cannot raise
-// the maximum W1 by more than boundSlack.
-const boundSlack = 1e-12
-
 // Distances holds the exact m = 1 history-level distances of both families
 // and their cross-family gap δ_clk (cor:op-to-clk-transfer).
+//
+// The distances depend on histories only through their exact classes, so
+// they are stored per pair of classes; ClkAt and OpAt read them per pair
+// of histories, and ClkMatrices and OpMatrices expand them to full
+// history-pair matrices (quadratic in the number of histories).
 type Distances struct {
 	T         int
 	Transport Transport
-	// Clk[t] and Op[t] are the depth-t distance matrices
+	// ClkClasses[t] and OpClasses[t] are the depth-t distance matrices
+	// between the classes of Quotients.Clk and of Quotients.Op:
 	//
 	//	d^clk(h, h') = max_{s ∈ A^T} D(P^s(O_{t+1:T} | h), P^s(O_{t+1:T} | h')),
 	//	d^op(h, h')  = max_{a ∈ A}   D(P^{a^T}(O_{t+1:T} | h), P^{a^T}(O_{t+1:T} | h')),
 	//
-	// with D the selected Transport (def:equiv for TransportW1), in
-	// history order, for t = 0 … T (depth T is all zeros).
-	Clk, Op []partition.Matrix
+	// with D the selected Transport (def:equiv for TransportW1), at
+	// ClkClasses[t].At(c, c') for any h of clk class c and h' of clk class
+	// c' (labels Quotients.Clk.Labels[t]), and likewise for op, for
+	// t = 0 … T (depths 0 and T have one class).
+	ClkClasses, OpClasses []partition.Matrix
 	// Gap is δ_clk = max_t max_{h,h'} |d^clk(h,h') − d^op(h,h')|, attained
-	// at the pair (GapI, GapJ) of depth GapDepth (all −1 when Gap is 0).
+	// at the pair (GapI, GapJ) of depth GapDepth, the first such pair in
+	// history order (all −1 when Gap is 0).
 	Gap                   float64
 	GapDepth, GapI, GapJ  int
 	MaxClk, MaxOp, MaxGap []float64 // per-depth maxima of d^clk, d^op, |d^clk − d^op|
-	BeliefPairs           int       // distinct (belief pair, remaining horizon) evaluated for Π^clk
+	BeliefPairs           int       // distinct (belief pair, remaining horizon) met for Π^clk
 	Solves                int       // exact W1 solves on suffix laws (TransportW1)
-	Entries               int64     // nested transport values computed (both transports)
+	Entries               int64     // nested transport values and law atoms computed
 	Beliefs               int       // distinct beliefs (stand-in not counted)
 	Quotients             *Result   // the exact quotients (ε = 0) of the same run
 }
@@ -68,365 +72,120 @@ func (d *Distances) String() string {
 		d.T, d.Transport, d.Gap, d.GapDepth, d.GapI, d.GapJ, slices.Max(d.MaxClk), slices.Max(d.MaxOp), d.BeliefPairs, d.Solves)
 }
 
-// pairKey names an unordered belief pair (b1 ≤ b2) with a remaining
-// horizon k and, for constant strings, an action (−1 for all strings).
-type pairKey struct {
-	b1, b2 int32
-	k      int16
-	a      int16
+// ClkAt returns d^clk between histories i and j of depth t (history
+// order of law.Tree).
+func (d *Distances) ClkAt(t, i, j int) float64 {
+	l := d.Quotients.Clk.Labels[t]
+	return d.ClkClasses[t].At(l[i], l[j])
 }
 
-func mkPair(b1, b2 int32, k, a int) pairKey {
-	if b1 > b2 {
-		b1, b2 = b2, b1
-	}
-	return pairKey{b1, b2, int16(k), int16(a)}
+// OpAt returns d^op between histories i and j of depth t.
+func (d *Distances) OpAt(t, i, j int) float64 {
+	l := d.Quotients.Op.Labels[t]
+	return d.OpClasses[t].At(l[i], l[j])
 }
 
-// metric computes belief-pair distances with memoisation.
-type metric struct {
-	ctx   context.Context
-	bs    *beliefs
-	g     ot.Ground
-	gflat []float64
-	nA    int
-	nO    int
-	tr    Transport
-	pow   []int // pow[k] = |A|^k
+// ClkMatrices returns d^clk as full history-pair matrices, one per depth
+// t = 0 … T, in history order (Σ_t |O|^{2t}/2 entries: use ClkAt for
+// single entries).
+func (d *Distances) ClkMatrices() []partition.Matrix { return expand(d.ClkClasses, d.Quotients.Clk) }
 
-	nested  map[pairKey][]float64 // R(b1, b2, ·) over all strings of length k
-	nestOp  map[pairKey]float64   // R(b1, b2, a^k)
-	clk     map[pairKey]float64   // D^clk(b1, b2, k)
-	op      map[pairKey]float64   // D^op(b1, b2, a, k)
-	solver  ot.Solver
-	small   ot.Solver
-	lawP    []float64
-	lawQ    []float64
-	acts    []int
-	order   []int
-	solves  int
-	entries int64
-	budget  float64
-	err     error
-}
+// OpMatrices returns d^op as full history-pair matrices (see ClkMatrices).
+func (d *Distances) OpMatrices() []partition.Matrix { return expand(d.OpClasses, d.Quotients.Op) }
 
-func newMetric(ctx context.Context, bs *beliefs, g ot.Ground, T int, tr Transport, budget float64) *metric {
-	nA, nO := bs.nA, bs.nO
-	mt := &metric{ctx: ctx, bs: bs, g: g, nA: nA, nO: nO, tr: tr, budget: budget,
-		nested: make(map[pairKey][]float64), nestOp: make(map[pairKey]float64),
-		clk: make(map[pairKey]float64), op: make(map[pairKey]float64), pow: make([]int, T+1)}
-	mt.gflat = make([]float64, nO*nO)
-	for i := range nO {
-		copy(mt.gflat[i*nO:(i+1)*nO], g[i])
-	}
-	mt.pow[0] = 1
-	for k := 1; k <= T; k++ {
-		mt.pow[k] = mt.pow[k-1] * nA
-	}
-	return mt
-}
-
-// fail records the first error; later calls return 0.
-func (mt *metric) fail(err error) {
-	if mt.err == nil {
-		mt.err = err
-	}
-}
-
-// charge adds n units of work and fails when the budget is exceeded or
-// the context is cancelled.
-func (mt *metric) charge(n int) {
-	before := mt.entries
-	mt.entries += int64(n)
-	if float64(mt.entries) > mt.budget {
-		mt.fail(fmt.Errorf("%w: more than MaxWork = %.3g nested transport values; raise Options.MaxWork", ErrTooLarge, mt.budget))
-	}
-	if before>>16 != mt.entries>>16 {
-		if err := mt.ctx.Err(); err != nil {
-			mt.fail(err)
-		}
-	}
-}
-
-// smallOT returns min_γ Σ γ(o,o')·cost[o·nO+o'] over couplings of p and q
-// (distributions on the observations).
-func (mt *metric) smallOT(p, q, cost []float64) float64 {
-	nO := mt.nO
-	var ip, iq [2]int
-	np, nq := 0, 0
-	for o := range nO {
-		if p[o] > 0 {
-			if np < 2 {
-				ip[np] = o
-			}
-			np++
-		}
-		if q[o] > 0 {
-			if nq < 2 {
-				iq[nq] = o
-			}
-			nq++
-		}
-	}
-	switch {
-	case np == 0 || nq == 0:
-		return 0
-	case np == 1:
-		s := 0.0
-		for o := range nO {
-			s += q[o] * cost[ip[0]*nO+o]
-		}
-		return s
-	case nq == 1:
-		s := 0.0
-		for o := range nO {
-			s += p[o] * cost[o*nO+iq[0]]
-		}
-		return s
-	case np == 2 && nq == 2:
-		// γ(i0, j0) = x ∈ [lo, hi]; the cost is affine in x.
-		i0, i1, j0, j1 := ip[0], ip[1], iq[0], iq[1]
-		lo := math.Max(0, p[i0]-q[j1])
-		hi := math.Min(p[i0], q[j0])
-		f := func(x float64) float64 {
-			return x*cost[i0*nO+j0] + (p[i0]-x)*cost[i0*nO+j1] + (q[j0]-x)*cost[i1*nO+j0] + (p[i1]-q[j0]+x)*cost[i1*nO+j1]
-		}
-		return math.Min(f(lo), f(hi))
-	}
-	r, err := mt.small.W1(p, q, cost)
-	if err != nil {
-		mt.fail(err)
-		return 0
-	}
-	return r.Value
-}
-
-// nestedVec returns R(b1, b2, s) for every string s ∈ A^k, indexed by s in
-// base |A| with the first action most significant (shared; do not modify).
-// It returns nil when the pair is equal (all zeros).
-func (mt *metric) nestedVec(b1, b2 int32, k int) []float64 {
-	if b1 == b2 || k == 0 || mt.err != nil {
-		return nil
-	}
-	key := mkPair(b1, b2, k, -1)
-	if v, ok := mt.nested[key]; ok {
-		return v
-	}
-	nA, nO, bs := mt.nA, mt.nO, mt.bs
-	sub := mt.pow[k-1]
-	out := make([]float64, mt.pow[k])
-	mt.charge(len(out))
-	p := make([]float64, nO)
-	q := make([]float64, nO)
-	s1 := make([]int32, nO)
-	s2 := make([]int32, nO)
-	child := make([][]float64, nO*nO)
-	cost := make([]float64, nO*nO)
-	for a := range nA {
-		copy(p, bs.probs(b1, a))
-		copy(q, bs.probs(b2, a))
-		for o := range nO {
-			s1[o], s2[o] = bs.next(b1, a, o), bs.next(b2, a, o)
-		}
-		for o := range nO {
-			for o2 := range nO {
-				child[o*nO+o2] = nil
-				if p[o] > 0 && q[o2] > 0 {
-					child[o*nO+o2] = mt.nestedVec(s1[o], s2[o2], k-1)
-				}
+func expand(cls []partition.Matrix, p *partition.Partition) []partition.Matrix {
+	out := make([]partition.Matrix, len(cls))
+	for t, c := range cls {
+		l := p.Labels[t]
+		m := partition.NewMatrix(len(l))
+		for i := range l {
+			for j := i + 1; j < len(l); j++ {
+				m.Data[m.Index(i, j)] = c.At(l[i], l[j])
 			}
 		}
-		if mt.err != nil {
-			return nil
-		}
-		for x := range sub {
-			for c := range cost {
-				cost[c] = mt.gflat[c]
-				if child[c] != nil {
-					cost[c] += child[c][x]
-				}
-			}
-			out[a*sub+x] = mt.smallOT(p, q, cost)
-		}
+		out[t] = m
 	}
-	mt.nested[key] = out
 	return out
 }
 
-// nestedConst returns R(b1, b2, a^k).
-func (mt *metric) nestedConst(b1, b2 int32, a, k int) float64 {
-	if b1 == b2 || k == 0 || mt.err != nil {
-		return 0
-	}
-	key := mkPair(b1, b2, k, a)
-	if v, ok := mt.nestOp[key]; ok {
-		return v
-	}
-	mt.charge(1)
-	nO, bs := mt.nO, mt.bs
-	p := slices.Clone(bs.probs(b1, a))
-	q := slices.Clone(bs.probs(b2, a))
-	cost := make([]float64, nO*nO)
-	for o := range nO {
-		for o2 := range nO {
-			cost[o*nO+o2] = mt.gflat[o*nO+o2]
-			if p[o] > 0 && q[o2] > 0 {
-				cost[o*nO+o2] += mt.nestedConst(bs.next(b1, a, o), bs.next(b2, a, o2), a, k-1)
-			}
-		}
-	}
-	v := mt.smallOT(p, q, cost)
-	mt.nestOp[key] = v
-	return v
+// Cost is the size of the class-level stage of NewDistances, known once
+// the exact quotients are (EstimateCost).
+type Cost struct {
+	// ClkPairs and OpPairs count the pairs of distinct classes of depths
+	// 1 … T−1 (depths 0 and T have one class): the entries of ClkClasses
+	// and OpClasses, and the units of Options.Progress.
+	ClkPairs, OpPairs int64
+	// Alignments is Σ_t (clk class pairs at depth t)·|A|^t, the number of
+	// (class pair, action prefix) pairs: an upper bound on the belief
+	// pairs whose clock-aware distance is looked up (memoisation over
+	// shared subtrees and belief pairs usually visits far fewer).
+	Alignments float64
+	// Bytes is an upper estimate of the memory of the class-level stage:
+	// the class matrices, a record per aligned belief pair with its nested
+	// vector of |A|^{T−t} values, and a record per (op class pair,
+	// action). The exact quotients themselves (Quotients) come on top.
+	Bytes float64
 }
 
-// law writes P(O_{1:k} = x | b, s) into dst (length |O|^k, first
-// observation most significant) for the action string acts (length k).
-func (mt *metric) law(dst []float64, b int32, acts []int) {
-	clear(dst)
-	var rec func(b int32, pos, idx int, w float64)
-	rec = func(b int32, pos, idx int, w float64) {
-		if pos == len(acts) {
-			dst[idx] += w
-			return
-		}
-		a := acts[pos]
-		for o := range mt.nO {
-			p := mt.bs.probs(b, a)[o]
-			if p == 0 {
-				continue
-			}
-			rec(mt.bs.next(b, a, o), pos+1, idx*mt.nO+o, w*p)
-		}
+// EstimateCost returns the size of the class-level stage of NewDistances
+// for the exact quotients r (from Quotients, or Distances.Quotients) of a
+// model with nA actions. It is cheap (O(T) arithmetic) and lets callers
+// refuse a computation past a memory budget before it starts; NewDistances
+// itself refuses when the estimate exceeds Options.MaxBytes.
+func EstimateCost(r *Result, nA int) Cost {
+	var c Cost
+	for t := 1; t < r.T; t++ {
+		nC, nP := int64(r.Clk.Classes(t)), int64(r.Op.Classes(t))
+		pc, pp := nC*(nC-1)/2, nP*(nP-1)/2
+		c.ClkPairs += pc
+		c.OpPairs += pp
+		al := float64(pc) * math.Pow(float64(nA), float64(t))
+		c.Alignments += al
+		c.Bytes += 8*float64(pc+pp) + al*(256+8*math.Pow(float64(nA), float64(r.T-t))) + 128*float64(pp)*float64(nA)
 	}
-	rec(b, 0, 0, 1)
+	return c
 }
 
-// w1 returns the exact W1 between the laws of b1 and b2 under acts.
-func (mt *metric) w1(b1, b2 int32, acts []int) float64 {
-	k := len(acts)
-	n := ot.SeqLen(mt.nO, k)
-	if cap(mt.lawP) < n {
-		mt.lawP, mt.lawQ = make([]float64, n), make([]float64, n)
-	}
-	p, q := mt.lawP[:n], mt.lawQ[:n]
-	mt.law(p, b1, acts)
-	mt.law(q, b2, acts)
-	mt.solves++
-	mt.charge(n)
-	r, err := mt.solver.SeqW1(mt.g, k, p, q)
-	if err != nil {
-		mt.fail(fmt.Errorf("clock: exact W1 on %d-step suffix laws: %w", k, err))
-		return 0
-	}
-	return r.Value
-}
-
-func (mt *metric) decode(s, k int) []int {
-	mt.acts = mt.acts[:0]
-	for i := k - 1; i >= 0; i-- {
-		mt.acts = append(mt.acts, (s/mt.pow[i])%mt.nA)
-	}
-	return mt.acts
-}
-
-// clkDist returns D^clk(b1, b2, k) = max_{s ∈ A^k} D(law(b1, s), law(b2, s)).
-// For TransportW1 it visits the strings in decreasing order of their
-// nested upper bound and stops when the bound cannot beat the best exact
-// W1 found (branch and bound; exact to within boundSlack).
-func (mt *metric) clkDist(b1, b2 int32, k int) float64 {
-	if b1 == b2 || k == 0 || mt.err != nil {
-		return 0
-	}
-	key := mkPair(b1, b2, k, -1)
-	if v, ok := mt.clk[key]; ok {
-		return v
-	}
-	ub := mt.nestedVec(b1, b2, k)
-	if mt.err != nil {
-		return 0
-	}
-	best := 0.0
-	if mt.tr == TransportNested {
-		best = slices.Max(ub)
-	} else {
-		mt.order = mt.order[:0]
-		for s := range ub {
-			mt.order = append(mt.order, s)
-		}
-		order := mt.order
-		slices.SortStableFunc(order, func(x, y int) int {
-			switch {
-			case ub[x] > ub[y]:
-				return -1
-			case ub[x] < ub[y]:
-				return 1
-			}
-			return 0
-		})
-		for _, s := range order {
-			if ub[s] <= best+boundSlack || mt.err != nil {
-				break
-			}
-			best = math.Max(best, mt.w1(b1, b2, mt.decode(s, k)))
-		}
-	}
-	mt.clk[key] = best
-	return best
-}
-
-// opDist returns D(law(b1, a^k), law(b2, a^k)).
-func (mt *metric) opDist(b1, b2 int32, a, k int) float64 {
-	if b1 == b2 || k == 0 || mt.err != nil {
-		return 0
-	}
-	if mt.tr == TransportNested {
-		return mt.nestedConst(b1, b2, a, k)
-	}
-	key := mkPair(b1, b2, k, a)
-	if v, ok := mt.op[key]; ok {
-		return v
-	}
-	acts := mt.acts[:0]
-	for range k {
-		acts = append(acts, a)
-	}
-	mt.acts = acts
-	v := mt.w1(b1, b2, acts)
-	mt.op[key] = v
-	return v
-}
-
-// NewDistances computes the m = 1 clock-aware and operational distance
-// matrices of m at horizon T under the ground metric g on the observations
-// and their gap δ_clk = ‖d^clk − d^op‖_∞ (cor:op-to-clk-transfer,
-// tab:probe-family-comparison), without enumerating probes per pair:
+// NewDistances computes the m = 1 clock-aware and operational distances
+// of m at horizon T under the ground metric g on the observations and
+// their gap δ_clk = ‖d^clk − d^op‖_∞ (cor:op-to-clk-transfer,
+// tab:probe-family-comparison), without enumerating probes or history
+// pairs:
 //
 //	d^clk(h, h') = max_{p ∈ A^t} D^clk_{T−t}(b(h, p), b(h', p)),
 //	D^clk_k(b, b') = max_{s ∈ A^k} D(law(b, s), law(b', s)),
 //	d^op(h, h')  = max_a D(law(b(h, a^t), a^{T−t}), law(b(h', a^t), a^{T−t})),
 //
-// where the outer maximum runs over the hash-consed prefix trees of the
-// two histories (memoised per pair of subtrees) and D^clk is memoised per
-// (belief pair, k). With TransportNested, D is the recursive transport R
-// and D^clk is read off the vector s ↦ R(b, b', s), computed by a
-// recursion memoised per (belief pair, k) whose steps are |O|×|O|
-// transport problems (ALGORITHMS.md idea 9). With TransportW1 the same
-// vector is an upper bound (R ≥ W1): strings are tried in decreasing order
-// of R and exact W1 solves (ot.Solver.SeqW1 on |O|^k-point laws) stop as
-// soon as R cannot beat the best value found.
+// Distances depend on histories only through their exact classes, so one
+// pair of representatives is evaluated per pair of classes, and δ_clk and
+// its first attaining pair are read off the pairs of classes of the meet
+// of the two partitions. The outer maximum runs over the hash-consed
+// prefix trees of the two representatives (memoised per pair of
+// subtrees), and D^clk is memoised per (belief pair, k). With
+// TransportNested, D is the recursive transport R and D^clk is read off
+// the vector s ↦ R(b, b', s), computed by a recursion memoised per
+// (belief pair, k) whose steps are |O|×|O| transport problems
+// (ALGORITHMS.md idea 9). With TransportW1 the same vector is an upper
+// bound (R ≥ W1): strings are tried in decreasing order of R and exact W1
+// solves (ot.Solver.SeqW1 on |O|^k-point laws) stop as soon as R cannot
+// beat the best value found. Maxima skip the terms that cannot reach them
+// by the one-step bounds g_min·TV ≤ W1 ≤ g_max·TV (remaining horizon 1),
+// which leaves every value unchanged.
 //
 // Impossible (history, prefix) pairs take the point-mass stand-in, as in
 // Quotients, whose result is stored in Quotients. Histories of depth T have
 // empty suffixes and distance 0.
 //
-// Cost: Σ_t (#distinct prefix trees at depth t)² subtree-pair look-ups, one
-// nested vector of |A|^k entries per belief pair met at remaining horizon
-// k, and the exact solves. It returns an error wrapping ErrTooLarge when
-// Work(|A|, |O|, T) or the number of history pairs Σ_t |O|^{2t}/2 exceeds
-// opts.MaxWork, or when more than opts.MaxWork nested values or law atoms
-// are computed; an error when g does not have |O| points or is invalid;
-// and ctx.Err() when ctx is cancelled.
+// Cost: the exact quotients, then at most EstimateCost(...).Alignments
+// belief-pair look-ups, one nested vector of |A|^k entries per belief pair
+// met at remaining horizon k (k ≥ 2; a few entries at k = 1), and the
+// exact solves; memory grows with the number of classes and belief pairs,
+// not with history pairs. Options.Progress, if set, is called with the
+// class pairs done. It returns an error wrapping ErrTooLarge when
+// Work(|A|, |O|, T) exceeds opts.MaxWork, when more than opts.MaxWork
+// nested values or law atoms are computed, or when EstimateCost exceeds
+// opts.MaxBytes (if set); an error when g does not have |O| points or is
+// invalid; and ctx.Err() when ctx is cancelled.
 func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts *Options) (*Distances, error) {
 	o := opts.get()
 	if _, err := checkArgs(m, T, o); err != nil {
@@ -439,14 +198,6 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 	if _, err := ot.NewGround(g); err != nil {
 		return nil, err
 	}
-	pairs := 0.0
-	for t := 0; t <= T; t++ {
-		pairs += math.Pow(float64(nO), 2*float64(t)) / 2
-	}
-	if pairs > o.MaxWork {
-		return nil, fmt.Errorf("%w: %s at T = %d has about %.3g history pairs, above MaxWork = %.3g; lower T or raise Options.MaxWork",
-			ErrTooLarge, m, T, pairs, o.MaxWork)
-	}
 	e := newEngine(m, T, o)
 	if err := e.build(ctx); err != nil {
 		return nil, err
@@ -456,121 +207,362 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 		return nil, err
 	}
 	q.Work = Work(nA, nO, T)
+	cost := EstimateCost(q, nA)
+	if o.MaxBytes > 0 && cost.Bytes > o.MaxBytes {
+		return nil, fmt.Errorf("%w: %s at T = %d: the class-level distances need up to %.3g bytes (%d + %d class pairs), above MaxBytes = %.3g",
+			ErrTooLarge, m, T, cost.Bytes, cost.ClkPairs, cost.OpPairs, o.MaxBytes)
+	}
 	mt := newMetric(ctx, e.bs, g, T, o.Transport, o.MaxWork)
-	d := &Distances{T: T, Transport: o.Transport, Clk: make([]partition.Matrix, T+1), Op: make([]partition.Matrix, T+1),
+	d := &Distances{T: T, Transport: o.Transport, ClkClasses: make([]partition.Matrix, T+1), OpClasses: make([]partition.Matrix, T+1),
 		GapDepth: -1, GapI: -1, GapJ: -1, MaxClk: make([]float64, T+1), MaxOp: make([]float64, T+1),
 		MaxGap: make([]float64, T+1), Quotients: q}
+	total := int(cost.ClkPairs + cost.OpPairs)
+	done, reported := 0, -1
+	report := func(n int) {
+		done += n
+		if o.Progress != nil && n > 0 {
+			o.Progress(done, total)
+			reported = done
+		}
+	}
 	for t := 0; t <= T; t++ {
-		vec := e.vec[t]
-		d.Clk[t] = partition.NewMatrix(len(vec))
-		d.Op[t] = partition.NewMatrix(len(vec))
+		nC, nP := q.Clk.Classes(t), q.Op.Classes(t)
+		d.ClkClasses[t] = partition.NewMatrix(nC)
+		d.OpClasses[t] = partition.NewMatrix(nP)
 		if t == 0 || t == T {
 			continue
 		}
-		k := T - t
-		// Distances depend on laws only, so histories are grouped by
-		// their exact classes and beliefs are replaced by the first belief
-		// met in their class (same laws under the relevant strings).
-		gc, gp := q.Clk.Labels[t], q.Op.Labels[t]
-		repsC := make([]ref, q.Clk.Classes(t))
-		repsP := make([]ref, q.Op.Classes(t))
-		for i := len(vec) - 1; i >= 0; i-- {
-			repsC[gc[i]], repsP[gp[i]] = vec[i], vec[i]
+		if err := d.depth(ctx, e, mt, t, report); err != nil {
+			return nil, err
 		}
-		canonClk := make(map[int32]int32)
-		canonOp := make([]map[int32]int32, nA)
-		for a := range canonOp {
-			canonOp[a] = make(map[int32]int32)
-		}
-		canon := func(m map[int32]int32, c, b int32) int32 {
-			if r, ok := m[c]; ok {
-				return r
-			}
-			m[c] = b
-			return b
-		}
-		// align memoises alignMax below the top level (top-level pairs
-		// are distinct by construction).
-		align := make(map[uint64]float64)
-		var alignMax func(u, v ref, level int) float64
-		alignMax = func(u, v ref, level int) float64 {
-			if u == v || mt.err != nil {
-				return 0
-			}
-			if level == 0 {
-				b1 := canon(canonClk, e.cls.clkClass(t, ^u), ^u)
-				b2 := canon(canonClk, e.cls.clkClass(t, ^v), ^v)
-				return mt.clkDist(b1, b2, k)
-			}
-			if u > v {
-				u, v = v, u
-			}
-			key := uint64(uint32(u))<<32 | uint64(uint32(v))
-			if level < t {
-				if x, ok := align[key]; ok {
-					return x
-				}
-			}
-			x := 0.0
-			for a := range nA {
-				x = math.Max(x, alignMax(e.px.d.child(u, a), e.px.d.child(v, a), level-1))
-			}
-			if level < t {
-				align[key] = x
-			}
-			return x
-		}
-		nC, nP := len(repsC), len(repsP)
-		dc := make([]float64, nC*nC)
-		for ci := range nC {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			for cj := ci + 1; cj < nC; cj++ {
-				c := alignMax(repsC[ci], repsC[cj], t)
-				dc[ci*nC+cj], dc[cj*nC+ci] = c, c
-			}
-			if mt.err != nil {
-				return nil, mt.err
-			}
-		}
-		dp := make([]float64, nP*nP)
-		for pi := range nP {
-			for pj := pi + 1; pj < nP; pj++ {
-				p := 0.0
-				for a := range nA {
-					b1, b2 := e.px.at(repsP[pi], t, a), e.px.at(repsP[pj], t, a)
-					b1 = canon(canonOp[a], e.cls.opClass(t, a, b1), b1)
-					b2 = canon(canonOp[a], e.cls.opClass(t, a, b2), b2)
-					p = math.Max(p, mt.opDist(b1, b2, a, k))
-				}
-				dp[pi*nP+pj], dp[pj*nP+pi] = p, p
-			}
-			if mt.err != nil {
-				return nil, mt.err
-			}
-		}
-		mc, mo := d.Clk[t], d.Op[t]
-		for i := range vec {
-			for j := i + 1; j < len(vec); j++ {
-				c, p := dc[gc[i]*nC+gc[j]], dp[gp[i]*nP+gp[j]]
-				pos := mc.Index(i, j)
-				mc.Data[pos], mo.Data[pos] = c, p
-				d.MaxClk[t] = math.Max(d.MaxClk[t], c)
-				d.MaxOp[t] = math.Max(d.MaxOp[t], p)
-				if gap := math.Abs(c - p); gap > d.MaxGap[t] {
-					d.MaxGap[t] = gap
-					if gap > d.Gap {
-						d.Gap, d.GapDepth, d.GapI, d.GapJ = gap, t, i, j
-					}
-				}
-			}
-		}
+	}
+	if o.Progress != nil && reported != total {
+		o.Progress(total, total)
 	}
 	if err := e.overflow(); err != nil {
 		return nil, err
 	}
-	d.BeliefPairs = len(mt.clk)
+	d.BeliefPairs = mt.clkPairs
 	d.Solves, d.Entries, d.Beliefs = mt.solves, mt.entries, e.bs.len()-1
 	return d, nil
+}
+
+// depth fills the class matrices and the maxima of depth t (0 < t < T).
+func (d *Distances) depth(ctx context.Context, e *engine, mt *metric, t int, report func(int)) error {
+	q, vec, nA := d.Quotients, e.vec[t], mt.nA
+	k := d.T - t
+	// Distances depend on laws only, so histories are grouped by their
+	// exact classes and beliefs are replaced by the first belief met in
+	// their class (same laws under the relevant strings), in the order
+	// of the plain pairwise recursion.
+	gc, gp := q.Clk.Labels[t], q.Op.Labels[t]
+	repsC := make([]ref, q.Clk.Classes(t))
+	repsP := make([]ref, q.Op.Classes(t))
+	for i := len(vec) - 1; i >= 0; i-- {
+		repsC[gc[i]], repsP[gp[i]] = vec[i], vec[i]
+	}
+	al := newAligner(e, mt, t)
+	nC, nP := len(repsC), len(repsP)
+	// Bounds need a remaining horizon ≤ maxBoundK and pay off when belief
+	// pairs are costly; with two observations every step is a 2-point
+	// transport and planning first would only add a pass.
+	direct := k > maxBoundK || mt.nO <= 2
+	dc := d.ClkClasses[t]
+	for ci := range nC {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for cj := ci + 1; cj < nC; cj++ {
+			if direct {
+				dc.Data[dc.Index(ci, cj)] = al.direct(repsC[ci], repsC[cj], t)
+			} else {
+				dc.Data[dc.Index(ci, cj)] = al.top(repsC[ci], repsC[cj])
+			}
+		}
+		if mt.err != nil {
+			return mt.err
+		}
+		report(nC - ci - 1)
+	}
+	canonOp := make([][]int32, nA)
+	canon := func(a int, c, b int32) int32 {
+		r := memo(&canonOp[a], c)
+		if *r < 0 {
+			*r = b
+		}
+		return *r
+	}
+	ids := make([]int32, nA)
+	ord := make([]int, nA)
+	dp := d.OpClasses[t]
+	for pi := range nP {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for pj := pi + 1; pj < nP; pj++ {
+			for a := range nA {
+				b1, b2 := e.px.at(repsP[pi], t, a), e.px.at(repsP[pj], t, a)
+				b1 = canon(a, e.cls.opClass(t, a, b1), b1)
+				b2 = canon(a, e.cls.opClass(t, a, b2), b2)
+				ids[a] = mt.planOp(b1, b2, a, k)
+			}
+			x := maxBounded(ids, ord, func(id int32) float64 {
+				if id < 0 {
+					return 0
+				}
+				return mt.opUB(id)
+			}, mt.opValue)
+			dp.Data[dp.Index(pi, pj)] = x
+		}
+		if mt.err != nil {
+			return mt.err
+		}
+		report(nP - pi - 1)
+	}
+	return d.gaps(ctx, t, gc, gp)
+}
+
+// maxBounded returns max(0, max_i value(codes[i])), evaluating the codes
+// in decreasing order of ub (an upper bound of value) and stopping when
+// the bound cannot beat the maximum found. ord is scratch of len(codes).
+func maxBounded(codes []int32, ord []int, ub, value func(int32) float64) float64 {
+	ord = ord[:0]
+	for i := range codes {
+		ord = append(ord, i)
+	}
+	// Insertion sort: |A| is small.
+	ubs := make([]float64, 0, 8)
+	for _, c := range codes {
+		ubs = append(ubs, ub(c))
+	}
+	for i := 1; i < len(ord); i++ {
+		for j := i; j > 0 && ubs[ord[j]] > ubs[ord[j-1]]; j-- {
+			ord[j], ord[j-1] = ord[j-1], ord[j]
+		}
+	}
+	best := 0.0
+	for _, i := range ord {
+		if ubs[i] <= best {
+			break
+		}
+		best = math.Max(best, value(codes[i]))
+	}
+	return best
+}
+
+// gaps sets the maxima of depth t and updates Gap from the class matrices:
+// |d^clk − d^op| is constant on pairs of classes of the meet of the two
+// partitions, and the first history pair (in history order) of a pair of
+// meet classes is the pair of their first members.
+func (d *Distances) gaps(ctx context.Context, t int, gc, gp []int) error {
+	dc, dp := d.ClkClasses[t], d.OpClasses[t]
+	for _, v := range dc.Data {
+		d.MaxClk[t] = math.Max(d.MaxClk[t], v)
+	}
+	for _, v := range dp.Data {
+		d.MaxOp[t] = math.Max(d.MaxOp[t], v)
+	}
+	type meet struct{ c, p, first int }
+	idx := make(map[[2]int]int)
+	var ms []meet
+	for i := range gc {
+		key := [2]int{gc[i], gp[i]}
+		if _, ok := idx[key]; !ok {
+			idx[key] = len(ms)
+			ms = append(ms, meet{gc[i], gp[i], i})
+		}
+	}
+	for x, mi := range ms {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for _, mj := range ms[x+1:] {
+			gap := math.Abs(dc.At(mi.c, mj.c) - dp.At(mi.p, mj.p))
+			if gap > d.MaxGap[t] {
+				d.MaxGap[t] = gap
+				if gap > d.Gap {
+					d.Gap, d.GapDepth, d.GapI, d.GapJ = gap, t, mi.first, mj.first
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// aligner plans and evaluates d^clk between pairs of prefix trees of one
+// depth t: a pair of subtrees of level ℓ is a node whose |A| children are
+// the pairs of their subtrees (level ℓ − 1) and whose leaves (level 0) are
+// clk belief pairs; nodes below the top are memoised per pair of subtrees.
+//
+// Codes: 0 is a zero distance, c > 0 the node c − 1, c < 0 the clk pair ^c.
+type aligner struct {
+	e     *engine
+	mt    *metric
+	t, k  int
+	canon []int32 // clk class of depth t → representative belief
+	memo  map[uint64]int32
+	dmemo map[uint64]float64 // direct
+	kids  []int32            // node n: kids[n·|A| : (n+1)·|A|]
+	val   []float64
+	ub    []float64
+	ords  [][]int // scratch per level of value
+	level int
+	codes []int32
+}
+
+func newAligner(e *engine, mt *metric, t int) *aligner {
+	al := &aligner{e: e, mt: mt, t: t, k: e.T - t, memo: make(map[uint64]int32), dmemo: make(map[uint64]float64), ords: make([][]int, t+1), codes: make([]int32, mt.nA)}
+	for l := range al.ords {
+		al.ords[l] = make([]int, mt.nA)
+	}
+	return al
+}
+
+// direct returns d^clk between the pairs of subtrees (u, v) of level
+// level, evaluating every belief pair on its first visit: without bounds
+// (remaining horizon above maxBoundK) planning first would only add a
+// pass. Subtree pairs below the top are memoised.
+func (al *aligner) direct(u, v ref, level int) float64 {
+	if u == v || al.mt.err != nil {
+		return 0
+	}
+	if level == 0 {
+		b1 := al.canonOf(^u)
+		b2 := al.canonOf(^v)
+		return al.mt.clkValue(al.mt.planClk(b1, b2, al.k))
+	}
+	if u > v {
+		u, v = v, u
+	}
+	key := uint64(uint32(u))<<32 | uint64(uint32(v))
+	if level < al.t {
+		if x, ok := al.dmemo[key]; ok {
+			return x
+		}
+		al.mt.tick()
+	}
+	x := 0.0
+	d := al.e.px.d
+	for a := range al.mt.nA {
+		x = math.Max(x, al.direct(d.child(u, a), d.child(v, a), level-1))
+	}
+	if level < al.t {
+		al.dmemo[key] = x
+	}
+	return x
+}
+
+// plan returns the code of the pair of subtrees (u, v) of level level.
+func (al *aligner) plan(u, v ref, level int) int32 {
+	if u == v {
+		return 0
+	}
+	if level == 0 {
+		b1 := al.canonOf(^u)
+		b2 := al.canonOf(^v)
+		id := al.mt.planClk(b1, b2, al.k)
+		if id < 0 {
+			return 0
+		}
+		return ^id
+	}
+	if u > v {
+		u, v = v, u
+	}
+	key := uint64(uint32(u))<<32 | uint64(uint32(v))
+	if c, ok := al.memo[key]; ok {
+		return c
+	}
+	nA := al.mt.nA
+	n := len(al.val)
+	for range nA {
+		al.kids = append(al.kids, 0)
+	}
+	al.val = append(al.val, math.NaN())
+	al.ub = append(al.ub, math.NaN())
+	al.mt.tick()
+	d := al.e.px.d
+	ub := 0.0
+	for a := range nA {
+		c := al.plan(d.child(u, a), d.child(v, a), level-1)
+		al.kids[n*nA+a] = c
+		ub = math.Max(ub, al.upper(c))
+	}
+	al.ub[n] = ub
+	c := int32(n + 1)
+	al.memo[key] = c
+	return c
+}
+
+func (al *aligner) canonOf(b int32) int32 {
+	r := memo(&al.canon, al.e.cls.clkClass(al.t, b))
+	if *r < 0 {
+		*r = b
+	}
+	return *r
+}
+
+// top returns d^clk between the histories with prefix trees u ≠ v.
+func (al *aligner) top(u, v ref) float64 {
+	if u == v || al.mt.err != nil {
+		return 0
+	}
+	if u > v {
+		u, v = v, u
+	}
+	d := al.e.px.d
+	codes := al.codes
+	for a := range codes {
+		codes[a] = al.plan(d.child(u, a), d.child(v, a), al.t-1)
+	}
+	if al.mt.err != nil {
+		return 0
+	}
+	return maxBounded(codes, al.ords[0], al.upper, al.value)
+}
+
+// upper returns an upper bound on value(c).
+func (al *aligner) upper(c int32) float64 {
+	switch {
+	case c == 0:
+		return 0
+	case c < 0:
+		return al.mt.clkUB(^c)
+	}
+	n := int(c - 1)
+	if v := al.ub[n]; !math.IsNaN(v) {
+		return v
+	}
+	nA := al.mt.nA
+	x := 0.0
+	for _, k := range al.kids[n*nA : (n+1)*nA] {
+		x = math.Max(x, al.upper(k))
+	}
+	al.ub[n] = x
+	return x
+}
+
+// value returns the distance of code c.
+func (al *aligner) value(c int32) float64 {
+	switch {
+	case c == 0:
+		return 0
+	case c < 0:
+		return al.mt.clkValue(^c)
+	}
+	n := int(c - 1)
+	if v := al.val[n]; !math.IsNaN(v) {
+		return v
+	}
+	// Evaluation plans nothing, so kids is stable; ords has one scratch
+	// per level of the recursion.
+	nA := al.mt.nA
+	al.level++
+	for len(al.ords) <= al.level {
+		al.ords = append(al.ords, make([]int, nA))
+	}
+	x := maxBounded(al.kids[n*nA:(n+1)*nA], al.ords[al.level], al.upper, al.value)
+	al.level--
+	al.val[n] = x
+	return x
 }

@@ -40,9 +40,14 @@
 // Distances between histories (Distances) use the same belief vectors: a
 // pair's distance is the maximum, over aligned prefixes, of a distance
 // between belief pairs that is memoised per (belief pair, remaining
-// horizon). Two transports are offered: the exact W1 between suffix laws
-// of def:equiv (TransportW1, the default) and the recursive (nested,
-// bicausal) transport that the paper's reference code used for δ_clk
+// horizon). Distances depend on histories only through their exact
+// classes, so they are computed and stored per pair of classes (the gap
+// per pair of classes of the meet of the two partitions), and maxima skip
+// the belief pairs and strings that total-variation bounds show cannot
+// reach them; EstimateCost sizes this stage from the quotients. Two
+// transports are offered: the exact W1 between suffix laws of def:equiv
+// (TransportW1, the default) and the recursive (nested, bicausal)
+// transport that the paper's reference code used for δ_clk
 // (TransportNested); see Transport.
 //
 // Relation to the paper's numbers (tab:probe-family-comparison). |Q^op|,

@@ -43,7 +43,7 @@ func ExampleNewDistances() {
 		panic(err)
 	}
 	i, j := d.GapI, d.GapJ
-	fmt.Printf("δ_clk = %.2f at depth %d: d^clk = %.2f, d^op = %.2f\n", d.Gap, d.GapDepth, d.Clk[2].At(i, j), d.Op[2].At(i, j))
+	fmt.Printf("δ_clk = %.2f at depth %d: d^clk = %.2f, d^op = %.2f\n", d.Gap, d.GapDepth, d.ClkAt(2, i, j), d.OpAt(2, i, j))
 	// Output:
 	// δ_clk = 0.98 at depth 2: d^clk = 0.98, d^op = 0.00
 }

@@ -31,8 +31,8 @@ var ErrTooLarge = errors.New("clock: problem too large")
 type Options struct {
 	// MaxWork bounds Σ_{t=0..T} |O|^t·|A|^t; larger problems are refused
 	// before any work. If MaxWork is 0 it defaults to DefaultMaxWork.
-	// Distances also bounds Σ_{t=0..T} |O|^{2t}/2 (history pairs) and the
-	// number of memoised (belief pair, string) entries by MaxWork.
+	// Distances also bounds the number of nested transport values and
+	// law atoms it computes by MaxWork.
 	MaxWork float64
 	// MaxNodes bounds the number of interned beliefs and of interned
 	// prefix-tree nodes; the computation stops with ErrTooLarge when one
@@ -41,6 +41,16 @@ type Options struct {
 	// Transport selects the distance between suffix laws used by
 	// Distances (default TransportW1).
 	Transport Transport
+	// MaxBytes, if positive, bounds EstimateCost(...).Bytes: NewDistances
+	// refuses (ErrTooLarge) once the exact quotients show that its
+	// class-level stage could need more memory.
+	MaxBytes float64
+	// Progress, if non-nil, is called by NewDistances, on its goroutine,
+	// after each row of class pairs with the number of class pairs done
+	// and their total (EstimateCost's ClkPairs + OpPairs); the last call
+	// has done = total. Cancelling the context from Progress stops the
+	// computation.
+	Progress func(done, total int)
 }
 
 func (o *Options) get() Options {
@@ -270,6 +280,11 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 		opIdx := make(map[string]int)
 		tail := pow(T - t)
 		for i, r := range vec {
+			if i&4095 == 4095 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			standIns += stand(r) * tail
 			opKey = opKey[:0]
 			for a := 0; a < nA; a++ {

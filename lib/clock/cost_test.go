@@ -1,0 +1,160 @@
+package clock
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// TestEstimateCost checks the class-pair counts of EstimateCost against
+// the class matrices NewDistances fills, and MaxBytes.
+func TestEstimateCost(t *testing.T) {
+	b := lookup(t, "gridworld:3")
+	ctx := context.Background()
+	r, err := Quotients(ctx, b.Model, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := EstimateCost(r, b.Model.NumActions())
+	d, err := NewDistances(ctx, b.Model, b.Ground, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clk, op int64
+	for t := range d.ClkClasses {
+		clk += int64(len(d.ClkClasses[t].Data))
+		op += int64(len(d.OpClasses[t].Data))
+	}
+	if c.ClkPairs != clk || c.OpPairs != op {
+		t.Errorf("EstimateCost pairs %d/%d, matrices hold %d/%d", c.ClkPairs, c.OpPairs, clk, op)
+	}
+	if !(c.Bytes > 0) || !(c.Alignments >= float64(c.ClkPairs)) {
+		t.Errorf("EstimateCost = %+v", c)
+	}
+	if _, err := NewDistances(ctx, b.Model, b.Ground, 3, &Options{MaxBytes: c.Bytes / 2}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxBytes = Bytes/2: got %v, want ErrTooLarge", err)
+	}
+	if _, err := NewDistances(ctx, b.Model, b.Ground, 3, &Options{MaxBytes: c.Bytes}); err != nil {
+		t.Errorf("MaxBytes = Bytes: %v", err)
+	}
+}
+
+// TestProgressAndCancel checks that Progress counts class pairs up to
+// their total and that cancelling from it stops NewDistances.
+func TestProgressAndCancel(t *testing.T) {
+	b := lookup(t, "tiger")
+	const T = 8
+	r, err := Quotients(context.Background(), b.Model, T, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := EstimateCost(r, b.Model.NumActions())
+	last, calls := 0, 0
+	opts := &Options{Progress: func(done, total int) {
+		if int64(total) != c.ClkPairs+c.OpPairs || done < last || done > total {
+			t.Errorf("Progress(%d, %d) after %d, want total %d", done, total, last, c.ClkPairs+c.OpPairs)
+		}
+		last = done
+		calls++
+	}}
+	if _, err := NewDistances(context.Background(), b.Model, b.Ground, T, opts); err != nil {
+		t.Fatal(err)
+	}
+	if last != int(c.ClkPairs+c.OpPairs) || calls < 2 {
+		t.Errorf("Progress ended at %d after %d calls, want %d", last, calls, c.ClkPairs+c.OpPairs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts.Progress = func(done, total int) { cancel() }
+	if _, err := NewDistances(ctx, b.Model, b.Ground, T, opts); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled from Progress: got %v, want context.Canceled", err)
+	}
+}
+
+// TestOracleSharedFile compares NewDistances with the oracle bit for bit
+// on tiger-grid (36 states, 5 actions, 17 observations) at T = 2, a model
+// whose observation laws have wide supports (general simplex steps).
+func TestOracleSharedFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: skipping the tiger-grid comparison")
+	}
+	path := filepath.Join("..", "..", "..", "shared", "data", "pomdp", "tiger-grid.POMDP")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("third-party model file not found at %s: %v", path, err)
+	}
+	m, err := pomdp.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []Transport{TransportW1, TransportNested} {
+		compareOracle(t, "tiger-grid", m, ot.Discrete(m.NumObservations()), 2, tr)
+	}
+}
+
+// pinned holds results of the full-matrix oracle (oracle_test.go) on the
+// third-party files at T = 3 under the discrete metric, as float64 bits:
+// the oracle takes minutes there (hallway: about 4 minutes per
+// transport), NewDistances seconds.
+var pinned = []struct {
+	file                  string
+	tr                    Transport
+	gap                   uint64
+	depth, i, j           int
+	maxClk, maxOp, maxGap [4]uint64
+}{
+	{"tiger-grid.POMDP", TransportW1, 0x3ff69faf842f1d21, 1, 0, 7,
+		[4]uint64{0, 0x3fffb6134ce3de6d, 0x3fefb6134ce3de65, 0},
+		[4]uint64{0, 0x3fffb6134ce3de69, 0x3fefb6134ce3de65, 0},
+		[4]uint64{0, 0x3ff69faf842f1d21, 0x3feba36dacd84a71, 0}},
+	{"tiger-grid.POMDP", TransportNested, 0x3ff6b4bda3e4deb8, 1, 0, 7,
+		[4]uint64{0, 0x3fffb6134ce3de65, 0x3fefb6134ce3de67, 0},
+		[4]uint64{0, 0x3fffb6134ce3de64, 0x3fefb6134ce3de65, 0},
+		[4]uint64{0, 0x3ff6b4bda3e4deb8, 0x3feba36dacd84a72, 0}},
+	{"hallway.POMDP", TransportW1, 0x3feccccccccccccd, 2, 16, 17,
+		[4]uint64{0, 0x400000000000000c, 0x3ff0000000000008, 0},
+		[4]uint64{0, 0x4000000000000005, 0x3ff0000000000007, 0},
+		[4]uint64{0, 0x3fd66a73afecee8a, 0x3feccccccccccccd, 0}},
+	{"hallway.POMDP", TransportNested, 0x3feccccccccccccd, 2, 16, 17,
+		[4]uint64{0, 0x4000000000000005, 0x3ff000000000000a, 0},
+		[4]uint64{0, 0x4000000000000004, 0x3ff0000000000007, 0},
+		[4]uint64{0, 0x3fd6a9fe7c1d4288, 0x3feccccccccccccd, 0}},
+}
+
+// TestPinnedSharedFiles checks NewDistances bit for bit against oracle
+// results pinned in the source (see pinned).
+func TestPinnedSharedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: skipping the third-party files at T = 3")
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdp")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("third-party model files not found at %s: %v", dir, err)
+	}
+	for _, p := range pinned {
+		m, err := pomdp.LoadFile(filepath.Join(dir, p.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewDistances(context.Background(), m, ot.Discrete(m.NumObservations()), 3, &Options{Transport: p.tr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Float64bits(d.Gap) != p.gap || d.GapDepth != p.depth || d.GapI != p.i || d.GapJ != p.j {
+			t.Errorf("%s %v: δ_clk %v at (%d, %d, %d), oracle %v at (%d, %d, %d)", p.file, p.tr,
+				d.Gap, d.GapDepth, d.GapI, d.GapJ, math.Float64frombits(p.gap), p.depth, p.i, p.j)
+		}
+		for k := range 4 {
+			if math.Float64bits(d.MaxClk[k]) != p.maxClk[k] || math.Float64bits(d.MaxOp[k]) != p.maxOp[k] || math.Float64bits(d.MaxGap[k]) != p.maxGap[k] {
+				t.Errorf("%s %v depth %d: maxima %v/%v/%v differ from the oracle's %v/%v/%v", p.file, p.tr, k,
+					d.MaxClk[k], d.MaxOp[k], d.MaxGap[k], math.Float64frombits(p.maxClk[k]),
+					math.Float64frombits(p.maxOp[k]), math.Float64frombits(p.maxGap[k]))
+			}
+		}
+	}
+}
