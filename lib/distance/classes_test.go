@@ -152,6 +152,40 @@ func TestClassesMatchAllPairs(t *testing.T) {
 			t.Fatalf("%s: max distance %v, reference %v", name, got.MaxDistance(), want.MaxDistance())
 		}
 		// The class path's ε = 0 classes are Exact's.
+		// The bounds pass applied at every depth (it normally runs only on
+		// long suffixes): the same distances and partitions.
+		func() {
+			defer func(v int) { boundsMinSuffix = v }(boundsMinSuffix)
+			boundsMinSuffix = 1
+			for _, eps := range [][]float64{nil, asked} {
+				bopt := opt
+				bopt.Eps = eps
+				bd, err := Compute(context.Background(), m, fam, T, bopt)
+				if err != nil {
+					t.Fatalf("%s: bounds pass: %v", name, err)
+				}
+				top := bd.Cap
+				for tt := 0; tt < T; tt++ {
+					n := bd.Tree.Count(tt)
+					for i := 0; i < n; i++ {
+						for j := i + 1; j < n; j++ {
+							g, w := bd.At(tt, i, j), want.D[tt].At(i, j)
+							if (w <= top && math.Abs(g-w) > 1e-11) || (w > top && !(g > top && g <= w+1e-11)) {
+								t.Fatalf("%s: bounds pass (ε %v): d(%d, %d) at depth %d = %v, reference %v", name, eps, i, j, tt, g, w)
+							}
+						}
+					}
+				}
+				for _, e := range append(eps, 0) {
+					p, q := bd.Partition(e), partition.Greedy(want.D, e)
+					for tt := range p.Labels {
+						if !slices.Equal(p.Labels[tt], q.Labels[tt]) {
+							t.Fatalf("%s: bounds pass, ε = %v, depth %d: classes %v, reference %v", name, e, tt, p.Labels[tt], q.Labels[tt])
+						}
+					}
+				}
+			}
+		}()
 		ex, err := Exact(context.Background(), m, fam, T, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -37,20 +37,26 @@ type Cost struct {
 	Family int64 // grouping controllers by behaviour: per member and per distinct action tree
 	Matrix int64 // pair matrices: one per worker (merged into the first)
 	Full   int64 // history-level matrices kept in Result.D (Options.FullLimit)
+	// Transport is the solvers' scratch: a dense cost matrix of the
+	// residual problem, at most (L/2)² entries for suffix laws of L =
+	// |O|^{T−t} atoms, per worker, at the deepest suffixes with two
+	// classes or more (an upper bound: residual supports are usually
+	// smaller).
+	Transport int64
 }
 
 // gcFactor converts live heap into peak resident memory: the Go collector
 // lets the heap grow past the live data before collecting (GOGC = 100);
 // the transient garbage of a run is a fraction of it. Calibrated on the
 // bench rows (`pomdpq bench`, column estimate_mib).
-const gcFactor = 1.5
+const gcFactor = 1.2
 
 // runtimeBase is the resident memory of the Go runtime and the binary.
-const runtimeBase = 12 << 20
+const runtimeBase = 7 << 20
 
 // Bytes returns the estimated peak resident memory.
 func (c Cost) Bytes() int64 {
-	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full
+	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport
 	return runtimeBase + c.Base + int64(gcFactor*float64(live))
 }
 
@@ -65,6 +71,7 @@ func (c Cost) Largest() (string, int64) {
 		{"history labels", c.Labels},
 		{"family grouping", c.Family},
 		{"history-level matrices (Result.D)", c.Full},
+		{"transport solver scratch (suffixes of |O|^{T−t} atoms)", c.Transport},
 		{"loaded model and earlier data", c.Base},
 	}
 	if !c.Known {
@@ -102,8 +109,8 @@ func (c Cost) String() string {
 		fmt.Fprintf(&b, "exact classes not yet known (at most the histories)\n")
 	}
 	fmt.Fprintf(&b, "pairs per probe %d\n", c.Pairs)
-	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, pair matrices %s, history matrices %s, base %s\n",
-		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Base))
+	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, pair matrices %s, history matrices %s, transport scratch %s, base %s\n",
+		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Base))
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
 	return b.String()
@@ -128,6 +135,8 @@ func (e *BudgetError) Error() string {
 	switch {
 	case strings.HasPrefix(name, "pair matrices"):
 		help = "ask only for ε = 0 (exact classes need no pair matrix: --eps 0), " + help
+	case strings.HasPrefix(name, "transport"):
+		help = "lower T (the suffixes after the shortest histories are the largest transport problems), ask for fewer ε so that more pairs are settled by bounds, or " + help
 	case name == "family grouping":
 		help = "use a smaller probe family (lower m or T, or sampled probes), or raise the budget (--mem, Options.MemBudget)"
 	}
@@ -166,10 +175,25 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	if allPairs || c.Known {
 		c.Matrix = 8 * c.Pairs * w
 	}
+	c.Transport = transportBytes(tree, c.Classes, nil, w)
 	if fb := fullBytes(tree); !allPairs && fullLimit >= 0 && fb <= fullLimit {
 		c.Full = fb
 	}
 	return c
+}
+
+// transportBytes is Cost.Transport: (L/2)² entries per worker for the
+// longest suffixes L at a depth with a pair that may need a transport
+// problem: two classes or more, and, when settled is given, settled(t)
+// false.
+func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, workers int64) int64 {
+	for t := 0; t < tree.T; t++ {
+		if classes[t] >= 2 && (settled == nil || !settled(t)) {
+			half := int64(tree.SuffixLen(t)) / 2
+			return 8 * half * half * workers
+		}
+	}
+	return 0
 }
 
 // DefaultMemBudget returns the memory budget used when Options.MemBudget

@@ -258,15 +258,39 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil, err
 	}
 	res, opt, tree := pr.res, pr.opt, pr.res.Tree
-	// Phase "distances": one transport problem per pair of
-	// representatives.
-	pr.phase("distances")
 	pr.r.reps = res.Reps
 	res.Cap = math.Inf(1)
 	if len(opt.Eps) > 0 && opt.Metric == W1 && !opt.AllPairs {
 		res.Cap = slices.Max(opt.Eps) + partition.ZeroTol
 	}
 	pr.r.capped = res.Cap
+	// Phase "bounds" (long suffixes only): lower bounds over the family.
+	if pr.r.boundDepths() != nil && opt.Metric == W1 && !opt.Tensor {
+		pr.phase("bounds")
+		lb, err := pr.r.bounds(ctx, pr.probes)
+		if err != nil {
+			return nil, err
+		}
+		pr.r.lb = lb
+		// Depths whose every pair is settled by the bounds need no
+		// transport problem: the estimate's transport term shrinks.
+		if lb != nil && !math.IsInf(res.Cap, 1) {
+			res.Cost.Transport = transportBytes(tree, res.Cost.Classes, func(t int) bool {
+				if lb[t].Data == nil {
+					return false
+				}
+				for _, v := range lb[t].Data {
+					if !(v > res.Cap) {
+						return false
+					}
+				}
+				return true
+			}, int64(pr.r.workers))
+		}
+	}
+	// Phase "distances": one transport problem per pair of
+	// representatives.
+	pr.phase("distances")
 	cd, tensor, standIns, err := pr.r.distances(ctx, pr.probes)
 	if err != nil {
 		return nil, err

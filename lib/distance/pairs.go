@@ -24,6 +24,9 @@ type pairWorker struct {
 	// is known to exceed it is settled with a lower bound above it.
 	capped float64
 	marg   []float64
+	// lb, when set, holds per depth (nil Data: none) the maximum over the
+	// family of a cheap lower bound on each pair's W1 (runner.bounds).
+	lb []partition.Matrix
 	// tick, when set, is told the pairs done after every row; an error
 	// (the context's) stops accumulate.
 	tick func(pairs int) error
@@ -126,6 +129,10 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 	return 0, false
 }
 
+// boundSlack is the relative slack with which an upper bound must be
+// below another probe's lower bound for the probe to be skipped.
+const boundSlack = 1e-9
+
 // smallMax is the largest support small scans.
 const smallMax = 256
 
@@ -171,6 +178,37 @@ func (pw *pairWorker) marginals(data []float64, rt []int, L, k int) []float64 {
 	return out
 }
 
+// bounds sets dst[t](a, b) = max(dst[t](a, b), lower bound of W1 between
+// the representatives' laws) at the depths whose dst has storage.
+func (pw *pairWorker) bounds(dst []partition.Matrix, laws *law.Laws, reps [][]int) {
+	tr := pw.tree
+	for t := 0; t < tr.T; t++ {
+		if dst[t].Data == nil {
+			continue
+		}
+		rt := reps[t]
+		n := len(rt)
+		L := tr.SuffixLen(t)
+		k := tr.T - t
+		data := laws.Depth(t)
+		marg := pw.marginals(data, rt, L, k)
+		kn := k * tr.NumObs
+		m := dst[t]
+		idx := 0
+		for a := 0; a < n; a++ {
+			p := data[rt[a]*L : (rt[a]+1)*L]
+			for b := a + 1; b < n; b++ {
+				q := data[rt[b]*L : (rt[b]+1)*L]
+				lb := pw.lowerBound(totalVariation(p, q), marg[a*kn:(a+1)*kn], marg[b*kn:(b+1)*kn])
+				if lb > m.Data[idx] {
+					m.Data[idx] = lb
+				}
+				idx++
+			}
+		}
+	}
+}
+
 // lowerBound returns a lower bound on W1 under the additive sequence cost:
 // max(gmin·TV(p, q), Σ_s gmin·TV(p_s, q_s)) over the one-step marginals
 // p_s, q_s (every coupling of p and q couples each pair of marginals, and
@@ -206,6 +244,10 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 			marg = pw.marginals(data, rt, L, k)
 		}
 		kn := k * tr.NumObs
+		var lbt []float64
+		if pw.lb != nil && prune {
+			lbt = pw.lb[t].Data
+		}
 		idx := 0
 		for a := 0; a < n; a++ {
 			i := rt[a]
@@ -217,12 +259,28 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 					idx++ // settled above the largest ε by an earlier probe
 					continue
 				}
+				lbv := 0.0 // a lower bound on the pair's d^Π over the family
+				if lbt != nil {
+					lbv = lbt[idx]
+					if decide && lbv > pw.capped {
+						m.Data[idx] = max(cur, lbv)
+						idx++
+						continue
+					}
+				}
 				q := data[j*L : (j+1)*L]
 				tv := totalVariation(p, q)
 				var w float64
 				switch {
 				case tv == 0:
 					w = 0
+				case prune && float64(k)*pw.gmax*tv*(1+boundSlack) < lbv:
+					// This probe's W1 is below another probe's lower bound:
+					// it cannot be the maximum (the probe attaining the
+					// bound has an upper bound at least as large, and is
+					// solved). The slack absorbs rounding: the bound and
+					// the upper bound of the attaining probe may be equal.
+					w = cur
 				case pw.metric == TV:
 					w = tv
 				case k == 1 && pw.uniform && prune:

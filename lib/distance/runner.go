@@ -23,8 +23,9 @@ type runner struct {
 	g       ot.Ground
 	tree    law.Tree
 	workers int
-	reps    [][]int // class representatives per depth (distances phase)
-	capped  float64 // decision threshold (+Inf: exact distances)
+	reps    [][]int            // class representatives per depth (distances phase)
+	capped  float64            // decision threshold (+Inf: exact distances)
+	lb      []partition.Matrix // lower bounds from the bounds pass (nil: none)
 }
 
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
@@ -188,6 +189,66 @@ func meet(a, b []int) {
 // the distance between every pair of class representatives r.reps,
 // merged by maximum over the probes. With Options.Tensor it also returns
 // every probe's own matrices.
+// boundsMinSuffix is the smallest suffix support at which the bounds
+// pass pays: below it transport problems are cheap.
+var boundsMinSuffix = 512 // a variable so that tests can apply the pass everywhere
+
+// boundDepths returns, per depth, an empty matrix over the classes where
+// the bounds pass applies (suffixes of at least boundsMinSuffix atoms, two
+// classes or more) and a matrix without storage elsewhere; nil when no
+// depth qualifies.
+func (r *runner) boundDepths() []partition.Matrix {
+	var d []partition.Matrix
+	for t := 0; t < r.T; t++ {
+		if len(r.reps[t]) >= 2 && r.tree.SuffixLen(t) >= boundsMinSuffix {
+			if d == nil {
+				d = make([]partition.Matrix, r.T+1)
+				for u := range d {
+					d[u] = partition.Matrix{N: len(r.reps[u])}
+				}
+			}
+			d[t] = partition.NewMatrix(len(r.reps[t]))
+		}
+	}
+	return d
+}
+
+// bounds computes, for the depths of boundDepths, the maximum over the
+// family members idx of a cheap lower bound on each pair of
+// representatives' W1 (one law pass per probe, no transport problem). The
+// distances pass then skips a probe whose upper bound is below it and, in
+// decision mode, settles a pair whose bound exceeds the threshold: on long
+// horizons the few pairs of short histories have huge suffix supports.
+func (r *runner) bounds(ctx context.Context, idx []int) ([]partition.Matrix, error) {
+	proto := r.boundDepths()
+	if proto == nil || r.opt.Metric != W1 || r.opt.Tensor {
+		return nil, nil
+	}
+	local := make([][]partition.Matrix, r.workers)
+	pws := make([]*pairWorker, r.workers)
+	err := r.pool(ctx, idx, func(w int) {
+		local[w] = r.boundDepths()
+		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
+	}, func(w, k int, laws *law.Laws) error {
+		pws[w].bounds(local[w], laws, r.reps)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range local {
+		if l == nil {
+			continue
+		}
+		for t := range proto {
+			if proto[t].Data != nil {
+				proto[t].MaxInto(l[t])
+			}
+		}
+	}
+	return proto, nil
+}
+
 func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, [][]partition.Matrix, []int, error) {
 	standIns := make([]int, len(idx))
 	shards := make([][]partition.Matrix, r.workers)
@@ -205,6 +266,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		shards[w] = newClassMatrices(r.reps, r.T)
 		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
 		pws[w].capped = r.capped
+		pws[w].lb = r.lb
 	}, func(w int, tick func(int) error) {
 		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
