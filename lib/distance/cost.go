@@ -175,7 +175,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	if allPairs || c.Known {
 		c.Matrix = 8 * c.Pairs * w
 	}
-	c.Transport = transportBytes(tree, c.Classes, nil, w)
+	c.Transport = transportBytes(tree, c.Classes, nil, nil, w)
 	if fb := fullBytes(tree); !allPairs && fullLimit >= 0 && fb <= fullLimit {
 		c.Full = fb
 	}
@@ -185,15 +185,24 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 // transportBytes is Cost.Transport: (L/2)² entries per worker for the
 // longest suffixes L at a depth with a pair that may need a transport
 // problem: two classes or more, and, when settled is given, settled(t)
-// false.
-func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, workers int64) int64 {
+// false. With supp (the largest law support per depth, 0: unknown) the
+// side of a residual problem is at most min(L/2, supp); the largest
+// depth term counts.
+func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, supp []int, workers int64) int64 {
+	var best int64
 	for t := 0; t < tree.T; t++ {
 		if classes[t] >= 2 && (settled == nil || !settled(t)) {
-			half := int64(tree.SuffixLen(t)) / 2
-			return 8 * half * half * workers
+			side := int64(tree.SuffixLen(t)) / 2
+			if supp != nil && supp[t] > 0 {
+				side = min(side, int64(supp[t]))
+			}
+			best = max(best, 8*side*side*workers)
+			if supp == nil {
+				break // suffixes only get shorter with depth
+			}
 		}
 	}
-	return 0
+	return best
 }
 
 // DefaultMemBudget returns the memory budget used when Options.MemBudget

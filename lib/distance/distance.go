@@ -267,16 +267,17 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	// Phase "bounds" (long suffixes only): lower bounds over the family.
 	if pr.r.boundDepths() != nil && opt.Metric == W1 && !opt.Tensor {
 		pr.phase("bounds")
-		lb, err := pr.r.bounds(ctx, pr.probes)
+		lb, supp, err := pr.r.bounds(ctx, pr.probes)
 		if err != nil {
 			return nil, err
 		}
 		pr.r.lb = lb
 		// Depths whose every pair is settled by the bounds need no
 		// transport problem: the estimate's transport term shrinks.
-		if lb != nil && !math.IsInf(res.Cap, 1) {
+		if lb != nil {
+			decided := !math.IsInf(res.Cap, 1)
 			res.Cost.Transport = transportBytes(tree, res.Cost.Classes, func(t int) bool {
-				if lb[t].Data == nil {
+				if lb[t].Data == nil || !decided {
 					return false
 				}
 				for _, v := range lb[t].Data {
@@ -285,7 +286,7 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 					}
 				}
 				return true
-			}, int64(pr.r.workers))
+			}, supp, int64(pr.r.workers))
 		}
 	}
 	// Phase "distances": one transport problem per pair of

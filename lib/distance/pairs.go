@@ -179,8 +179,9 @@ func (pw *pairWorker) marginals(data []float64, rt []int, L, k int) []float64 {
 }
 
 // bounds sets dst[t](a, b) = max(dst[t](a, b), lower bound of W1 between
-// the representatives' laws) at the depths whose dst has storage.
-func (pw *pairWorker) bounds(dst []partition.Matrix, laws *law.Laws, reps [][]int) {
+// the representatives' laws) at the depths whose dst has storage, and
+// supp[t] (when supp is not nil) to the largest support of their laws.
+func (pw *pairWorker) bounds(dst []partition.Matrix, laws *law.Laws, reps [][]int, supp []int) {
 	tr := pw.tree
 	for t := 0; t < tr.T; t++ {
 		if dst[t].Data == nil {
@@ -192,6 +193,17 @@ func (pw *pairWorker) bounds(dst []partition.Matrix, laws *law.Laws, reps [][]in
 		k := tr.T - t
 		data := laws.Depth(t)
 		marg := pw.marginals(data, rt, L, k)
+		if supp != nil {
+			for _, i := range rt {
+				nz := 0
+				for _, v := range data[i*L : (i+1)*L] {
+					if v != 0 {
+						nz++
+					}
+				}
+				supp[t] = max(supp[t], nz)
+			}
+		}
 		kn := k * tr.NumObs
 		m := dst[t]
 		idx := 0

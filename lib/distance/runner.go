@@ -219,22 +219,34 @@ func (r *runner) boundDepths() []partition.Matrix {
 // distances pass then skips a probe whose upper bound is below it and, in
 // decision mode, settles a pair whose bound exceeds the threshold: on long
 // horizons the few pairs of short histories have huge suffix supports.
-func (r *runner) bounds(ctx context.Context, idx []int) ([]partition.Matrix, error) {
+//
+// It also returns, per depth, the largest support of a representative's
+// law under any probe: residual transport problems are at most that large
+// on each side.
+func (r *runner) bounds(ctx context.Context, idx []int) ([]partition.Matrix, []int, error) {
 	proto := r.boundDepths()
 	if proto == nil || r.opt.Metric != W1 || r.opt.Tensor {
-		return nil, nil
+		return nil, nil, nil
 	}
 	local := make([][]partition.Matrix, r.workers)
+	supps := make([][]int, r.workers)
 	pws := make([]*pairWorker, r.workers)
 	err := r.pool(ctx, idx, func(w int) {
 		local[w] = r.boundDepths()
+		supps[w] = make([]int, r.T+1)
 		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
 	}, func(w, k int, laws *law.Laws) error {
-		pws[w].bounds(local[w], laws, r.reps)
+		pws[w].bounds(local[w], laws, r.reps, supps[w])
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	supp := make([]int, r.T+1)
+	for _, s := range supps {
+		for t, v := range s {
+			supp[t] = max(supp[t], v)
+		}
 	}
 	for _, l := range local {
 		if l == nil {
@@ -246,7 +258,7 @@ func (r *runner) bounds(ctx context.Context, idx []int) ([]partition.Matrix, err
 			}
 		}
 	}
-	return proto, nil
+	return proto, supp, nil
 }
 
 func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, [][]partition.Matrix, []int, error) {
