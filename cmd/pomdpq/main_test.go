@@ -109,6 +109,60 @@ func TestQuotientJSON(t *testing.T) {
 			t.Errorf("ε = %v: %d classes, want %d", c.Epsilon, c.Count, want[k])
 		}
 	}
+	// The time covers the whole command, and the phases add up to it.
+	sum := 0.0
+	names := map[string]bool{}
+	for _, p := range got.Phases {
+		sum += p.Seconds
+		names[p.Name] = true
+	}
+	for _, n := range []string{"load", "probes", "classes", "distances", "linkage"} {
+		if !names[n] {
+			t.Errorf("phases %v lack %q", got.Phases, n)
+		}
+	}
+	if !(sum <= got.Seconds) || got.EstimateBytes <= 0 || got.ExactClasses != 16 || got.Distinct == 0 {
+		t.Errorf("phases sum to %v s of %v s; estimate %d; exact classes %d; distinct %d", sum, got.Seconds, got.EstimateBytes, got.ExactClasses, got.Distinct)
+	}
+	// Decision mode by default: the max distance is exact only with
+	// --exact-distances.
+	out, err = runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0.3", "--json", "--exact-distances")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exact quotientJSON
+	if err := json.Unmarshal([]byte(out), &exact); err != nil {
+		t.Fatal(err)
+	}
+	if !exact.MaxDistanceExact || exact.Classes[0].Count != 14 || !(exact.MaxDistance >= got.MaxDistance) {
+		t.Errorf("--exact-distances: %+v (decision mode max %v, exact %v)", exact, got.MaxDistance, got.MaxDistanceExact)
+	}
+}
+
+// A run over the memory budget is refused before computing, naming the
+// largest term and what helps; --dry-run prints the estimate.
+func TestQuotientBudget(t *testing.T) {
+	_, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "8M")
+	if err == nil || !strings.Contains(err.Error(), "exceeds the budget 8.0 MiB") || !strings.Contains(err.Error(), "largest term") {
+		t.Fatalf("--mem 8M: %v", err)
+	}
+	out, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "8M", "--dry-run", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan planJSON
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if plan.Fits || plan.EstimateBytes <= 8<<20 || plan.Largest == "" || len(plan.ExactClasses) != 14 || plan.Distinct != 75 {
+		t.Errorf("dry run %+v", plan)
+	}
+	if _, err := runCLI(t, "quotient", "--model", "tiger", "--mem", "lots"); err == nil || !strings.Contains(err.Error(), "memory size") {
+		t.Errorf("--mem lots: %v", err)
+	}
+	if _, err := runCLI(t, "quotient", "--model", "tiger", "--progress", "lines"); err == nil || !strings.Contains(err.Error(), "--progress=lines") {
+		t.Errorf("--progress lines: %v", err)
+	}
 }
 
 func TestErrors(t *testing.T) {
