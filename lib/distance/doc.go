@@ -6,12 +6,26 @@
 // under the additive sequence cost built from a ground metric d_O, or under
 // total variation (the paper's TV ablation).
 //
-// The family is split across cores; each worker keeps its own per-depth
-// matrices and the shards merge by element-wise max (ALGORITHMS.md idea 8).
-// Deterministic controllers with the same action tree have the same laws
-// and are computed once (idea 3); the reported family size is unchanged.
-// A pair's transport problem is skipped when a cheap upper bound
-// (k · max d_O · TV) cannot raise the running maximum, and identical laws
-// cost nothing. Results carry the number of (history, probe) pairs that
+// Compute works in phases, each reported through Options.Phase and
+// Options.Progress and cancelled with the context:
+//
+//   - probes: controllers with the same action tree have the same laws and
+//     are computed once (ALGORITHMS.md idea 3; the family size is unchanged);
+//   - classes: the exact (ε = 0) classes by refinement of law vectors, no
+//     transport problem (idea 5);
+//   - bounds (long suffixes only): family-wide lower bounds on each pair of
+//     class representatives, from one-step marginals (idea 7);
+//   - distances: one transport problem per pair of class representatives
+//     per probe that the bounds cannot settle, on all cores; per-worker
+//     matrices merge by element-wise max (idea 8).
+//
+// Memory grows with Σ_t (classes at depth t)², not with the histories
+// squared; the greedy ε-partitions are the same as over all pairs (the
+// proof is in Compute's doc comment). Given the ε values it will be asked
+// for (Options.Eps), Compute settles pairs above the largest by lower
+// bounds instead of solving them (idea 6). Before computing, and again
+// when the classes are known, it estimates its peak memory (Cost, Plan)
+// and refuses a run over Options.MemBudget with a *BudgetError naming the
+// largest term. Results carry the number of (history, probe) pairs that
 // needed the impossible-history stand-in (CONVENTIONS.md).
 package distance

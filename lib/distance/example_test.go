@@ -2,6 +2,7 @@ package distance_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -27,4 +28,23 @@ func ExampleCompute() {
 	// ε = 0.0: 16 classes
 	// ε = 0.3: 14 classes
 	// ε = 0.5: 10 classes
+}
+
+// Before a long run: the estimate of its peak memory and work, from the
+// cheap phases only (grouping by behaviour and the exact classes), and the
+// refusal of a run over the budget.
+func ExamplePlan() {
+	b, _ := bench.Lookup("tiger")
+	fam, _ := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 2, fsc.Options{})
+	cost, exact, err := distance.Plan(context.Background(), b.Model, fam, 12, distance.Options{Ground: b.Ground})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d histories in %d exact classes, %d distinct probes, %d pairs per probe\n",
+		len(exact.Flat()), exact.Total(), cost.Distinct, cost.Pairs)
+	_, err = distance.Compute(context.Background(), b.Model, fam, 12, distance.Options{Ground: b.Ground, MemBudget: 1 << 20})
+	fmt.Println(errors.Is(err, distance.ErrBudget))
+	// Output:
+	// 8191 histories in 2048 exact classes, 75 distinct probes, 494827 pairs per probe
+	// true
 }
