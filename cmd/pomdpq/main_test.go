@@ -142,11 +142,11 @@ func TestQuotientJSON(t *testing.T) {
 // A run over the memory budget is refused before computing, naming the
 // largest term and what helps; --dry-run prints the estimate.
 func TestQuotientBudget(t *testing.T) {
-	_, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "8M")
-	if err == nil || !strings.Contains(err.Error(), "exceeds the budget 8.0 MiB") || !strings.Contains(err.Error(), "largest term") {
-		t.Fatalf("--mem 8M: %v", err)
+	_, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "20M")
+	if err == nil || !strings.Contains(err.Error(), "exceeds the budget 20.0 MiB") || !strings.Contains(err.Error(), "largest term") {
+		t.Fatalf("--mem 20M: %v", err)
 	}
-	out, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "8M", "--dry-run", "--json")
+	out, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "20M", "--dry-run", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestQuotientBudget(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &plan); err != nil {
 		t.Fatal(err)
 	}
-	if plan.Fits || plan.EstimateBytes <= 8<<20 || plan.Largest == "" || len(plan.ExactClasses) != 14 || plan.Distinct != 75 {
+	if plan.Fits || plan.EstimateBytes <= 20<<20 || plan.Largest == "" || len(plan.ExactClasses) != 14 || plan.Distinct != 75 {
 		t.Errorf("dry run %+v", plan)
 	}
 	if _, err := runCLI(t, "quotient", "--model", "tiger", "--mem", "lots"); err == nil || !strings.Contains(err.Error(), "memory size") {

@@ -73,11 +73,11 @@ type progressFlag string
 
 func (p *progressFlag) String() string { return string(*p) }
 func (p *progressFlag) Set(v string) error {
-	switch v {
-	case "true":
-		v = "bar"
-	case "false":
+	if b, err := strconv.ParseBool(v); err == nil {
 		v = "off"
+		if b {
+			v = "bar"
+		}
 	}
 	switch v {
 	case "auto", "bar", "lines", "off":
@@ -128,7 +128,12 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("quotient: unexpected argument %q (flags take the form --name value; --progress takes --progress=lines)", pos[0])}
+		msg := fmt.Sprintf("quotient: unexpected argument %q (flags take the form --name value)", pos[0])
+		switch pos[0] {
+		case "auto", "bar", "lines", "off":
+			msg = fmt.Sprintf("quotient: unexpected argument %q (write --progress=%s)", pos[0], pos[0])
+		}
+		return usageError{msg}
 	}
 	rep := newReporter(stderr, string(progress))
 	rep.Phase("load")
@@ -185,7 +190,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		if budget > 0 && cost.Bytes() > budget {
 			verdict = "does NOT fit"
 		}
-		fmt.Fprintf(stdout, "budget %s: the run %s\n", distance.FormatBytes(budget), verdict)
+		if budget < 0 {
+			fmt.Fprintln(stdout, "no memory budget (--mem unlimited)")
+		} else {
+			fmt.Fprintf(stdout, "budget %s: the run %s\n", distance.FormatBytes(budget), verdict)
+		}
 		return nil
 	}
 	res, err := distance.Compute(ctx, md, fam, *T, opt)
@@ -210,7 +219,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			rep.Phase("delta-clk")
 			copt := clock.Options{Progress: rep.Progress, MaxBytes: float64(budget)}
 			if budget < 0 {
-				copt.MaxBytes = 0
+				// "unlimited" still stops δ_clk short of the machine's
+				// memory: a refusal, not an out-of-memory crash.
+				copt.MaxBytes = float64(2 * distance.DefaultMemBudget())
 			}
 			d, err := clock.NewDistances(ctx, md, g, *T, &copt)
 			if err == nil {

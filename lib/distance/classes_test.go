@@ -261,7 +261,7 @@ func TestBudget(t *testing.T) {
 	if be.Stage != "before the laws" {
 		t.Errorf("refused %s, want before the laws", be.Stage)
 	}
-	for _, want := range []string{"exceeds the budget 64.0 MiB", "largest term: pair matrices over histories", "--eps 0", "--mem"} {
+	for _, want := range []string{"exceeds the budget 64.0 MiB", "largest term: pair matrices over histories", "--dry-run", "--mem"} {
 		if !contains(err.Error(), want) {
 			t.Errorf("message %q lacks %q", err, want)
 		}

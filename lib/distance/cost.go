@@ -60,7 +60,8 @@ func (c Cost) Bytes() int64 {
 	return runtimeBase + c.Base + int64(gcFactor*float64(live))
 }
 
-// Largest returns the name and size of the largest memory term.
+// Largest returns the name and size of the largest memory term of the
+// computation (the heap in use before it, Base, is not one).
 func (c Cost) Largest() (string, int64) {
 	terms := []struct {
 		name string
@@ -72,7 +73,6 @@ func (c Cost) Largest() (string, int64) {
 		{"family grouping", c.Family},
 		{"history-level matrices (Result.D)", c.Full},
 		{"transport solver scratch (suffixes of |O|^{T−t} atoms)", c.Transport},
-		{"loaded model and earlier data", c.Base},
 	}
 	if !c.Known {
 		terms[0].name = "pair matrices over histories"
@@ -134,9 +134,9 @@ func (e *BudgetError) Error() string {
 	help := "lower T, use sampled probes (package sample), split the horizon into layers (package wrap), or raise the budget (--mem, Options.MemBudget)"
 	switch {
 	case strings.HasPrefix(name, "pair matrices"):
-		help = "ask only for ε = 0 (exact classes need no pair matrix: --eps 0), " + help
+		help = "for the exact (ε = 0) classes alone, --dry-run (distance.Plan) computes them without any pair matrix; otherwise " + help
 	case strings.HasPrefix(name, "transport"):
-		help = "lower T (the suffixes after the shortest histories are the largest transport problems), ask for fewer ε so that more pairs are settled by bounds, or " + help
+		help = "ask for smaller ε values (pairs above the largest are settled by bounds, without transport problems), use fewer workers (--workers), " + help
 	case name == "family grouping":
 		help = "use a smaller probe family (lower m or T, or sampled probes), or raise the budget (--mem, Options.MemBudget)"
 	}
@@ -146,7 +146,13 @@ func (e *BudgetError) Error() string {
 
 // estimate returns the cost of a run over tree with the given class counts
 // (nil: unknown, the histories are used and Known is false).
-func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, allPairs bool, fullLimit int64) Cost {
+//
+// The transport term counts the depths whose suffixes are shorter than
+// boundsMinSuffix; the longer ones are added after the bounds pass (which
+// settles many of their pairs and measures their laws' supports) unless
+// the pass does not apply (TV, tensors).
+func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, opt Options, fullLimit int64) Cost {
+	allPairs := opt.AllPairs || opt.Tensor
 	T := tree.T
 	c := Cost{FamilySize: famSize, Distinct: distinct, Workers: workers, Histories: make([]int, T+1)}
 	for t := range c.Histories {
@@ -175,7 +181,15 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	if allPairs || c.Known {
 		c.Matrix = 8 * c.Pairs * w
 	}
-	c.Transport = transportBytes(tree, c.Classes, nil, nil, w)
+	var deferred func(t int) bool
+	if opt.Metric == W1 && !opt.Tensor {
+		deferred = func(t int) bool { return tree.SuffixLen(t) >= boundsMinSuffix }
+	}
+	c.Transport = transportBytes(tree, c.Classes, deferred, nil, w)
+	if opt.Tensor {
+		// Every distinct probe keeps its own matrices over all pairs.
+		c.Matrix += 8 * c.Pairs * int64(distinct)
+	}
 	if fb := fullBytes(tree); !allPairs && fullLimit >= 0 && fb <= fullLimit {
 		c.Full = fb
 	}
@@ -198,7 +212,7 @@ func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, supp
 			}
 			best = max(best, 8*side*side*workers)
 			if supp == nil {
-				break // suffixes only get shorter with depth
+				break // later suffixes are shorter
 			}
 		}
 	}

@@ -54,12 +54,14 @@ type Options struct {
 	Convention law.Convention // impossible-history stand-in
 	Workers    int            // 0: runtime.GOMAXPROCS(0)
 	// Progress, when set, is called with the work units done in the
-	// current phase and their total (probes, for every phase), from one
-	// goroutine at a time.
+	// current phase and their total, from one goroutine at a time: probes
+	// in the phases probes, classes and bounds, pairs of representatives
+	// times probes in the phase distances.
 	Progress func(done, total int)
-	// Phase, when set, is called as each phase starts: "classes" (exact
-	// classes by refinement), then "distances" (transport problems between
-	// class representatives).
+	// Phase, when set, is called as each phase starts: "probes" (grouping
+	// by behaviour), "classes" (exact classes by refinement), "bounds"
+	// (long suffixes only), "distances" (transport problems between class
+	// representatives) and "expand" (the history-level matrices D).
 	Phase func(name string)
 	// NoDedup computes every controller even when two share an action tree.
 	NoDedup bool
@@ -107,11 +109,13 @@ type Result struct {
 	Reps [][]int
 	// ClassD[t] is the matrix over the classes of depth t: entry (a, b) is
 	// d^Π between the representatives of classes a and b. Depth T (empty
-	// suffixes, one class) has no storage.
+	// suffixes: one class, or every history on the AllPairs path) has no
+	// storage.
 	ClassD []partition.Matrix
 	// D[t] is the matrix over all depth-t histories, d(h, h') =
 	// ClassD[t](class(h), class(h')), when it fits Options.FullLimit (nil
-	// otherwise; use At or Full). Depth T has no storage (all zero).
+	// otherwise; use At or Full). Depth T is all zero, with storage when
+	// it too fits the limit.
 	D []partition.Matrix
 	// FamilySize is the number of controllers of the family (duplicates
 	// included); Distinct the number whose laws were computed.
@@ -253,41 +257,13 @@ func (r *Result) Partition(eps float64) *partition.Partition {
 // supports of size |O|^{T−t}.
 func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Result, error) {
 	start := time.Now()
-	pr, err := prepare(ctx, m, fam, T, opt)
+	pr, err := prepare(ctx, m, fam, T, opt, false)
 	if err != nil {
 		return nil, err
 	}
 	res, opt, tree := pr.res, pr.opt, pr.res.Tree
-	pr.r.reps = res.Reps
-	res.Cap = math.Inf(1)
-	if len(opt.Eps) > 0 && opt.Metric == W1 && !opt.AllPairs {
-		res.Cap = slices.Max(opt.Eps) + partition.ZeroTol
-	}
-	pr.r.capped = res.Cap
-	// Phase "bounds" (long suffixes only): lower bounds over the family.
-	if pr.r.boundDepths() != nil && opt.Metric == W1 && !opt.Tensor {
-		pr.phase("bounds")
-		lb, supp, err := pr.r.bounds(ctx, pr.probes)
-		if err != nil {
-			return nil, err
-		}
-		pr.r.lb = lb
-		// Depths whose every pair is settled by the bounds need no
-		// transport problem: the estimate's transport term shrinks.
-		if lb != nil {
-			decided := !math.IsInf(res.Cap, 1)
-			res.Cost.Transport = transportBytes(tree, res.Cost.Classes, func(t int) bool {
-				if lb[t].Data == nil || !decided {
-					return false
-				}
-				for _, v := range lb[t].Data {
-					if !(v > res.Cap) {
-						return false
-					}
-				}
-				return true
-			}, supp, int64(pr.r.workers))
-		}
+	if err := pr.boundsPhase(ctx); err != nil {
+		return nil, err
 	}
 	// Phase "distances": one transport problem per pair of
 	// representatives.
@@ -308,10 +284,19 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	}
 	if opt.AllPairs {
 		res.D = slices.Clone(cd)
-		res.D[T] = partition.Matrix{N: tree.Count(T)}
 	} else if pr.fullLimit >= 0 && fullBytes(tree) <= pr.fullLimit {
 		pr.phase("expand")
 		res.D = expand(tree, res.Classes, cd)
+	}
+	// Depth T (empty suffixes, all zero) gets storage in D when all of D
+	// still fits the limit, as callers that walk D[t].Data expect.
+	if res.D != nil {
+		nT := int64(tree.Count(T))
+		if pr.fullLimit >= 0 && fullBytes(tree)+8*(nT*(nT-1)/2) <= pr.fullLimit {
+			res.D[T] = partition.NewMatrix(int(nT))
+		} else {
+			res.D[T] = partition.Matrix{N: int(nT)}
+		}
 	}
 	pr.phase("")
 	res.Phases = pr.phases[:len(pr.phases)-1]
@@ -319,19 +304,75 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	return res, nil
 }
 
-// Plan runs Compute's cheap phases (grouping the family by behaviour and
-// the exact classes, which need no transport problem) and returns the
-// estimate of the whole run, without checking it against the budget: what
+// Plan runs Compute's cheap phases (grouping the family by behaviour, the
+// exact classes and, on long suffixes, the bounds: no transport problem)
+// and returns the estimate of the whole run, without refusing it: what
 // `pomdpq quotient --dry-run` prints. The exact classes are a lower bound
-// on the class count at every ε.
+// on the class count at every ε. The laws' own buffers are still checked
+// against the budget before they are allocated.
 func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (Cost, *partition.Partition, error) {
-	opt.MemBudget = -1
-	pr, err := prepare(ctx, m, fam, T, opt)
+	pr, err := prepare(ctx, m, fam, T, opt, true)
 	if err != nil {
+		return Cost{}, nil, err
+	}
+	pr.planOnly = true
+	if err := pr.boundsPhase(ctx); err != nil {
 		return Cost{}, nil, err
 	}
 	pr.phase("")
 	return pr.res.Cost, pr.res.Classes, nil
+}
+
+// boundsPhase sets the decision threshold, runs the bounds pass where it
+// applies, refines the estimate's transport term with what it learnt and
+// checks the budget a last time before the transport problems.
+func (pr *prepared) boundsPhase(ctx context.Context) error {
+	res, opt, tree := pr.res, pr.opt, pr.res.Tree
+	T := tree.T
+	pr.r.reps = res.Reps
+	pr.r.nT = len(res.Reps[T])
+	if opt.AllPairs {
+		pr.r.nT = tree.Count(T)
+	}
+	res.Cap = math.Inf(1)
+	if len(opt.Eps) > 0 && opt.Metric == W1 && !opt.AllPairs {
+		res.Cap = slices.Max(opt.Eps) + partition.ZeroTol
+	}
+	pr.r.capped = res.Cap
+	if !pr.boundsApply() {
+		return nil
+	}
+	// Phase "bounds" (long suffixes only): lower bounds over the family.
+	pr.phase("bounds")
+	lb, supp, err := pr.r.bounds(ctx, pr.probes)
+	if err != nil {
+		return err
+	}
+	pr.r.lb = lb
+	// Depths whose every pair is settled by the bounds need no transport
+	// problem, and a problem is no larger than the laws' supports.
+	decided := !math.IsInf(res.Cap, 1)
+	res.Cost.Transport = transportBytes(tree, res.Cost.Classes, func(t int) bool {
+		if lb[t].Data == nil || !decided {
+			return false
+		}
+		for _, v := range lb[t].Data {
+			if !(v > res.Cap) {
+				return false
+			}
+		}
+		return true
+	}, supp, int64(pr.r.workers))
+	if pr.planOnly {
+		return nil
+	}
+	return pr.check(res.Cost, "after the bounds")
+}
+
+// boundsApply reports whether the bounds pass runs: W1, not a tensor, and
+// a depth with long suffixes and two classes or more.
+func (pr *prepared) boundsApply() bool {
+	return pr.opt.Metric == W1 && !pr.opt.Tensor && pr.r.boundDepths() != nil
 }
 
 // prepared is the state of a run after the cheap phases.
@@ -344,6 +385,8 @@ type prepared struct {
 	fullLimit int64
 	phases    []PhaseTime
 	phaseAt   time.Time
+	planOnly  bool                             // Plan: estimate, do not refuse after the laws
+	check     func(c Cost, stage string) error // the budget check
 }
 
 func (pr *prepared) phase(name string) {
@@ -361,7 +404,9 @@ func (pr *prepared) phase(name string) {
 // prepare checks the family, estimates the run, groups controllers by
 // behaviour and computes the exact classes; it refuses a run over the
 // budget before the laws and again once the classes are known.
-func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*prepared, error) {
+//
+// With plan (Plan), only the laws' buffers are checked against the budget.
+func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options, plan bool) (*prepared, error) {
 	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
 	if err != nil {
 		return nil, fmt.Errorf("distance: model %s: %w", m.Name, err)
@@ -398,10 +443,10 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil
 	}
 	n := fam.Len()
-	if err := check(estimate(tree, m.NumStates(), n, 0, workers, nil, opt.AllPairs, fullLimit), "before the laws"); err != nil {
+	if err := check(estimate(tree, m.NumStates(), n, n, workers, nil, opt, fullLimit), "before the laws"); err != nil {
 		return nil, err
 	}
-	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now()}
+	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now(), check: check}
 	pr.phase("probes")
 	// Check every controller once and group by action tree.
 	column := make([]int, n)
@@ -474,8 +519,11 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	pr.probes = probes
 	res.Distinct = len(probes)
 	res.Reps = representatives(res.Classes)
-	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt.AllPairs, fullLimit)
+	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit)
 	res.Cost.Base = base
+	if plan {
+		return pr, nil
+	}
 	if err := check(res.Cost, "after the exact classes"); err != nil {
 		return nil, err
 	}

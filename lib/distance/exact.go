@@ -8,6 +8,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -27,9 +28,9 @@ type ExactResult struct {
 // same suffix law) without any pairwise transport problem (ALGORITHMS.md
 // idea 5): the partition by depth is refined probe by probe, each class
 // split by comparing its members' laws with the laws of the sub-classes'
-// first members. Two laws are equal when max_x |p_x − q_x| ≤ LawTol; then
-// W1 ≤ k·max d_O·|O|^k·LawTol, far below partition.ZeroTol for the trees
-// this handles. The cost per probe is one law pass plus O(n·c·|O|^{T−t})
+// first members. Two laws are equal when max_x |p_x − q_x| ≤ LawTol and
+// k·max d_O·TV ≤ partition.ZeroTol, so that equal laws are at distance at
+// most ZeroTol. The cost per probe is one law pass plus O(n·c·|O|^{T−t})
 // per depth for n histories in c classes, instead of n² transport problems:
 // this is what makes exact quotients of large trees cheap.
 //
@@ -41,6 +42,10 @@ func Exact(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Optio
 	e, err := law.NewEngine(m, T, opt.Convention)
 	if err != nil {
 		return nil, err
+	}
+	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
+	if err != nil {
+		return nil, fmt.Errorf("distance: model %s: %w", m.Name, err)
 	}
 	tree := e.Tree()
 	res := &ExactResult{FamilySize: fam.Len()}
@@ -76,7 +81,7 @@ func Exact(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Optio
 		res.Distinct++
 		res.StandIns += laws.StandIns
 		for t := 0; t < T; t++ {
-			res.Comparisons += refine(labels[t], laws.Depth(t), tree.SuffixLen(t))
+			res.Comparisons += refine(labels[t], laws.Depth(t), tree.SuffixLen(t), sumTolerance(opt.Metric, g, T-t))
 		}
 		if opt.Progress != nil {
 			opt.Progress(i+1, fam.Len())
@@ -94,7 +99,11 @@ const LawTol = 1e-13
 
 // refine splits every class of labels by equality of the laws (blocks of
 // length L in data), in place, and returns the number of law comparisons.
-func refine(labels []int, data []float64, L int) int64 {
+//
+// Two laws are equal when every entry agrees to LawTol and their total
+// variation is at most sumTol/2 (sumTol from sumTolerance), so that equal
+// laws are within partition.ZeroTol of each other in the chosen metric.
+func refine(labels []int, data []float64, L int, sumTol float64) int64 {
 	n := len(labels)
 	// reps[(class)] lists the first member of each sub-class of class.
 	type sub struct{ rep, label int }
@@ -107,7 +116,7 @@ func refine(labels []int, data []float64, L int) int64 {
 		found := -1
 		for _, s := range subs[old] {
 			cmp++
-			if equalLaws(p, data[s.rep*L:(s.rep+1)*L]) {
+			if equalLaws(p, data[s.rep*L:(s.rep+1)*L], sumTol) {
 				found = s.label
 				break
 			}
@@ -122,11 +131,30 @@ func refine(labels []int, data []float64, L int) int64 {
 	return cmp
 }
 
-func equalLaws(p, q []float64) bool {
+func equalLaws(p, q []float64, sumTol float64) bool {
+	sum := 0.0
 	for k, x := range p {
-		if !(math.Abs(x-q[k]) <= LawTol) {
+		d := math.Abs(x - q[k])
+		if !(d <= LawTol) {
 			return false
 		}
+		sum += d
 	}
-	return true
+	return sum <= sumTol
+}
+
+// sumTolerance returns the largest Σ_x |p_x − q_x| at which two laws of
+// k-step suffixes count as equal: W1 ≤ k·max d_O·TV and TV = Σ/2, so laws
+// this close are within partition.ZeroTol of each other (and of every
+// other history up to that slack): the class path then gives the greedy
+// partitions of all pairs.
+func sumTolerance(metric Metric, g ot.Ground, k int) float64 {
+	if metric == TV || k == 0 {
+		return 2 * partition.ZeroTol
+	}
+	gmax := g.Max()
+	if !(gmax > 0) {
+		return math.Inf(1)
+	}
+	return 2 * partition.ZeroTol / (float64(k) * gmax)
 }

@@ -26,6 +26,7 @@ type runner struct {
 	reps    [][]int            // class representatives per depth (distances phase)
 	capped  float64            // decision threshold (+Inf: exact distances)
 	lb      []partition.Matrix // lower bounds from the bounds pass (nil: none)
+	nT      int                // size of the depth-T matrices
 }
 
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
@@ -150,7 +151,7 @@ func (r *runner) refine(ctx context.Context, idx []int, labels [][]int) ([]int, 
 		standIns[k] = laws.StandIns
 		if labels != nil {
 			for t := 0; t < r.T; t++ {
-				refine(local[w][t], laws.Depth(t), r.tree.SuffixLen(t))
+				refine(local[w][t], laws.Depth(t), r.tree.SuffixLen(t), sumTolerance(r.opt.Metric, r.g, r.T-t))
 			}
 		}
 		return nil
@@ -275,7 +276,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		pairs += c * (c - 1) / 2
 	}
 	err := r.poolTicks(ctx, idx, max(pairs, 1), func(w int) {
-		shards[w] = newClassMatrices(r.reps, r.T)
+		shards[w] = newClassMatrices(r.reps, r.T, r.nT)
 		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
 		pws[w].capped = r.capped
 		pws[w].lb = r.lb
@@ -285,7 +286,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		standIns[k] = laws.StandIns
 		target := shards[w]
 		if r.opt.Tensor {
-			target = newClassMatrices(r.reps, r.T)
+			target = newClassMatrices(r.reps, r.T, r.nT)
 		}
 		if err := pws[w].accumulate(target, laws, r.reps, !r.opt.Tensor); err != nil {
 			return err
@@ -317,18 +318,21 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		shards[w] = nil
 	}
 	if d == nil {
-		d = newClassMatrices(r.reps, r.T)
+		d = newClassMatrices(r.reps, r.T, r.nT)
 	}
 	return d, tensor, standIns, nil
 }
 
 // newClassMatrices returns zero matrices over the representatives of each
 // depth; depth T (empty suffixes) has no storage.
-func newClassMatrices(reps [][]int, T int) []partition.Matrix {
+//
+// nT is the size of depth T: one class, or every history on the AllPairs
+// path (whose matrices are over histories).
+func newClassMatrices(reps [][]int, T, nT int) []partition.Matrix {
 	d := make([]partition.Matrix, T+1)
 	for t := range d {
 		if t == T {
-			d[t] = partition.Matrix{N: len(reps[t])}
+			d[t] = partition.Matrix{N: nT}
 			continue
 		}
 		d[t] = partition.NewMatrix(len(reps[t]))
