@@ -489,7 +489,7 @@ func ClassicModels(ctx context.Context, opt ClassicOptions) (*Table, error) {
 		"Families: stationary deterministic FSCs with 1 … m nodes (m = 1: the |A| constant controllers); distances W1 under the discrete metric on observations (model files carry no ground metric), uniform stand-in for impossible histories; classes at ε > 0 by greedy complete linkage.",
 		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 times the growth of the history count (when above 32 MiB), exceeds the memory budget; a run that still exceeds the time budget is cancelled at it, and one whose measured peak exceeds the memory budget is discarded; the row keeps the last T that fitted (why_not_larger says what stopped the search).", opt.MaxT, classicNoise),
 		fmt.Sprintf("Method exact: distance.Compute on the whole family. Method sampled (family larger than %d controllers, the fsc limit): sample.Compute on a sub-family of the |A| constant controllers and %d random deterministic m-node controllers (seed 0), %d trajectories per (history, probe), 95%% bootstrap CI on max d̂ (%d resamples); sampled class counts are estimates (at ε = 0 sampling noise separates almost everything) and lower bounds in family, since the sub-family is part of the family.", opt.FamilyLimit, ClassicProbes, ClassicTrajectories, ClassicResamples),
-		"delta_clk: clock.NewDistances(...).Gap (m = 1 rows, at the row's T) when clock.Work(|A|, |O|, T) ≤ 1e8 and it finishes within the time budget; blank otherwise with the reason in the note.",
+		"delta_clk: clock.NewDistances(...).Gap under the discrete metric (m = 1 rows), at the row's T when clock.Work(|A|, |O|, T) and the history pairs Σ_t |O|^{2t}/2 are ≤ 1e8, otherwise at the largest smaller T where they are (written \"gap (T=k)\"), within the same time and memory budgets; blank otherwise with the reason in the note.",
 		"seconds is the wall time of the run at the chosen T (distance.Compute, including its exact-class phase; distance.Plan's pre-flight not included; sampled: sampling and bootstrap); search_seconds the whole horizon search. Timing columns are not pinned by golden files.",
 	)
 	if _, err := t.Compare(); err != nil {
@@ -566,7 +566,7 @@ func classicSearch(ctx context.Context, opt ClassicOptions, path string, m *pomd
 				g = max(g, times[n-1]/times[n-2])
 			}
 			if pred := times[n-1] * g; pred > opt.Seconds {
-				stop = fmt.Sprintf("T = %d predicted %.0f s > %g s (%.2f s × growth %.2f)", T, pred, opt.Seconds, times[n-1], g)
+				stop = fmt.Sprintf("T = %d predicted %.1f s > %g s (%.2f s × growth %.2f)", T, pred, opt.Seconds, times[n-1], g)
 				break
 			}
 			// The measured peak grows at least with the histories once it
@@ -623,26 +623,43 @@ func classicSearch(ctx context.Context, opt ClassicOptions, path string, m *pomd
 	return cr, nil
 }
 
-// classicGap computes δ_clk at the row's T, or explains why not (in the
-// row's notes).
+// classicGap computes δ_clk at the row's T or, when clock.Work or the
+// history pairs exceed clock.DefaultMaxWork there, at the largest smaller
+// horizon where they do not (said in the cell and the note); blank with
+// the reason in the row's notes when that fails too.
 func classicGap(ctx context.Context, opt ClassicOptions, path string, cr *classicRow) string {
-	if w := clock.Work(cr.A, cr.O, cr.T); w > clock.DefaultMaxWork {
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed: clock.Work(%d, %d, %d) = %.3g > %.0g", cr.A, cr.O, cr.T, w, clock.DefaultMaxWork))
+	fits := func(T int) bool {
+		pairs := 0.0
+		for t := 0; t <= T; t++ {
+			pairs += math.Pow(float64(cr.O), 2*float64(t)) / 2
+		}
+		return clock.Work(cr.A, cr.O, T) <= clock.DefaultMaxWork && pairs <= clock.DefaultMaxWork
+	}
+	T := cr.T
+	for T > 0 && !fits(T) {
+		T--
+	}
+	if T == 0 {
+		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed: clock.Work(%d, %d, 1) or the history pairs exceed %.0g", cr.A, cr.O, clock.DefaultMaxWork))
 		return ""
 	}
-	r, err := opt.Run(ctx, ClassicJob{Path: path, M: 1, T: cr.T, Method: MethodClock, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers})
+	r, err := opt.Run(ctx, ClassicJob{Path: path, M: 1, T: T, Method: MethodClock, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers})
 	switch {
 	case err != nil:
-		cr.notes = append(cr.notes, "δ_clk not computed: "+oneLine(err.Error()))
+		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(err.Error())))
 		return ""
 	case r.Over != "":
-		cr.notes = append(cr.notes, "δ_clk not computed: "+oneLine(r.Over))
+		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(r.Over)))
 		return ""
 	case r.PeakBytes > opt.Mem:
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not kept: measured peak %s > %s", distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem)))
+		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not kept (T = %d): measured peak %s > %s", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem)))
 		return ""
 	}
-	opt.Log("%s δ_clk T=%d: %.4f in %.2f s", cr.name, cr.T, r.Gap, r.Seconds)
+	opt.Log("%s δ_clk T=%d: %.4f in %.2f s", cr.name, T, r.Gap, r.Seconds)
+	if T < cr.T {
+		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk at T = %d, the largest horizon where clock.Work(%d, %d, T) and the history pairs are ≤ %.0g", T, cr.A, cr.O, clock.DefaultMaxWork))
+		return fmt.Sprintf("%.4f (T=%d)", r.Gap, T)
+	}
 	return fmt.Sprintf("%.4f", r.Gap)
 }
 
