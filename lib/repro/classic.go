@@ -487,7 +487,7 @@ func ClassicModels(ctx context.Context, opt ClassicOptions) (*Table, error) {
 	t.Notes = append(t.Notes,
 		"Our results only: no paper column, no verdict (agreement column \"ours only\").",
 		"Families: stationary deterministic FSCs with 1 … m nodes (m = 1: the |A| constant controllers); distances W1 under the discrete metric on observations (model files carry no ground metric), uniform stand-in for impossible histories; classes at ε > 0 by greedy complete linkage.",
-		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 (distance.Plan plus the run: a conservative proxy for the run alone) times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 times the growth of the history count (when above 32 MiB), exceeds the memory budget; a run that still exceeds the time budget is cancelled at it, and one whose measured peak exceeds the memory budget is discarded; the row keeps the last T that fitted (why_not_larger says what stopped the search).", opt.MaxT, classicNoise),
+		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 (distance.Plan plus the run: a conservative proxy for the run alone) times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 (when above 32 MiB) times the growth of the history count, or its square when the measured peak was more than twice the estimate (distance.Cost leaves out the transport solver's memory, which dominates on models with few observations and long horizons: Tiger T = 16, m = 1, estimate 33 MiB, peak 2.3 GiB), exceeds the memory budget; a run that still exceeds the time budget is cancelled at it, and one whose measured peak exceeds the memory budget is discarded; the row keeps the last T that fitted (why_not_larger says what stopped the search).", opt.MaxT, classicNoise),
 		fmt.Sprintf("Method exact: distance.Compute on the whole family. Method sampled (family larger than %d controllers, the fsc limit): sample.Compute on a sub-family of the |A| constant controllers and %d random deterministic m-node controllers (seed 0), %d trajectories per (history, probe), 95%% bootstrap CI on max d̂ (%d resamples); sampled class counts are estimates (at ε = 0 sampling noise separates almost everything) and lower bounds in family, since the sub-family is part of the family.", opt.FamilyLimit, ClassicProbes, ClassicTrajectories, ClassicResamples),
 		"delta_clk: clock.NewDistances(...).Gap under the discrete metric (m = 1 rows), at the row's T when clock.Work(|A|, |O|, T) and the history pairs Σ_t |O|^{2t}/2 are ≤ 1e8, otherwise at the largest smaller T where they are (written \"gap (T=k)\"), within the same time and memory budgets; blank otherwise with the reason in the note.",
 		"peak_mib: with `pomdpq reproduce classic-models` every job (distance.Plan, the run, or the δ_clk computation) is a child process and peak_mib is its peak resident set (getrusage ru_maxrss), exact and per run, as in `pomdpq bench`; in-process (library default, tests, --in-process) it is the largest Go-managed memory (runtime/metrics /memory/classes/total:bytes) sampled every 10 ms, which excludes non-Go memory and includes what earlier runs left mapped. estimate_mib is distance.Plan's estimate (sampled rows: ours, see sampledEstimate).",
@@ -571,11 +571,18 @@ func classicSearch(ctx context.Context, opt ClassicOptions, path string, m *pomd
 				break
 			}
 			// The measured peak grows at least with the histories once it
-			// is well above the runtime's own 32 MiB.
+			// is well above the runtime's own 32 MiB. When it is more than
+			// twice distance.Plan's estimate, the excess is what the estimate
+			// leaves out, the transport problems on supports of up to
+			// |O|^{T−1} points, whose memory can grow with their square.
 			if p := cr.run.PeakBytes; p > 32<<20 {
-				if pred := int64(float64(p) * h); pred > opt.Mem {
+				mg := h
+				if p > 2*cr.run.EstBytes {
+					mg = h * h
+				}
+				if pred := int64(float64(p) * mg); pred > opt.Mem {
 					stop = fmt.Sprintf("T = %d predicted peak %s > %s (measured %s × growth %.2f)", T,
-						distance.FormatBytes(pred), distance.FormatBytes(opt.Mem), distance.FormatBytes(p), h)
+						distance.FormatBytes(pred), distance.FormatBytes(opt.Mem), distance.FormatBytes(p), mg)
 					break
 				}
 			}
