@@ -121,6 +121,9 @@ func runClassicChild(ctx context.Context, self string, job repro.ClassicJob) (*r
 	}
 	if err != nil {
 		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(se.String()), "pomdpq: "))
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			msg = fmt.Sprintf("the child process was killed by %v (out of memory?)", ws.Signal())
+		}
 		if msg == "" {
 			msg = err.Error()
 		}
