@@ -8,6 +8,7 @@
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq reproduce TABLE|all --out DIR
+//	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
@@ -75,6 +76,8 @@ commands:
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
                                         class counts of the ε-quotients
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
+  reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
+                                        our quotients of every model file of a folder
   bench [--out FILE]                    time the main computations, write a table
 
 MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
@@ -102,6 +105,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdReproduce(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "classic-row":
+		return cmdClassicRow(args[1:], stdout)
 	case "bench-row":
 		return cmdBenchRow(rest, stdout)
 	case "help", "-h", "--help":

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +15,9 @@ import (
 )
 
 func cmdReproduce(args []string, stdout, stderr io.Writer) error {
+	if slices.Contains(args, repro.ClassicName) {
+		return cmdClassicModels(args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "out/tables", "directory for the CSV files")
@@ -27,6 +31,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	if *list {
 		for _, s := range repro.Specs() {
+			fmt.Fprintf(stdout, "%-28s %-34s %s\n", s.Name, s.Label, s.Title)
+		}
+		for _, s := range repro.Extras() {
 			fmt.Fprintf(stdout, "%-28s %-34s %s\n", s.Name, s.Label, s.Title)
 		}
 		return nil

@@ -295,21 +295,34 @@ func Specs() []Spec {
 // Lookup returns the spec named name (file stem or LaTeX label).
 func Lookup(name string) (Spec, error) {
 	name = strings.TrimPrefix(name, "tab:")
-	for _, s := range registry {
+	for _, s := range append(Extras(), registry...) {
 		if s.Name == name || strings.TrimPrefix(s.Label, "tab:") == name {
 			return s, nil
 		}
 	}
 	var names []string
-	for _, s := range Specs() {
+	for _, s := range append(Specs(), Extras()...) {
 		names = append(names, s.Name)
 	}
 	return Spec{}, fmt.Errorf("repro: unknown table %q; known: %s", name, strings.Join(names, ", "))
 }
 
-var registry []Spec
+var registry, extras []Spec
 
 func register(s Spec) { registry = append(registry, s) }
+
+// registerExtra registers a table of our own that is not part of Specs
+// (and so not of `reproduce all` nor of the golden tests).
+func registerExtra(s Spec) { extras = append(extras, s) }
+
+// Extras returns the tables of our own results that are run by name only
+// (`pomdpq reproduce NAME`), not by `reproduce all`: they have no paper
+// counterpart and take minutes (classic-models), in a stable order.
+func Extras() []Spec {
+	out := append([]Spec(nil), extras...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
 
 func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 func itoa(x int) string   { return strconv.Itoa(x) }

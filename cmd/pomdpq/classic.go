@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/repro"
+)
+
+// cmdClassicModels is `pomdpq reproduce classic-models`: every model file
+// of a folder for m = 1 and m ≤ 2 at the largest T within the budgets. Each
+// run is a child process (`pomdpq classic-row JOB`) so that its peak
+// resident memory is measured by getrusage, as `pomdpq bench` does, and a
+// run that overruns can be killed.
+func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("reproduce classic-models", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.String("out", "out/tables", "directory for classic-models.csv")
+	models := fs.String("models", "", "folder of .pomdp / .json model files (default: datasets/models of the repository, found from the working directory)")
+	seconds := fs.Float64("seconds", repro.DefaultClassicSeconds, "time budget of one run, seconds")
+	mem := fs.String("mem", "4G", "memory budget of one run (e.g. 4G, 512M)")
+	maxT := fs.Int("max-t", repro.DefaultClassicMaxT, "largest horizon tried")
+	workers := fs.Int("workers", 0, "parallel workers per run (0: all cores)")
+	inProcess := fs.Bool("in-process", false, "run every job in this process (peak memory then from runtime/metrics, not getrusage)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || pos[0] != repro.ClassicName {
+		return usageError{"usage: pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] [--out DIR]"}
+	}
+	budget, err := distance.ParseBytes(*mem)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	dir := *models
+	if dir == "" {
+		if dir, err = repro.FindModelsDir(""); err != nil {
+			return err
+		}
+	}
+	files, err := repro.ModelFiles(dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "classic-models: %d model files in %s; budgets %g s and %s per run\n", len(files), dir, *seconds, distance.FormatBytes(budget))
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	opt := repro.ClassicOptions{Dir: dir, Seconds: *seconds, Mem: budget, MaxT: *maxT, Workers: *workers,
+		Log: func(format string, a ...any) {
+			fmt.Fprintf(stderr, "%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+		}}
+	if !*inProcess {
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		opt.Run = func(ctx context.Context, job repro.ClassicJob) (*repro.ClassicRun, error) {
+			return runClassicChild(ctx, self, job)
+		}
+	}
+	start := time.Now()
+	t, err := repro.ClassicModels(ctx, opt)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(*out, t.Name+".csv")
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteCSV(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	notes := filepath.Join(*out, t.Name+"-notes.txt")
+	text := t.Title + "\n\n" + strings.Join(t.Notes, "\n\n") + "\n"
+	if err := os.WriteFile(notes, []byte(text), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d rows in %.0f s: %s (notes: %s)\n", t.Name, len(t.Rows), time.Since(start).Seconds(), path, notes)
+	return nil
+}
+
+// runClassicChild runs job in a child process and returns its result with
+// the child's peak resident set. The child bounds its own phases by
+// job.Seconds; the parent kills it after twice that plus a minute.
+func runClassicChild(ctx context.Context, self string, job repro.ClassicJob) (*repro.ClassicRun, error) {
+	b, err := json.Marshal(job)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration((2*job.Seconds+60)*float64(time.Second)))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self, "classic-row", string(b))
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("%s T = %d: killed after %.0f s", filepath.Base(job.Path), job.T, 2*job.Seconds+60)
+		}
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(se.String()), "pomdpq: "))
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			msg = fmt.Sprintf("the child process was killed by %v (out of memory?)", ws.Signal())
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	var r repro.ClassicRun
+	if err := json.Unmarshal(so.Bytes(), &r); err != nil {
+		return nil, fmt.Errorf("classic-row %s: bad output: %w", filepath.Base(job.Path), err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.PeakBytes, r.PeakHow = ru.Maxrss*1024, "rss" // Linux reports KiB
+	}
+	return &r, nil
+}
+
+// cmdClassicRow runs one job of the classic-models table in this process
+// (used by cmdClassicModels) and prints its result as JSON.
+func cmdClassicRow(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return usageError{"usage: pomdpq classic-row JOB-JSON"}
+	}
+	var job repro.ClassicJob
+	if err := json.Unmarshal([]byte(args[0]), &job); err != nil {
+		return usageError{"classic-row: " + err.Error()}
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	r, err := repro.RunClassic(ctx, job)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(r)
+}
