@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"strings"
@@ -200,13 +201,17 @@ type ClassicRun struct {
 var errTimeBudget = errors.New("over the time budget")
 
 // RunClassic executes job in this process. Its peak memory is the largest
-// total of Go-managed memory (runtime/metrics /memory/classes/total:bytes)
-// seen every 10 ms, a lower bound on the resident set.
+// Go-managed memory not released to the operating system (runtime/metrics
+// total − heap/released) seen every 10 ms, after memory left by earlier
+// jobs is released: close to the job's resident set of Go memory.
 func RunClassic(ctx context.Context, job ClassicJob) (*ClassicRun, error) {
 	m, err := pomdp.LoadFile(job.Path)
 	if err != nil {
 		return nil, err
 	}
+	// Return what earlier jobs left to the operating system, so that this
+	// job's peak is its own.
+	debug.FreeOSMemory()
 	stop := peakSampler()
 	r, err := runClassic(ctx, m, job)
 	peak := stop()
@@ -216,16 +221,18 @@ func RunClassic(ctx context.Context, job ClassicJob) (*ClassicRun, error) {
 	return r, err
 }
 
-// peakSampler starts sampling the Go runtime's total mapped memory; the
-// returned function stops and returns the largest value seen.
+// peakSampler starts sampling the Go runtime's mapped memory not
+// released to the operating system (total − heap/released: close to the
+// resident set of Go memory); the returned function stops and returns the
+// largest value seen.
 func peakSampler() func() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	var mu sync.Mutex
 	var peak int64
 	read := func() {
 		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 {
-			v := int64(s[0].Value.Uint64())
+		if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+			v := int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
 			mu.Lock()
 			peak = max(peak, v)
 			mu.Unlock()
@@ -448,8 +455,8 @@ func ClassicModels(ctx context.Context, opt ClassicOptions) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{Name: ClassicName, Label: "classic-models (ours)",
-		Title: fmt.Sprintf("Quotients of the models of %s: stationary m = 1 and m ≤ 2 at the largest T fitting %g s and %s per run",
-			opt.Dir, opt.Seconds, distance.FormatBytes(opt.Mem)),
+		Title: fmt.Sprintf("Quotients of the models of %s: stationary m ∈ %v at the largest T fitting %g s and %s per run",
+			opt.Dir, opt.Ms, opt.Seconds, distance.FormatBytes(opt.Mem)),
 		Columns: []Column{{"model", Key}, {"m", Key}, {"states", Info}, {"actions", Info}, {"observations", Info},
 			{"T", Info}, {"method", Info}, {"family", Info}, {"histories", Info},
 			{"classes_eps0", Info}, {"classes_eps0_1", Info}, {"classes_eps0_3", Info}, {"stand_ins", Info},
@@ -487,10 +494,10 @@ func ClassicModels(ctx context.Context, opt ClassicOptions) (*Table, error) {
 	t.Notes = append(t.Notes,
 		"Our results only: no paper column, no verdict (agreement column \"ours only\").",
 		"Families: stationary deterministic FSCs with 1 … m nodes (m = 1: the |A| constant controllers); distances W1 under the discrete metric on observations (model files carry no ground metric), uniform stand-in for impossible histories; classes at ε > 0 by greedy complete linkage.",
-		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 (distance.Plan plus the run: a conservative proxy for the run alone) times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 (when above 32 MiB) times the growth of the history count, or its square when the measured peak was more than twice the estimate (distance.Cost leaves out the transport solver's memory, which dominates on models with few observations and long horizons: Tiger T = 16, m = 1, estimate 33 MiB, peak 2.3 GiB), exceeds the memory budget; a run that still exceeds the time budget is cancelled at it, and one whose measured peak exceeds the memory budget is discarded; the row keeps the last T that fitted (why_not_larger says what stopped the search).", opt.MaxT, classicNoise),
+		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 (distance.Plan plus the run: a conservative proxy for the run alone) times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 (when above 32 MiB) times the growth of the history count, or its square when the measured peak was more than twice the estimate (a safeguard for memory the estimate misses), exceeds the memory budget; a run that still exceeds the time budget is cancelled at it, and one whose measured peak exceeds the memory budget is discarded; the row keeps the last T that fitted (why_not_larger says what stopped the search).", opt.MaxT, classicNoise),
 		fmt.Sprintf("Method exact: distance.Compute on the whole family. Method sampled (family larger than %d controllers, the fsc limit): sample.Compute on a sub-family of the |A| constant controllers and %d random deterministic m-node controllers (seed 0), %d trajectories per (history, probe), 95%% bootstrap CI on max d̂ (%d resamples); sampled class counts are estimates (at ε = 0 sampling noise separates almost everything) and lower bounds in family, since the sub-family is part of the family.", opt.FamilyLimit, ClassicProbes, ClassicTrajectories, ClassicResamples),
 		"delta_clk: clock.NewDistances(...).Gap under the discrete metric (m = 1 rows), at the row's T when clock.Work(|A|, |O|, T) and the history pairs Σ_t |O|^{2t}/2 are ≤ 1e8, otherwise at the largest smaller T where they are (written \"gap (T=k)\"), within the same time and memory budgets; blank otherwise with the reason in the note.",
-		"peak_mib: with `pomdpq reproduce classic-models` every job (distance.Plan, the run, or the δ_clk computation) is a child process and peak_mib is its peak resident set (getrusage ru_maxrss), exact and per run, as in `pomdpq bench`; in-process (library default, tests, --in-process) it is the largest Go-managed memory (runtime/metrics /memory/classes/total:bytes) sampled every 10 ms, which excludes non-Go memory and includes what earlier runs left mapped. estimate_mib is distance.Plan's estimate (sampled rows: ours, see sampledEstimate).",
+		"peak_mib: with `pomdpq reproduce classic-models` every job (distance.Plan, the run, or the δ_clk computation) is a child process and peak_mib is its peak resident set (getrusage ru_maxrss), exact and per run, as in `pomdpq bench`; in-process (library default, tests, --in-process) it is the largest Go-managed memory not released to the operating system (runtime/metrics total − heap/released) sampled every 10 ms after what earlier runs left is released, which excludes non-Go memory. estimate_mib is distance.Plan's estimate (sampled rows: ours, see sampledEstimate).",
 		"seconds is the wall time of the run at the chosen T (distance.Compute, including its exact-class phase; distance.Plan's pre-flight not included; sampled: sampling and bootstrap); search_seconds the whole horizon search. Timing columns are not pinned by golden files.",
 	)
 	if _, err := t.Compare(); err != nil {
