@@ -287,6 +287,9 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	} else if pr.fullLimit >= 0 && fullBytes(tree) <= pr.fullLimit {
 		pr.phase("expand")
 		res.D = expand(tree, res.Classes, cd)
+		if opt.Progress != nil {
+			opt.Progress(1, 1) // every phase a display shows ends at 100 %
+		}
 	}
 	// Depth T (empty suffixes, all zero) gets storage in D when all of D
 	// still fits the limit, as callers that walk D[t].Data expect.
