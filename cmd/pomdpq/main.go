@@ -94,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdExport(rest, stdout)
 	case "models":
 		for _, n := range bench.Names() {
-			fmt.Fprintln(stdout, n)
+			fmt.Fprintf(stdout, "%-26s %-20s %s\n", n.Pattern, n.Example, n.Doc)
 		}
 		return nil
 	case "family":
