@@ -89,7 +89,7 @@ func TestPathPatterns(t *testing.T) {
 		{`"/tmp` + `/gonb_123/main.go:4"`, true, false},
 		{"open /home" + "/alice/x.pomdp", true, false},
 		{`C:\Users` + `\bob\model.pomdp`, true, false},
-		{"https://example.org/home/page", false, false},
+		{"https://example.org/home" + "/page", false, false},
 		{"datasets/models/tiger95.pomdp", false, false},
 		{"../datasets/models/maze4x3.pomdp", false, false},
 		{"usr/local/go/bin and /usr/local/go/bin", false, false},
