@@ -78,16 +78,8 @@ func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, t.Name+".csv")
-	f, err := os.Create(path)
+	path, err := writeTableCSV(*out, t)
 	if err != nil {
-		return err
-	}
-	if err := t.WriteCSV(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
 		return err
 	}
 	notes := filepath.Join(*out, t.Name+"-notes.txt")

@@ -71,16 +71,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
-		path := filepath.Join(*out, t.Name+".csv")
-		f, err := os.Create(path)
+		path, err := writeTableCSV(*out, t)
 		if err != nil {
-			return err
-		}
-		if err := t.WriteCSV(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
 			return err
 		}
 		secs := time.Since(start).Seconds()
@@ -109,3 +101,17 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 }
 
 func itoa(i int) string { return fmt.Sprint(i) }
+
+// writeTableCSV writes t as DIR/NAME.csv and returns the path.
+func writeTableCSV(dir string, t *repro.Table) (string, error) {
+	path := filepath.Join(dir, t.Name+".csv")
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if err := t.WriteCSV(f); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
+}
