@@ -251,14 +251,17 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		data := laws.Depth(t)
 		m := dst[t]
 		decide := !math.IsInf(pw.capped, 1) && pw.metric == W1 && prune
-		var marg []float64
-		if decide {
-			marg = pw.marginals(data, rt, L, k)
-		}
 		kn := k * tr.NumObs
 		var lbt []float64
 		if pw.lb != nil && prune {
 			lbt = pw.lb[t].Data
+		}
+		// This probe's own lower bounds, unless the bounds pass already
+		// took their maximum over the family at this depth (a pair whose
+		// bound exceeds the threshold is then settled before any probe).
+		var marg []float64
+		if decide && lbt == nil {
+			marg = pw.marginals(data, rt, L, k)
 		}
 		idx := 0
 		for a := 0; a < n; a++ {
@@ -313,9 +316,11 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 				case decide && float64(k)*pw.gmax*tv > pw.capped:
 					// The exact value matters only up to the threshold:
 					// a lower bound above it settles the pair.
-					if lb := pw.lowerBound(tv, marg[a*kn:(a+1)*kn], marg[b*kn:(b+1)*kn]); lb > pw.capped {
-						w = lb
-						break
+					if marg != nil { // else the family-wide bound did not settle it
+						if lb := pw.lowerBound(tv, marg[a*kn:(a+1)*kn], marg[b*kn:(b+1)*kn]); lb > pw.capped {
+							w = lb
+							break
+						}
 					}
 					var err error
 					if w, err = pw.w1.solve(p, q, k); err != nil {
