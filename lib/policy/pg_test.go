@@ -22,8 +22,8 @@ func tiger95(t testing.TB) *pomdp.Model {
 }
 
 // counterPG is the listen-until-two-ahead controller of tiger95 (actions
-// listen, open-left, open-right; observations tiger-left, tiger-right) with
-// a "-" on node 3's first observation.
+// listen, open-left, open-right; observations tiger-left, tiger-right):
+// two more tiger-left than tiger-right opens the right door, and back to 0.
 const counterPG = `0 0  1 2 
 1 0  3 0 
 2 0  0 4 
