@@ -26,14 +26,13 @@ type evaluateJSON struct {
 }
 
 type alphaJSON struct {
-	Value    float64 `json:"value"`
-	Vector   int     `json:"vector"`
-	RelDiff  float64 `json:"relative_difference"`
-	Tol      float64 `json:"tolerance"`
-	Verdict  string  `json:"verdict"`
-	Vectors  int     `json:"vectors"`
-	Ignored  string  `json:"note,omitempty"`
-	Horizon0 bool    `json:"-"`
+	Value   float64 `json:"value"`
+	Vector  int     `json:"vector"`
+	RelDiff float64 `json:"relative_difference"`
+	Tol     float64 `json:"tolerance"`
+	Verdict string  `json:"verdict"`
+	Vectors int     `json:"vectors"`
+	Ignored string  `json:"note,omitempty"`
 }
 
 type policyQuotientJSON struct {

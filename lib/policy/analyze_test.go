@@ -149,6 +149,15 @@ func TestAnalyzeMember(t *testing.T) {
 	if a, _ := Analyze(q, c, 0, fsc.KindClock, 2); a.Verdict != NotMember {
 		t.Errorf("clock m = 2: %v (%s)", a.Verdict, a.Reason)
 	}
+	// For 2 steps the counter only listens (one node suffices), but its
+	// stationary minimum has 5 nodes: no verdict for m ≤ 2.
+	a, err = Analyze(tigerQuotient(t, 2, 0), c, 0, fsc.KindStationary, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Verdict != Undecided || a.UpTo.Nodes() != 1 {
+		t.Errorf("T = 2: %v (%s), %v", a.Verdict, a.Reason, a.UpTo)
+	}
 }
 
 func TestAnalyzeMissing(t *testing.T) {
