@@ -70,6 +70,7 @@ const (
 	NotMember
 )
 
+// String returns "member", "not a member" or "undecided".
 func (v Membership) String() string {
 	switch v {
 	case Member:

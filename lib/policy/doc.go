@@ -24,11 +24,15 @@
 //
 // Evaluate computes the exact value of any controller, per (node, state):
 // for the discounted infinite horizon by a linear solve over (node, state)
-// pairs, for a finite horizon T by backward recursion. Minimize returns the
-// smallest controller with the same behaviour (a Moore-machine
-// minimisation of the graph), MinimizeUpTo the smallest clock-aware one
-// that behaves the same for T steps, and Analyze looks at a controller
-// through an ε-quotient (package quotient): its value on the model and on
-// the quotient it sees, the histories it tells apart that the quotient
-// merges, and whether it belongs to the probe family.
+// pairs (dense LU for small graphs, value iteration to a proven error
+// bound for large ones), for a finite horizon T by backward recursion; a
+// "-" reached with positive probability is reported, not papered over.
+// Minimize returns the smallest controller with the same behaviour (a
+// Moore-machine minimisation of the graph), MinimizeUpTo the smallest
+// clock-aware one that behaves the same for T steps, and Unroll the
+// opposite (a policy tree, as finite-horizon solvers write). Analyze looks
+// at a controller through an ε-quotient (package quotient, built by
+// EpsQuotient): its value on the model and on the quotient it sees, the
+// histories it tells apart that the quotient merges, and whether it
+// belongs to the probe family.
 package policy

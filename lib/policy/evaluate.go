@@ -101,13 +101,14 @@ func (e *Evaluation) Alpha(c *fsc.FSC) []Alpha {
 // MissingError reports a "-" successor (None) of a policy graph that is
 // reached with positive probability.
 type MissingError struct {
-	Node, Obs int
-	ObsName   string
-	Start     int // the start node it is reached from
-	Stage     int // the stage at which the node is left by the observation
-	All       bool
+	Node, Obs int    // the node without successor and the observation
+	ObsName   string // the observation's name in the model
+	Start     int    // the start node it is reached from
+	Stage     int    // the stage at which the node is left by the observation
+	All       bool   // every start node reaches a "-"
 }
 
+// Error names the node, the observation, the start node and the stage.
 func (e *MissingError) Error() string {
 	from := fmt.Sprintf("from start node %d", e.Start)
 	if e.All {
