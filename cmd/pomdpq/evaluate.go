@@ -15,6 +15,7 @@ import (
 
 // evaluateJSON is the output of evaluate --json: the four documented keys,
 // and the optional blocks of --alpha, --minimize-out and --quotient-eps.
+// Flags: --alpha-out writes the per-node values as an .alpha file.
 type evaluateJSON struct {
 	Value     float64             `json:"value"`
 	StartNode int                 `json:"start_node"`
@@ -64,6 +65,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	asJSON := fset.Bool("json", false, "print JSON")
 	alphaPath := fset.String("alpha", "", "alpha vectors (.alpha) to compare max_α α·b0 with")
 	minOut := fset.String("minimize-out", "", "write the smallest equivalent graph (from the start node) to this .pg file")
+	alphaOut := fset.String("alpha-out", "", "write the exact value of every node as alpha vectors (.alpha) to this file")
 	qeps := fset.Float64("quotient-eps", -1, "look at the policy through the ε-quotient for this ε (with --family, --m, --T)")
 	family := fset.String("family", "stationary", "probe family of the quotient: stationary or clock")
 	mem := fset.Int("m", 2, "memory bound of the quotient's probe family")
@@ -145,6 +147,16 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 			line += " (" + a.Ignored + ")"
 		}
 		text = append(text, line)
+	}
+	if *alphaOut != "" {
+		if err := policy.SaveAlpha(*alphaOut, ev.Alpha(c)); err != nil {
+			return err
+		}
+		what := "infinite-horizon"
+		if *horizon > 0 {
+			what = fmt.Sprintf("%d-step", *horizon)
+		}
+		text = append(text, fmt.Sprintf("%s values of the %d nodes written to %s as alpha vectors", what, c.Nodes, *alphaOut))
 	}
 	if *minOut != "" {
 		min, _, err := policy.Minimize(c, from)

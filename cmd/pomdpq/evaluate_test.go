@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,8 +54,9 @@ func TestEvaluateJSON(t *testing.T) {
 // minimal graph, --quotient-eps prints the analysis.
 func TestEvaluateText(t *testing.T) {
 	min := filepath.Join(t.TempDir(), "min.pg")
+	alphaOut := filepath.Join(t.TempDir(), "ours.alpha")
 	out, err := runCLI(t, "evaluate", "--model", "tiger95", "--policy", unrolledPG, "--alpha", counterAlpha,
-		"--minimize-out", min, "--quotient-eps", "0.8", "--T", "4", "--progress=off")
+		"--minimize-out", min, "--alpha-out", alphaOut, "--quotient-eps", "0.8", "--T", "4", "--progress=off")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +82,18 @@ func TestEvaluateText(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("minimised graph\n%s\nwant the counter\n%s", got, want)
+	}
+	// Our vectors of the unrolled graph: node 0's is the counter's node 0's.
+	ours, err := policy.LoadAlpha(alphaOut, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := policy.LoadAlpha(counterAlpha, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ours) != 12 || ours[0].Action != theirs[0].Action || !(math.Abs(ours[0].V[0]-theirs[0].V[0]) <= 1e-9) {
+		t.Errorf("--alpha-out wrote %d vectors, first %v; the counter's first %v", len(ours), ours[0], theirs[0])
 	}
 	// A finite horizon is not compared with the (infinite-horizon) alpha vectors.
 	out, err = runCLI(t, "evaluate", "--model", "tiger95", "--policy", counterPG, "--alpha", counterAlpha, "--horizon", "5")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -93,6 +95,9 @@ func TestAlphaRoundTrip(t *testing.T) {
 func FuzzReadAlpha(f *testing.F) {
 	for _, s := range []string{"1\n-81.5972000443493357124680188 28.4027999556506678402456600 \n\n0\n0.69 25.0 \n\n", "0\n1 2\n", "0\n1e400 2\n", "2\n\n\n1 2\n", "0\n"} {
 		f.Add(s)
+	}
+	if b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.alpha")); err == nil {
+		f.Add(string(b)) // pomdp-solve's own file, when it is beside the repository
 	}
 	m := tiger95(f)
 	f.Fuzz(func(t *testing.T, src string) {

@@ -3,6 +3,8 @@ package policy
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -145,6 +147,9 @@ func TestComplete(t *testing.T) {
 func FuzzReadPG(f *testing.F) {
 	for _, s := range []string{counterPG, "0 1  - 1 \n1 0  0 - \n", "# c\n\n1 0 0 1\n0 2 1 0\n", "0 0 0\n", "0 0 0 0 0\n", "3 0 0 0\n", "0 9 0 0\n"} {
 		f.Add(s)
+	}
+	if b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.pg")); err == nil {
+		f.Add(string(b)) // pomdp-solve's own file, when it is beside the repository
 	}
 	m := tiger95(f)
 	f.Fuzz(func(t *testing.T, src string) {
