@@ -135,11 +135,11 @@ func Evaluate(m *pomdp.Model, c *fsc.FSC, T int) (*Evaluation, error) {
 //
 // over the pairs from which no "-" successor is reached (c must be
 // stationary): by dense LU for at most Options.MaxPairs pairs, otherwise
-// by value iteration over the sparse chain until a proven error bound
-// meets Options.Tol (Evaluation.Method, Sweeps and Bound say which). The
-// memory of either is estimated first and refused above Options.MaxBytes
-// with an error naming the largest term. For T > 0 it runs the same recursion backwards
-// from V_T = 0 with stage-indexed α_τ, β_τ (clock-aware controllers need
+// by value iteration until a proven error bound meets Options.Tol
+// (Evaluation.Method, Sweeps and Bound say which). The memory of either is
+// estimated first and refused above Options.MaxBytes with an error naming
+// the largest term. For T > 0 it runs the same recursion backwards from
+// V_T = 0 with stage-indexed α_τ, β_τ (clock-aware controllers need
 // T ≤ Stages) and discounts by the model's γ (1 when it has none).
 //
 // c may be a policy graph with None entries; a None reached with positive
@@ -150,9 +150,11 @@ func Evaluate(m *pomdp.Model, c *fsc.FSC, T int) (*Evaluation, error) {
 // beyond its stages, a solve above the memory budget, and ctx's error
 // when cancelled.
 //
-// Cost: T > 0, O(T · N · |S| · nnz per row of T times Z); T = 0 dense,
-// O(K³) time and O(K²) memory for the K = N·|S| pairs; T = 0 iterative,
-// O(edges) per sweep, about log(Tol·(1−γ)/max|R|)/log γ sweeps.
+// Cost for a deterministic controller with N nodes: O(N·(nnz(Z[a]) +
+// nnz(T[a]))) per step of the recursion or sweep of value iteration
+// (parallel over nodes), about log(Tol·(1−γ)/max|R|)/log γ sweeps; dense
+// LU, O(K³) time and O(K²) memory for K = N·|S| pairs. Stochastic
+// controllers build the (node, state) chain, O(K·|S|·|O|·N) edges at most.
 func EvaluateContext(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, opt Options) (*Evaluation, error) {
 	if c == nil || m == nil {
 		return nil, errors.New("policy: nil model or controller")
