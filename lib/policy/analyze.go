@@ -138,6 +138,11 @@ func Analyze(q *quotient.Quotient, c *fsc.FSC, start int, kind fsc.Kind, mem int
 	if me := findMissing(m, c, T, start); me != nil {
 		return nil, me
 	}
+	// The split search keeps a state vector per history of two depths.
+	if need := 8 * float64(m.NumStates()) * float64(q.Tree.Count(max(T-1, 0))) * (1 + 1/float64(m.NumObservations())); need > DefaultMaxBytes {
+		return nil, fmt.Errorf("policy: looking for split classes needs about %s for the state vectors of the %d histories of depth %d (%d states each), above %s; use a smaller T",
+			fmtBytes(need), q.Tree.Count(T-1), T-1, m.NumStates(), fmtBytes(DefaultMaxBytes))
+	}
 	pi, err := Complete(c, start)
 	if err != nil {
 		return nil, err
