@@ -71,7 +71,8 @@ type Evaluation struct {
 	// Method is "backward recursion" (finite horizon), "dense LU" or
 	// "value iteration" (infinite horizon); for value iteration Sweeps is
 	// the number of sweeps and Bound a proven bound on max |V − exact|
-	// (γ·δ/(1−γ) for the last sweep's change δ).
+	// (MacQueen's: γ/(1−γ) times half the spread of the last sweep's
+	// changes).
 	Method string
 	Sweeps int
 	Bound  float64
@@ -539,11 +540,12 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 			workers = runtime.GOMAXPROCS(0)
 		}
 		workers = max(1, min(workers, len(good)/1024+1))
-		deltas := make([]float64, workers)
+		los := make([]float64, workers)
+		his := make([]float64, workers)
 		norms := make([]float64, workers)
 		sweepRange := func(w int, cur, nxt []float64) {
 			lo, hi := w*len(good)/workers, (w+1)*len(good)/workers
-			delta, norm := 0.0, 0.0
+			dlo, dhi, norm := math.Inf(1), math.Inf(-1), 0.0
 			for r := lo; r < hi; r++ {
 				i := good[r]
 				acc := 0.0
@@ -551,11 +553,12 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 					acc += ch.p[e] * cur[idx[ch.to[e]]]
 				}
 				v := ch.r[i] + gamma*acc
-				delta = math.Max(delta, math.Abs(v-cur[r]))
+				d := v - cur[r]
+				dlo, dhi = math.Min(dlo, d), math.Max(dhi, d)
 				norm = math.Max(norm, math.Abs(v))
 				nxt[r] = v
 			}
-			deltas[w], norms[w] = delta, norm
+			los[w], his[w], norms[w] = dlo, dhi, norm
 		}
 		for sweep := 1; ; sweep++ {
 			if sweep%16 == 0 {
@@ -576,17 +579,17 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 				}
 				wg.Wait()
 			}
-			delta, norm := 0.0, 0.0
-			for w := range deltas {
-				delta, norm = math.Max(delta, deltas[w]), math.Max(norm, norms[w])
+			lo, hi, norm := math.Inf(1), math.Inf(-1), 0.0
+			for w := range los {
+				lo, hi, norm = math.Min(lo, los[w]), math.Max(hi, his[w]), math.Max(norm, norms[w])
 			}
 			x, next = next, x
 			if opt.Progress != nil {
 				opt.Progress(sweep, max(expect, sweep))
 			}
-			ev.Sweeps = sweep
-			ev.Bound = gamma * delta / (1 - gamma)
-			if ev.Bound <= tol*math.Max(1, norm) {
+			done, bound := macQueen(x, nil, gamma, lo, hi, tol, norm)
+			ev.Sweeps, ev.Bound = sweep, bound
+			if done {
 				break
 			}
 			if sweep >= MaxSweeps {
