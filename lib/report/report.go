@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/certify"
@@ -44,6 +46,11 @@ const (
 	DefaultSoundnessProbes = 500
 	// DefaultTensorEntries bounds the certificate tensor (pairs × distinct probes).
 	DefaultTensorEntries = 20_000_000
+	// MaxDefaultWork bounds, for a chosen T, both the law work of the
+	// largest family (controllers × histories) and its transport work
+	// (distinct probes × pairs of exact classes): about ten seconds of
+	// one core each at most.
+	MaxDefaultWork = 2e7
 	// DefaultClockWork bounds clock.Work for δ_clk.
 	DefaultClockWork = 1e6
 	// SoundTol is the largest soundness gap reported as "sound".
@@ -162,9 +169,35 @@ type Report struct {
 
 // ChooseT returns the largest horizon T ≤ MaxDefaultT whose history tree
 // has at most MaxDefaultHistories histories and whose distance computation
-// for the largest family of ms fits the budget (by distance.Plan, which runs
-// only the cheap phases), and a sentence saying why it stopped there.
+// for the largest family of ms fits the budget and MaxDefaultWork (by
+// distance.Plan, which runs only the cheap phases, after a check of the
+// family size times the histories), and a sentence saying why it stopped
+// there.
+//
+// When the largest family fits at no horizon, the next smaller memory bound
+// of ms decides (the larger family is then refused by Build).
 func ChooseT(ctx context.Context, m *pomdp.Model, ms []int, budget int64) (int, string, error) {
+	sorted := append([]int(nil), ms...)
+	slices.Sort(sorted)
+	var whys []string
+	for i := len(sorted) - 1; i >= 0; i-- {
+		T, why, err := chooseT(ctx, m, sorted[i], budget)
+		if err != nil {
+			return 0, "", err
+		}
+		if T > 0 {
+			if len(whys) > 0 {
+				why += " (" + strings.Join(whys, "; ") + ")"
+			}
+			return T, why, nil
+		}
+		whys = append(whys, fmt.Sprintf("m ≤ %d fits at no horizon: %s", sorted[i], why))
+	}
+	return 0, "", fmt.Errorf("report: no horizon fits: %s", strings.Join(whys, "; "))
+}
+
+// chooseT is ChooseT for one memory bound mm; T = 0 when none fits.
+func chooseT(ctx context.Context, m *pomdp.Model, mm int, budget int64) (int, string, error) {
 	nO := m.NumObservations()
 	best, why := 0, ""
 	for T := 1; T <= MaxDefaultT; T++ {
@@ -177,10 +210,14 @@ func ChooseT(ctx context.Context, m *pomdp.Model, ms []int, budget int64) (int, 
 			why = fmt.Sprintf("T = %d would have %d histories (more than %d)", T, h, MaxDefaultHistories)
 			break
 		}
-		mm := maxInt(ms)
 		fam, err := fsc.New(fsc.KindStationary, m.NumActions(), nO, mm, T, fsc.Options{})
 		if err != nil {
 			why = fmt.Sprintf("T = %d: %v", T, err)
+			break
+		}
+		if w := float64(fam.Len()) * float64(h); w > MaxDefaultWork {
+			why = fmt.Sprintf("T = %d would compute the laws of %d controllers on %d histories (%.3g, more than %.3g; --m 1 or --T %d would help)",
+				T, fam.Len(), h, w, MaxDefaultWork, T)
 			break
 		}
 		cost, _, err := distance.Plan(ctx, m, fam, T, distance.Options{MemBudget: budget})
@@ -197,15 +234,20 @@ func ChooseT(ctx context.Context, m *pomdp.Model, ms []int, budget int64) (int, 
 				T, distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v), distance.FormatBytes(budget))
 			break
 		}
+		if w := float64(cost.Distinct) * float64(cost.Pairs); w > MaxDefaultWork {
+			why = fmt.Sprintf("T = %d would solve up to %d distinct probes × %d class pairs = %.3g transport problems (more than %.3g; --m 1 or --T %d would help)",
+				T, cost.Distinct, cost.Pairs, w, MaxDefaultWork, T)
+			break
+		}
 		best = T
 		if T == MaxDefaultT {
 			why = fmt.Sprintf("the default stops at T = %d (--T for more)", MaxDefaultT)
 		}
 	}
 	if best == 0 {
-		return 0, "", fmt.Errorf("report: no horizon fits: %s", why)
+		return 0, why, nil
 	}
-	return best, fmt.Sprintf("T = %d chosen: %s", best, why), nil
+	return best, fmt.Sprintf("T = %d chosen for m ≤ %d: %s", best, mm, why), nil
 }
 
 // Build computes the report of model m (named source on the page).
@@ -265,6 +307,12 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 			return nil, err
 		}
 		f.fam, f.Size = fam, fam.Len()
+		if h := sum(r.histories()); opt.T <= 0 && float64(f.Size)*float64(h) > MaxDefaultWork {
+			f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories (%.3g, more than %.3g); give --T to force it",
+				r.T, f.Size, h, float64(f.Size)*float64(h), MaxDefaultWork)
+			r.Families = append(r.Families, f)
+			continue
+		}
 		dopt := distance.Options{Ground: opt.Ground, MemBudget: budget, Progress: opt.Progress,
 			Phase: func(name string) { phase(fmt.Sprintf("m≤%d %s", k, name)) }}
 		t0 := time.Now()
@@ -331,6 +379,7 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 // Grid returns n ε values from 0 to a round number at or above top (0 … 1
 // when top is 0).
 func Grid(top float64, n int) []float64 {
+	top = math.Round(top*1e9) / 1e9 // distances carry rounding noise
 	if top <= 0 {
 		top = 1
 	}
@@ -511,10 +560,10 @@ func soundness(ctx context.Context, q *quotient.Quotient, fam fsc.Family, eps fl
 	return s, nil
 }
 
-func maxInt(xs []int) int {
-	m := xs[0]
+func sum(xs []int) int {
+	s := 0
 	for _, x := range xs {
-		m = max(m, x)
+		s += x
 	}
-	return m
+	return s
 }
