@@ -1,0 +1,271 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// randomModel draws a small discounted model with some zero entries in T,
+// Z and b0 and rewards in [−1, 1].
+func randomModel(rng *rand.Rand, nS, nA, nO int, gamma float64) *pomdp.Model {
+	row := func(n int) []float64 {
+		p := make([]float64, n)
+		s := 0.0
+		for i := range p {
+			if rng.IntN(3) > 0 || i == 0 {
+				p[i] = rng.Float64()
+			}
+			s += p[i]
+		}
+		for i := range p {
+			p[i] /= s
+		}
+		return p
+	}
+	d := pomdp.Dense{Name: "random", Discount: gamma, HasDiscount: true}
+	for s := 0; s < nS; s++ {
+		d.States = append(d.States, fmt.Sprint("s", s))
+	}
+	for a := 0; a < nA; a++ {
+		d.Actions = append(d.Actions, fmt.Sprint("a", a))
+	}
+	for o := 0; o < nO; o++ {
+		d.Observations = append(d.Observations, fmt.Sprint("o", o))
+	}
+	for a := 0; a < nA; a++ {
+		var ta, za [][]float64
+		for s := 0; s < nS; s++ {
+			ta = append(ta, row(nS))
+			za = append(za, row(nO))
+		}
+		d.T = append(d.T, ta)
+		d.Z = append(d.Z, za)
+	}
+	d.R = make([][]float64, nS)
+	for s := range d.R {
+		for a := 0; a < nA; a++ {
+			d.R[s] = append(d.R[s], 2*rng.Float64()-1)
+		}
+	}
+	d.B0 = row(nS)
+	return pomdp.Must(pomdp.New(d))
+}
+
+// randomGraph draws a deterministic stationary controller with n nodes.
+func randomGraph(rng *rand.Rand, nA, nO, n int) *fsc.FSC {
+	c := &fsc.FSC{Nodes: n, NumActions: nA, NumObs: nO, Act: [][]int{make([]int, n)}, Next: [][][]int{make([][]int, n)}}
+	for i := 0; i < n; i++ {
+		c.Act[0][i] = rng.IntN(nA)
+		c.Next[0][i] = make([]int, nO)
+		for o := range c.Next[0][i] {
+			c.Next[0][i][o] = rng.IntN(n)
+		}
+	}
+	return c
+}
+
+// bruteValue enumerates every trajectory (states, actions, observations,
+// nodes) of T steps from start node n and b0 and sums probability times
+// discounted reward: the definition, with no recursion shared with
+// Evaluate.
+func bruteValue(m *pomdp.Model, c *fsc.FSC, T, n int, gamma float64) float64 {
+	var rec func(t, s, node int, p, disc float64) float64
+	rec = func(t, s, node int, p, disc float64) float64 {
+		if t == T || p == 0 {
+			return 0
+		}
+		v := 0.0
+		for a := 0; a < m.NumActions(); a++ {
+			pa := c.ActionProb(t, node, a)
+			if pa == 0 {
+				continue
+			}
+			v += p * pa * disc * m.R[s][a]
+			if t+1 == T {
+				continue
+			}
+			for s2 := 0; s2 < m.NumStates(); s2++ {
+				pt := m.TransitionProb(s, a, s2)
+				for o := 0; o < m.NumObservations(); o++ {
+					pz := m.ObsProb(s2, a, o)
+					for n2 := 0; n2 < c.Nodes; n2++ {
+						if pb := c.NextProbOf(t, node, o, n2); pb > 0 && pt*pz > 0 {
+							v += rec(t+1, s2, n2, p*pa*pt*pz*pb, disc*gamma)
+						}
+					}
+				}
+			}
+		}
+		return v
+	}
+	v := 0.0
+	for s, p := range m.B0 {
+		v += rec(0, s, n, p, 1)
+	}
+	return v
+}
+
+// TestEvaluateFinite: the backward recursion against brute-force
+// enumeration (every start node) and against value.Evaluate's forward
+// pass (start node 0), on random models and controllers: deterministic,
+// stochastic, stationary and clock-aware.
+func TestEvaluateFinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 30; trial++ {
+		nS, nA, nO, n, T := 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(4)
+		gamma := []float64{0.9, 0.5, 1}[trial%3]
+		m := randomModel(rng, nS, nA, nO, gamma)
+		ctrls := map[string]*fsc.FSC{
+			"graph":      randomGraph(rng, nA, nO, n),
+			"stochastic": fsc.Random(rng, nA, nO, n, 0),
+			"clock":      fsc.Random(rng, nA, nO, n, T),
+		}
+		for name, c := range ctrls {
+			ev, err := Evaluate(m, c, T)
+			if err != nil {
+				t.Fatalf("trial %d %s: %v", trial, name, err)
+			}
+			if ev.Discount != gamma || ev.Horizon != T || ev.Nodes != n {
+				t.Fatalf("trial %d %s: evaluation %v", trial, name, ev)
+			}
+			for start := 0; start < n; start++ {
+				want := bruteValue(m, c, T, start, gamma)
+				if !(math.Abs(ev.Start[start]-want) <= 1e-9) {
+					t.Errorf("trial %d %s start %d: %.12g, brute force %.12g", trial, name, start, ev.Start[start], want)
+				}
+			}
+			want, err := value.Evaluate(m, c, T, value.LatentReward{Discount: gamma})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(math.Abs(ev.Start[0]-want) <= 1e-9) {
+				t.Errorf("trial %d %s: node 0 %.12g, value.Evaluate %.12g", trial, name, ev.Start[0], want)
+			}
+			best := math.Inf(-1)
+			for _, v := range ev.Start {
+				best = math.Max(best, v)
+			}
+			if ev.Value != best || ev.Start[ev.StartNode] != best {
+				t.Errorf("trial %d %s: value %v from node %d, best start %v", trial, name, ev.Value, ev.StartNode, best)
+			}
+		}
+	}
+}
+
+// TestEvaluateDiscounted: the linear solve against backward recursion
+// over a long horizon, which differs by at most γ^T·max|R|/(1−γ).
+func TestEvaluateDiscounted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 20; trial++ {
+		nS, nA, nO, n := 1+rng.IntN(4), 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(5)
+		gamma := 0.5 + 0.4*rng.Float64()
+		m := randomModel(rng, nS, nA, nO, gamma)
+		for name, c := range map[string]*fsc.FSC{"graph": randomGraph(rng, nA, nO, n), "stochastic": fsc.Random(rng, nA, nO, n, 0)} {
+			inf, err := Evaluate(m, c, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const T = 400
+			fin, err := Evaluate(m, c, T)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tol := math.Pow(gamma, T)/(1-gamma) + 1e-9
+			for k := 0; k < n; k++ {
+				for s := 0; s < nS; s++ {
+					if !(math.Abs(inf.V[k][s]-fin.V[k][s]) <= tol) {
+						t.Errorf("trial %d %s: V[%d][%d] = %.12g, horizon %d gives %.12g", trial, name, k, s, inf.V[k][s], T, fin.V[k][s])
+					}
+				}
+			}
+			if inf.Horizon != 0 || inf.StartNode != fin.StartNode && math.Abs(inf.Start[fin.StartNode]-inf.Value) > 1e-9 {
+				t.Errorf("trial %d %s: start node %d, the long horizon's %d", trial, name, inf.StartNode, fin.StartNode)
+			}
+		}
+	}
+}
+
+// oneState is a model with one state, one action of reward 1 and two
+// observations of which only the first occurs.
+func oneState(t *testing.T) *pomdp.Model {
+	t.Helper()
+	return pomdp.Must(pomdp.New(pomdp.Dense{Name: "one", States: []string{"s"}, Actions: []string{"a"}, Observations: []string{"seen", "never"},
+		T: [][][]float64{{{1}}}, Z: [][][]float64{{{1, 0}}}, R: [][]float64{{1}}, Discount: 0.5, HasDiscount: true}))
+}
+
+// TestEvaluateMissing: "-" on an observation of probability 0 is fine; on
+// one reached with positive probability it makes the start node NaN, and
+// an error names the node and observation when every start node reaches
+// one.
+func TestEvaluateMissing(t *testing.T) {
+	m := oneState(t)
+	read := func(src string) *fsc.FSC {
+		c, err := ReadPG(strings.NewReader(src), "m.pg", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for _, T := range []int{0, 3} {
+		want := 2.0 // 1/(1−γ)
+		if T == 3 {
+			want = 1.75
+		}
+		ev, err := Evaluate(m, read("0 0  0 -\n"), T)
+		if err != nil {
+			t.Fatalf("T=%d: %v", T, err)
+		}
+		if !(math.Abs(ev.Value-want) <= 1e-12) {
+			t.Errorf("T=%d: value %v, want %v", T, ev.Value, want)
+		}
+		ev, err = Evaluate(m, read("0 0  - 1\n1 0  1 1\n"), T)
+		if err != nil {
+			t.Fatalf("T=%d: %v", T, err)
+		}
+		if ev.StartNode != 1 || !math.IsNaN(ev.Start[0]) || !(math.Abs(ev.Value-want) <= 1e-12) {
+			t.Errorf("T=%d: %v, starts %v", T, ev, ev.Start)
+		}
+		_, err = Evaluate(m, read("0 0  1 0\n1 0  - 0\n"), T)
+		var me *MissingError
+		if !errors.As(err, &me) || me.Node != 1 || me.ObsName != "seen" || me.Stage != 1 {
+			t.Errorf("T=%d: error %v, want a *MissingError at node 1, observation seen, stage 1", T, err)
+		}
+	}
+	// The last stage's successors are never used.
+	if _, err := Evaluate(m, read("0 0  - 0\n"), 1); err != nil {
+		t.Errorf("horizon 1: %v", err)
+	}
+}
+
+func TestEvaluateErrors(t *testing.T) {
+	m := tiger95(t)
+	c, err := ReadPG(strings.NewReader(counterPG), "counter.pg", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := EvaluateContext(t.Context(), m, c, 0, Options{MaxPairs: 9}); err == nil || !strings.Contains(err.Error(), "10 (node, state) pairs (5 nodes × 2 states), above the limit of 9") {
+		t.Errorf("MaxPairs: error %v", err)
+	}
+	if _, err := Evaluate(m, c, -1); err == nil {
+		t.Error("negative horizon accepted")
+	}
+	if _, err := Evaluate(m, fsc.OpenLoop(3, 2, []int{0, 0}), 3); err == nil {
+		t.Error("clock-aware controller evaluated beyond its stages")
+	}
+	if _, err := Evaluate(m, fsc.Constant(2, 2, 0), 2); err == nil {
+		t.Error("controller with the wrong action count accepted")
+	}
+	und := oneState(t)
+	und.HasDiscount = false
+	if _, err := Evaluate(und, fsc.Constant(1, 2, 0), 0); err == nil || !strings.Contains(err.Error(), "needs a discount") {
+		t.Errorf("infinite horizon without a discount: %v", err)
+	}
+}

@@ -1,0 +1,285 @@
+package policy
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+)
+
+// signatures numbers nodes by their signature strings (first-seen order).
+type signatures struct {
+	ids map[string]int
+	buf []byte
+}
+
+func (sg *signatures) id(parts ...[]int) int {
+	sg.buf = sg.buf[:0]
+	for _, p := range parts {
+		for _, x := range p {
+			sg.buf = strconv.AppendInt(sg.buf, int64(x), 10)
+			sg.buf = append(sg.buf, ',')
+		}
+		sg.buf = append(sg.buf, '|')
+	}
+	if id, ok := sg.ids[string(sg.buf)]; ok {
+		return id
+	}
+	id := len(sg.ids)
+	sg.ids[string(sg.buf)] = id
+	return id
+}
+
+// Minimize returns the smallest deterministic stationary controller with
+// the same behaviour as graph c started in node start: the action it takes
+// after every observation sequence, and where c has no successor ("-"),
+// none. It is the minimal Moore machine of c's part reachable from start
+// (Moore's partition refinement on (action, successor classes), None a
+// class of its own), numbered breadth first from start, which becomes
+// node 0. classOf[n] is the node of the result that node n of c became,
+// or -1 for a node not reachable from start.
+//
+// Two nodes that differ only where one of them has "-" are kept apart
+// (merging them is a choice, and the smallest choice is a hard problem).
+// It panics if start is not a node of c and returns an error if c is not a
+// policy graph (deterministic, stationary).
+//
+// Cost: O(N·|O|) per refinement round, at most N rounds.
+func Minimize(c *fsc.FSC, start int) (min *fsc.FSC, classOf []int, err error) {
+	if err := checkGraph(c); err != nil {
+		return nil, nil, err
+	}
+	if start < 0 || start >= c.Nodes {
+		panic(fmt.Sprintf("policy: start node %d out of range (%d nodes)", start, c.Nodes))
+	}
+	reach := reachable(c, start)
+	act, next := c.Act[0], c.Next[0]
+	cls := make([]int, c.Nodes)
+	count := 0
+	{
+		sg := signatures{ids: map[string]int{}}
+		for _, n := range reach {
+			cls[n] = sg.id([]int{act[n]})
+		}
+		count = len(sg.ids)
+	}
+	row := make([]int, c.NumObs)
+	newCls := make([]int, c.Nodes)
+	for {
+		sg := signatures{ids: map[string]int{}}
+		for _, n := range reach {
+			for o, n2 := range next[n] {
+				row[o] = None
+				if n2 != None {
+					row[o] = cls[n2]
+				}
+			}
+			newCls[n] = sg.id([]int{cls[n]}, row)
+		}
+		cls, newCls = newCls, cls
+		if len(sg.ids) == count {
+			break
+		}
+		count = len(sg.ids)
+	}
+	// Number classes breadth first from start (reach is in BFS order).
+	classOf = make([]int, c.Nodes)
+	for n := range classOf {
+		classOf[n] = -1
+	}
+	num := map[int]int{}
+	var reps []int
+	for _, n := range reach {
+		if _, ok := num[cls[n]]; !ok {
+			num[cls[n]] = len(reps)
+			reps = append(reps, n)
+		}
+		classOf[n] = num[cls[n]]
+	}
+	k := len(reps)
+	minAct := make([]int, k)
+	minNext := make([][]int, k)
+	for i, n := range reps {
+		minAct[i] = act[n]
+		minNext[i] = make([]int, c.NumObs)
+		for o, n2 := range next[n] {
+			minNext[i][o] = None
+			if n2 != None {
+				minNext[i][o] = classOf[n2]
+			}
+		}
+	}
+	return &fsc.FSC{Nodes: k, NumActions: c.NumActions, NumObs: c.NumObs, Act: [][]int{minAct}, Next: [][][]int{minNext}}, classOf, nil
+}
+
+// reachable returns the nodes of graph c reachable from start along
+// defined successors, in breadth-first order.
+func reachable(c *fsc.FSC, start int) []int {
+	seen := make([]bool, c.Nodes)
+	seen[start] = true
+	out := []int{start}
+	for k := 0; k < len(out); k++ {
+		for _, n2 := range c.Next[0][out[k]] {
+			if n2 != None && !seen[n2] {
+				seen[n2] = true
+				out = append(out, n2)
+			}
+		}
+	}
+	return out
+}
+
+// Layered is the smallest clock-aware controller that behaves as a given
+// deterministic controller for T steps (see MinimizeUpTo).
+type Layered struct {
+	// FSC is clock-aware with T stages and max(Widths) nodes; at stage τ
+	// only nodes 0 … Widths[τ]−1 are used (the others copy node 0).
+	FSC *fsc.FSC
+	// Widths[τ] is the number of behaviours c can be in at stage τ: its
+	// nodes reachable at τ, merged when they take the same actions for
+	// the remaining T − τ steps after every observation sequence.
+	Widths []int
+	// NodeClass[τ][n] is the node at stage τ that node n of c becomes, or
+	// -1 when n is not reachable at stage τ.
+	NodeClass [][]int
+}
+
+// Nodes returns the node count max_τ Widths[τ]: the fewest nodes any
+// controller, stationary or clock-aware, needs to behave as c for T steps.
+func (l *Layered) Nodes() int { return l.FSC.Nodes }
+
+// String describes the widths, e.g. "T=3 widths [1 3 3] (3 nodes)".
+func (l *Layered) String() string {
+	parts := make([]string, len(l.Widths))
+	for i, w := range l.Widths {
+		parts[i] = strconv.Itoa(w)
+	}
+	return fmt.Sprintf("T=%d widths [%s] (%d nodes)", len(l.Widths), strings.Join(parts, " "), l.FSC.Nodes)
+}
+
+// MinimizeUpTo returns the smallest clock-aware controller that takes the
+// same actions as deterministic controller c (stationary or clock-aware,
+// started in node start) at stages 0 … T−1 after every observation
+// sequence on which c's successors are defined. At stage τ two reachable
+// nodes merge when they agree for the remaining T − τ steps:
+//
+//	cls_{T−1}(n) = α_{T−1}(n),  cls_τ(n) = (α_τ(n), (cls_{τ+1}(β_τ(n, o)))_o)
+//
+// a "-" successor being a class of its own. Any controller that behaves as
+// c for T steps has at least Widths[τ] nodes at stage τ, so the result's
+// max_τ Widths[τ] nodes are the fewest possible, for clock-aware and
+// stationary controllers alike. Where c has "-" the result moves to node
+// 0 (its tables are complete).
+//
+// It panics if start is not a node of c and returns an error for T < 1, a
+// stochastic controller, or a clock-aware one with fewer than T stages.
+//
+// Cost: O(T·N·|O|).
+func MinimizeUpTo(c *fsc.FSC, start, T int) (*Layered, error) {
+	if c == nil || !c.Deterministic() {
+		return nil, fmt.Errorf("policy: MinimizeUpTo needs a deterministic controller")
+	}
+	if T < 1 {
+		return nil, fmt.Errorf("policy: MinimizeUpTo needs a horizon T ≥ 1 (got %d)", T)
+	}
+	if c.Clock() && c.Stages < T {
+		return nil, fmt.Errorf("policy: a clock-aware controller with %d stages has no behaviour at stage %d", c.Stages, T-1)
+	}
+	if !c.Clock() {
+		if err := checkGraph(c); err != nil {
+			return nil, err
+		}
+	} else if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if start < 0 || start >= c.Nodes {
+		panic(fmt.Sprintf("policy: start node %d out of range (%d nodes)", start, c.Nodes))
+	}
+	next := func(tau, n, o int) int { return c.NextNode(tau, n, o) }
+	// Reachable nodes per stage, breadth first.
+	reach := make([][]int, T)
+	reach[0] = []int{start}
+	for tau := 0; tau+1 < T; tau++ {
+		seen := make([]bool, c.Nodes)
+		for _, n := range reach[tau] {
+			for o := 0; o < c.NumObs; o++ {
+				if n2 := next(tau, n, o); n2 != None && !seen[n2] {
+					seen[n2] = true
+					reach[tau+1] = append(reach[tau+1], n2)
+				}
+			}
+		}
+	}
+	// Behaviour classes per stage, backwards, over all nodes.
+	cls := make([][]int, T)
+	row := make([]int, c.NumObs)
+	for tau := T - 1; tau >= 0; tau-- {
+		sg := signatures{ids: map[string]int{}}
+		cls[tau] = make([]int, c.Nodes)
+		for n := 0; n < c.Nodes; n++ {
+			a := []int{c.Action(tau, n)}
+			if tau == T-1 {
+				cls[tau][n] = sg.id(a)
+				continue
+			}
+			for o := range row {
+				row[o] = None
+				if n2 := next(tau, n, o); n2 != None {
+					row[o] = cls[tau+1][n2]
+				}
+			}
+			cls[tau][n] = sg.id(a, row)
+		}
+	}
+	// Number the reachable classes per stage in BFS order.
+	l := &Layered{Widths: make([]int, T), NodeClass: make([][]int, T)}
+	reps := make([][]int, T)
+	width := 0
+	for tau := 0; tau < T; tau++ {
+		l.NodeClass[tau] = make([]int, c.Nodes)
+		for n := range l.NodeClass[tau] {
+			l.NodeClass[tau][n] = -1
+		}
+		num := map[int]int{}
+		for _, n := range reach[tau] {
+			if _, ok := num[cls[tau][n]]; !ok {
+				num[cls[tau][n]] = len(reps[tau])
+				reps[tau] = append(reps[tau], n)
+			}
+			l.NodeClass[tau][n] = num[cls[tau][n]]
+		}
+		l.Widths[tau] = len(reps[tau])
+		width = max(width, l.Widths[tau])
+	}
+	out := &fsc.FSC{Nodes: width, Stages: T, NumActions: c.NumActions, NumObs: c.NumObs,
+		Act: make([][]int, T), Next: make([][][]int, max(T-1, 0))}
+	for tau := 0; tau < T; tau++ {
+		out.Act[tau] = make([]int, width)
+		for i := range out.Act[tau] {
+			rep := reps[tau][0]
+			if i < len(reps[tau]) {
+				rep = reps[tau][i]
+			}
+			out.Act[tau][i] = c.Action(tau, rep)
+		}
+		if tau == T-1 {
+			continue
+		}
+		out.Next[tau] = make([][]int, width)
+		for i := range out.Next[tau] {
+			rep := reps[tau][0]
+			if i < len(reps[tau]) {
+				rep = reps[tau][i]
+			}
+			out.Next[tau][i] = make([]int, c.NumObs)
+			for o := range out.Next[tau][i] {
+				if n2 := next(tau, rep, o); n2 != None {
+					out.Next[tau][i][o] = l.NodeClass[tau+1][n2]
+				}
+			}
+		}
+	}
+	l.FSC = out
+	return l, nil
+}

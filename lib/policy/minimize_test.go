@@ -1,0 +1,180 @@
+package policy
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+)
+
+// actionsAlong returns the actions a deterministic controller takes along
+// every observation sequence of length < T from node start, in tree order
+// ("x" where a "-" was met): the behaviour, by enumeration.
+func actionsAlong(c *fsc.FSC, start, T int) string {
+	var b strings.Builder
+	var rec func(t, n int)
+	rec = func(t, n int) {
+		if n == None {
+			b.WriteString("x")
+			return
+		}
+		b.WriteByte(byte('0' + c.Action(t, n)))
+		if t+1 == T {
+			return
+		}
+		for o := 0; o < c.NumObs; o++ {
+			rec(t+1, c.NextNode(t, n, o))
+		}
+	}
+	rec(0, start)
+	return b.String()
+}
+
+// randomPartialGraph is randomGraph with about a tenth of the successors
+// "-" and the actions drawn from few values (so that nodes merge).
+func randomPartialGraph(rng *rand.Rand, nA, nO, n int) *fsc.FSC {
+	c := randomGraph(rng, nA, nO, n)
+	for i := range c.Next[0] {
+		for o := range c.Next[0][i] {
+			if rng.IntN(10) == 0 {
+				c.Next[0][i][o] = None
+			}
+		}
+	}
+	return c
+}
+
+// TestMinimize: the minimised graph behaves as the original along every
+// observation sequence (enumerated to depth N + 2, past which Moore
+// machines with N states that agree agree forever), its nodes are
+// pairwise distinguishable (by enumeration to depth k + 1 for k nodes,
+// which suffices for a k-state machine), and minimising it again changes
+// nothing.
+func TestMinimize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 200; trial++ {
+		nA, nO, n := 1+rng.IntN(2), 1+rng.IntN(3), 1+rng.IntN(7)
+		c := randomPartialGraph(rng, nA, nO, n)
+		start := rng.IntN(n)
+		min, classOf, err := Minimize(c, start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		depth := n + 2
+		if got, want := actionsAlong(min, 0, depth), actionsAlong(c, start, depth); got != want {
+			t.Fatalf("trial %d: minimised %v behaves as %s, original %v from %d as %s", trial, min, got, c, start, want)
+		}
+		for i := 0; i < min.Nodes; i++ {
+			for j := i + 1; j < min.Nodes; j++ {
+				if actionsAlong(min, i, min.Nodes+1) == actionsAlong(min, j, min.Nodes+1) {
+					t.Fatalf("trial %d: minimised nodes %d and %d behave alike: %v", trial, i, j, min)
+				}
+			}
+		}
+		for k, cl := range classOf {
+			if cl >= 0 && actionsAlong(c, k, depth) != actionsAlong(min, cl, depth) {
+				t.Fatalf("trial %d: node %d mapped to %d of a different behaviour", trial, k, cl)
+			}
+		}
+		again, _, err := Minimize(min, 0)
+		if err != nil || again.String() != min.String() {
+			t.Fatalf("trial %d: minimising again gives %v, want %v (%v)", trial, again, min, err)
+		}
+	}
+}
+
+// TestMinimizeUpTo: the layered controller behaves as the original for T
+// steps, its widths equal the number of distinct remaining behaviours of
+// the nodes reachable at each stage (by enumeration), and it is valid.
+func TestMinimizeUpTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 200; trial++ {
+		nA, nO, n, T := 1+rng.IntN(2), 1+rng.IntN(3), 1+rng.IntN(6), 1+rng.IntN(5)
+		c := randomGraph(rng, nA, nO, n)
+		start := rng.IntN(n)
+		l, err := MinimizeUpTo(c, start, T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.FSC.Validate(); err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if got, want := actionsAlong(l.FSC, 0, T), actionsAlong(c, start, T); got != want {
+			t.Fatalf("trial %d: layered %v behaves as %s, original as %s", trial, l.FSC, got, want)
+		}
+		// Reachable nodes per stage and their remaining behaviours.
+		level := map[int]bool{start: true}
+		for tau := 0; tau < T; tau++ {
+			behaviours := map[string]bool{}
+			for k := range level {
+				behaviours[residual(c, tau, k, T)] = true
+			}
+			if l.Widths[tau] != len(behaviours) {
+				t.Fatalf("trial %d: width %d at stage %d, %d distinct behaviours", trial, l.Widths[tau], tau, len(behaviours))
+			}
+			next := map[int]bool{}
+			for k := range level {
+				for o := 0; o < nO; o++ {
+					next[c.NextNode(tau, k, o)] = true
+				}
+			}
+			level = next
+		}
+		if min, _, _ := Minimize(c, start); l.Nodes() > min.Nodes {
+			t.Fatalf("trial %d: %d nodes up to T, more than the stationary minimum %d", trial, l.Nodes(), min.Nodes)
+		}
+	}
+}
+
+// residual is the behaviour of node k entered at stage τ for the stages
+// τ … T−1.
+func residual(c *fsc.FSC, tau, k, T int) string {
+	var b strings.Builder
+	var rec func(t, n int)
+	rec = func(t, n int) {
+		b.WriteByte(byte('0' + c.Action(t, n)))
+		if t+1 == T {
+			return
+		}
+		for o := 0; o < c.NumObs; o++ {
+			rec(t+1, c.NextNode(t, n, o))
+		}
+	}
+	rec(tau, k)
+	return b.String()
+}
+
+// TestMinimizeSample: pomdp-solve's 9-node Tiger graph started in its best
+// node 4 is 5 nodes for every horizon, evaluates to the same value, and
+// needs 3 nodes for 4 steps (widths 1, 2, 3, 1 by hand from the file:
+// node 4 listens; nodes 6 and 2, one observation ahead either way; nodes
+// 8, 4 and 0 open right, listen, open left; then nodes 4, 6 and 2 all
+// listen at the last step).
+func TestMinimizeSample(t *testing.T) {
+	m, pg, _ := samplePair(t)
+	c, err := ReadPG(strings.NewReader(string(pg)), "tiger.95.pg", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, _, err := Minimize(c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if min.Nodes != 5 {
+		t.Errorf("minimal graph %v, want 5 nodes", min)
+	}
+	a, _ := Evaluate(m, c, 0)
+	b, _ := Evaluate(m, min, 0)
+	if !(math.Abs(a.Value-b.Start[0]) <= 1e-9) {
+		t.Errorf("minimal graph's value from node 0 %.12g, the original's %.12g", b.Start[0], a.Value)
+	}
+	l, err := MinimizeUpTo(c, 4, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.String() != "T=4 widths [1 2 3 1] (3 nodes)" {
+		t.Errorf("up to 4 steps: %v", l)
+	}
+}
