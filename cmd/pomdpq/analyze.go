@@ -55,12 +55,12 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		path = name + "-report.html"
 	}
 	opt := report.Options{T: *T, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: g}
+	var pol *solverPolicy
 	if *policyPath != "" {
-		pi, err := loadPolicy(*policyPath, md)
-		if err != nil {
+		if pol, err = loadPolicy(*policyPath, md); err != nil {
 			return err
 		}
-		opt.Policy, opt.PolicyName = pi, filepath.Base(*policyPath)
+		opt.Policy, opt.PolicyName = pol.ctrl, filepath.Base(*policyPath)
 	}
 	rep := newReporter(stderr, string(progress))
 	opt.Phase, opt.Progress = rep.Phase, rep.Progress
@@ -69,6 +69,9 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	r, err := report.Build(ctx, md, pos[0], opt)
 	if err != nil {
 		return err
+	}
+	if pol != nil && r.Policy != nil {
+		r.Policy.Infinite, r.Policy.InfiniteNote = pol.infinite, pol.note
 	}
 	files, err := r.Write(path)
 	if err != nil {

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/policy"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // TestAnalyze runs the acceptance commands: a built-in model and a model
@@ -80,5 +84,53 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), "exceeds the budget") {
 		t.Errorf("page under 1 KiB: %v, mentions the budget refusal: %v", err, strings.Contains(string(b), "exceeds the budget"))
+	}
+}
+
+// TestAnalyzePolicy: a policy graph on a model file, written by
+// policy.SavePG (and pomdp-solve's sample when ../shared is present).
+func TestAnalyzePolicy(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
+	m, err := pomdp.LoadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Listen; after hearing the tiger on the left open the right door.
+	g := &fsc.FSC{Nodes: 2, NumActions: m.NumActions(), NumObs: m.NumObservations(), Act: [][]int{{0, 2}}, Next: [][][]int{{{1, 0}, {0, 0}}}}
+	pg := filepath.Join(dir, "listen.pg")
+	if err := policy.SavePG(pg, g); err != nil {
+		t.Fatal(err)
+	}
+	pgs := []string{pg}
+	shared := filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.pg")
+	if _, err := os.Stat(shared); err == nil {
+		pgs = append(pgs, shared)
+	} else {
+		t.Logf("pomdp-solve's sample not checked: %s absent", shared)
+	}
+	for _, p := range pgs {
+		path := filepath.Join(dir, filepath.Base(p)+".html")
+		if _, err := runCLI(t, "analyze", model, "--policy", p, "--T", "3", "--out", path, "--progress=off"); err != nil {
+			t.Fatalf("analyze --policy %s: %v", p, err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		for _, want := range []string{"Policy " + filepath.Base(p), "infinite horizon (discounted)", "best start node", "<svg", "<table", `<g class="nodes">`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("analyze --policy %s: the page has no %q", p, want)
+			}
+		}
+	}
+	// A graph that does not fit the model is an error naming the file.
+	bad := filepath.Join(dir, "bad.pg")
+	if err := os.WriteFile(bad, []byte("0 7 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "analyze", model, "--policy", bad, "--T", "2", "--out", filepath.Join(dir, "bad.html")); err == nil || !strings.Contains(err.Error(), "bad.pg") {
+		t.Errorf("a bad policy graph: error %v, want one naming bad.pg", err)
 	}
 }

@@ -258,7 +258,7 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 			rows = append(rows, []string{"value at b0, infinite horizon (discounted)", num(p.Infinite)})
 		}
 		if p.InfiniteNote != "" {
-			rows = append(rows, []string{"infinite horizon", p.InfiniteNote})
+			rows = append(rows, []string{"infinite horizon, start node", p.InfiniteNote})
 		}
 		rows = append(rows, []string{"history pairs it tells apart inside one class", itoa(p.Split)})
 		if p.Split > 0 {

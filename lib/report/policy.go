@@ -27,8 +27,9 @@ type PolicyResult struct {
 	// (latent reward, undiscounted) on the model and on the quotient seen
 	// by π (quotient.ForProbe).
 	ValueModel, ValueQuotient float64
-	// Infinite, when the policy was evaluated over an infinite discounted
-	// horizon by the caller (see Report.SetInfiniteValue), is that value.
+	// Infinite is the discounted infinite-horizon value at b0 when the
+	// caller set it (pomdpq analyze does, with package policy), NaN
+	// otherwise; InfiniteNote says how it was obtained.
 	Infinite     float64
 	InfiniteNote string
 
