@@ -94,9 +94,9 @@ notebooks-update: jupyter kernel
 	cp out/update/*.ipynb notebooks/
 
 # The browser tests (internal/browsertest, skipped by plain go test): the
-# report of pomdpq analyze opened through file://, and
-# classic Notebook server and headless Chromium run a copy of the quickstart,
-# whose page must show no error and every kind of display, and a broken copy,
+# report of pomdpq analyze opened through file://, and the
+# classic Notebook server and headless Chromium running a copy of the quickstart
+# (no error, every kind of display, the ε slider redraws), and a broken copy,
 # on which the check must fail naming the broken cells. Screenshots and the
 # server's log go to out/browser/.
 test-browser: jupyter chromium kernel
