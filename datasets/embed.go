@@ -9,6 +9,9 @@
 // files (pomdp.LoadFile, pomdpq info FILE). The test TestModelFiles
 // regenerates them in memory and checks that the committed bytes are
 // current; `go test ./datasets -run TestModelFiles -regen` rewrites them.
+// Likewise policies/ holds policy graphs and alpha vectors in pomdp-solve's
+// formats for those models, written by package policy (see
+// policies/README.md; TestPolicyFiles checks and -regen rewrites them).
 package datasets
 
 import (

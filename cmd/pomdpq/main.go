@@ -7,6 +7,7 @@
 //	pomdpq export MODEL [--format pomdp|json] [--out FILE]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
+//	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
@@ -32,6 +33,8 @@
 //	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
+//	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
+//	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
 package main
 
 import (
@@ -76,6 +79,8 @@ commands:
                                         size of a probe family (K = stationary or clock)
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
                                         class counts of the ε-quotients
+  evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
+                                        exact value of a policy graph (pomdp-solve .pg)
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
                                         our quotients of every model file of a folder
@@ -106,6 +111,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdQuotient(rest, stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(rest, stdout, stderr)
+	case "evaluate":
+		return cmdEvaluate(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
 	case "analyze":

@@ -283,3 +283,85 @@ func MinimizeUpTo(c *fsc.FSC, start, T int) (*Layered, error) {
 	l.FSC = out
 	return l, nil
 }
+
+// Unroll returns graph c started in node start unrolled into a policy tree
+// of the given depth: node 0 is the root, the nodes of depths 1 … depth−1
+// follow in breadth-first (observation) order, one per observation
+// sequence, and the nodes of the tree's last level lead into a copy of c
+// (c's node n becomes node treeNodes + n). The result behaves as c from
+// start, so Minimize gives back Minimize(c, start): unrolling is what a
+// finite-horizon solver's policy tree looks like, and it shows what
+// minimisation removes. A "-" stays "-" (and its subtree is not built).
+// It panics if start is not a node of c; it returns an error if c is not a
+// policy graph, depth < 1, or the tree would have more than MaxNodes
+// nodes.
+func Unroll(c *fsc.FSC, start, depth int) (*fsc.FSC, error) {
+	if err := checkGraph(c); err != nil {
+		return nil, err
+	}
+	if start < 0 || start >= c.Nodes {
+		panic(fmt.Sprintf("policy: start node %d out of range (%d nodes)", start, c.Nodes))
+	}
+	if depth < 1 {
+		return nil, fmt.Errorf("policy: Unroll needs a depth ≥ 1 (got %d)", depth)
+	}
+	// level holds the tree nodes of one depth as (graph node) entries.
+	var orig []int // orig[k]: the graph node tree node k stands for
+	level := []int{0}
+	orig = append(orig, start)
+	var next [][]int
+	for d := 1; d <= depth; d++ {
+		var nextLevel []int
+		for _, k := range level {
+			row := make([]int, c.NumObs)
+			for o := range row {
+				n2 := c.Next[0][orig[k]][o]
+				switch {
+				case n2 == None:
+					row[o] = None
+				case d == depth:
+					row[o] = -2 - n2 // into the copy of c, resolved below
+				default:
+					if len(orig) >= MaxNodes {
+						return nil, fmt.Errorf("policy: unrolling to depth %d needs more than %d nodes", depth, MaxNodes)
+					}
+					row[o] = len(orig)
+					orig = append(orig, n2)
+					nextLevel = append(nextLevel, row[o])
+				}
+			}
+			for len(next) <= k {
+				next = append(next, nil)
+			}
+			next[k] = row
+		}
+		level = nextLevel
+	}
+	tree := len(orig)
+	if tree+c.Nodes > MaxNodes {
+		return nil, fmt.Errorf("policy: unrolling to depth %d needs more than %d nodes", depth, MaxNodes)
+	}
+	N := tree + c.Nodes
+	act := make([]int, N)
+	tab := make([][]int, N)
+	for k := 0; k < tree; k++ {
+		act[k] = c.Act[0][orig[k]]
+		tab[k] = next[k]
+		for o, x := range tab[k] {
+			if x <= -2 {
+				tab[k][o] = tree + (-2 - x)
+			}
+		}
+	}
+	for n := 0; n < c.Nodes; n++ {
+		act[tree+n] = c.Act[0][n]
+		tab[tree+n] = make([]int, c.NumObs)
+		for o, n2 := range c.Next[0][n] {
+			tab[tree+n][o] = None
+			if n2 != None {
+				tab[tree+n][o] = tree + n2
+			}
+		}
+	}
+	return &fsc.FSC{Nodes: N, NumActions: c.NumActions, NumObs: c.NumObs, Act: [][]int{act}, Next: [][][]int{tab}}, nil
+}

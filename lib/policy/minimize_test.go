@@ -178,3 +178,34 @@ func TestMinimizeSample(t *testing.T) {
 		t.Errorf("up to 4 steps: %v", l)
 	}
 }
+
+// TestUnroll: an unrolled graph behaves as the original and minimises to
+// the same graph; its tree has Σ_{d<depth} |O|^d nodes without "-".
+func TestUnroll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := 0; trial < 100; trial++ {
+		nA, nO, n, depth := 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(5), 1+rng.IntN(4)
+		c := randomPartialGraph(rng, nA, nO, n)
+		start := rng.IntN(n)
+		u, err := Unroll(c, start, depth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkGraph(u); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := actionsAlong(u, 0, depth+n+2), actionsAlong(c, start, depth+n+2); got != want {
+			t.Fatalf("trial %d: unrolled behaves as %s, original %s", trial, got, want)
+		}
+		a, _, _ := Minimize(u, 0)
+		b, _, _ := Minimize(c, start)
+		if a.String() != b.String() {
+			t.Fatalf("trial %d: unrolled minimises to %v, original to %v", trial, a, b)
+		}
+	}
+	c := randomGraph(rand.New(rand.NewPCG(1, 1)), 2, 3, 4)
+	u, _ := Unroll(c, 0, 3)
+	if u.Nodes != 1+3+9+4 {
+		t.Errorf("%d nodes, want 1 + 3 + 9 tree nodes and the 4 of the graph", u.Nodes)
+	}
+}

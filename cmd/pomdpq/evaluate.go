@@ -1,0 +1,195 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/policy"
+)
+
+// evaluateJSON is the output of evaluate --json: the four documented keys,
+// and the optional blocks of --alpha, --minimize-out and --quotient-eps.
+type evaluateJSON struct {
+	Value     float64             `json:"value"`
+	StartNode int                 `json:"start_node"`
+	Nodes     int                 `json:"nodes"`
+	Horizon   int                 `json:"horizon"`
+	Alpha     *alphaJSON          `json:"alpha,omitempty"`
+	Minimal   *int                `json:"minimal_nodes,omitempty"`
+	Quotient  *policyQuotientJSON `json:"quotient,omitempty"`
+}
+
+type alphaJSON struct {
+	Value    float64 `json:"value"`
+	Vector   int     `json:"vector"`
+	RelDiff  float64 `json:"relative_difference"`
+	Tol      float64 `json:"tolerance"`
+	Verdict  string  `json:"verdict"`
+	Vectors  int     `json:"vectors"`
+	Ignored  string  `json:"note,omitempty"`
+	Horizon0 bool    `json:"-"`
+}
+
+type policyQuotientJSON struct {
+	Family        string  `json:"family"`
+	T             int     `json:"T"`
+	Epsilon       float64 `json:"epsilon"`
+	Classes       int     `json:"classes"`
+	ModelValue    float64 `json:"model_value"`
+	QuotientValue float64 `json:"quotient_value"`
+	Soundness     float64 `json:"soundness_gap"`
+	Splits        int     `json:"split_classes"`
+	UpToNodes     int     `json:"nodes_up_to_T"`
+	MinimalNodes  int     `json:"minimal_nodes"`
+	Verdict       string  `json:"membership"`
+	Reason        string  `json:"membership_reason"`
+}
+
+// alphaTol is the relative tolerance within which evaluate says the exact
+// value and the alpha vectors agree (a converged solver's precision).
+const alphaTol = 1e-6
+
+func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
+	fset := flag.NewFlagSet("evaluate", flag.ContinueOnError)
+	fset.SetOutput(io.Discard)
+	model := fset.String("model", "", "built-in model name or model file")
+	pgPath := fset.String("policy", "", "policy graph (.pg, pomdp-solve's format)")
+	horizon := fset.Int("horizon", 0, "horizon T (0: the discounted infinite horizon)")
+	start := fset.Int("start", -1, "start node (default: the best at b0)")
+	asJSON := fset.Bool("json", false, "print JSON")
+	alphaPath := fset.String("alpha", "", "alpha vectors (.alpha) to compare max_α α·b0 with")
+	minOut := fset.String("minimize-out", "", "write the smallest equivalent graph (from the start node) to this .pg file")
+	qeps := fset.Float64("quotient-eps", -1, "look at the policy through the ε-quotient for this ε (with --family, --m, --T)")
+	family := fset.String("family", "stationary", "probe family of the quotient: stationary or clock")
+	mem := fset.Int("m", 2, "memory bound of the quotient's probe family")
+	qT := fset.Int("T", 3, "horizon of the quotient")
+	progress := progressFlag("auto")
+	fset.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	if pos, err := parseFlags(fset, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usageError{fmt.Sprintf("evaluate: unexpected argument %q (usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json])", pos[0])}
+	}
+	if *pgPath == "" {
+		return usageError{"evaluate: missing --policy FILE.pg"}
+	}
+	md, g, err := loadModel(*model)
+	if err != nil {
+		return err
+	}
+	c, err := policy.LoadPG(*pgPath, md)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("policy file %s does not exist", *pgPath)
+	}
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	ev, err := policy.EvaluateContext(ctx, md, c, *horizon, policy.Options{})
+	if err != nil {
+		return err
+	}
+	from := ev.StartNode
+	if *start >= 0 {
+		if *start >= c.Nodes {
+			return usageError{fmt.Sprintf("evaluate: --start %d is not a node (the graph has nodes 0 … %d)", *start, c.Nodes-1)}
+		}
+		if math.IsNaN(ev.Start[*start]) {
+			return fmt.Errorf("evaluate: from start node %d a \"-\" successor is reached with positive probability", *start)
+		}
+		from = *start
+	}
+	out := evaluateJSON{Value: ev.Start[from], StartNode: from, Nodes: ev.Nodes, Horizon: ev.Horizon}
+	var text []string
+	h := "the discounted infinite horizon"
+	if *horizon > 0 {
+		h = fmt.Sprintf("horizon %d", *horizon)
+	}
+	text = append(text, fmt.Sprintf("value at b0 %.10g from start node %d of %d (%s, γ = %g)", out.Value, from, ev.Nodes, h, ev.Discount))
+	if *alphaPath != "" {
+		vs, err := policy.LoadAlpha(*alphaPath, md)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("alpha file %s does not exist", *alphaPath)
+		}
+		if err != nil {
+			return err
+		}
+		av, arg := policy.Value(vs, md.B0)
+		rel := math.Abs(av-out.Value) / math.Max(math.Abs(av), 1e-300)
+		a := &alphaJSON{Value: av, Vector: arg, RelDiff: rel, Tol: alphaTol, Vectors: len(vs), Verdict: "not judged"}
+		switch {
+		case *horizon != 0 || *start >= 0:
+			a.Ignored = "alpha vectors value the infinite horizon from the best node; compare without --horizon and --start"
+		case rel <= alphaTol:
+			a.Verdict = "agree"
+		default:
+			a.Verdict = "differ"
+		}
+		out.Alpha = a
+		line := fmt.Sprintf("alpha vectors (%d): max_α α·b0 = %.10g (vector %d); relative difference %.2g: %s", len(vs), av, arg, rel, a.Verdict)
+		if a.Verdict != "not judged" {
+			line += fmt.Sprintf(" (tolerance %g relative)", alphaTol)
+		} else {
+			line += " (" + a.Ignored + ")"
+		}
+		text = append(text, line)
+	}
+	if *minOut != "" {
+		min, _, err := policy.Minimize(c, from)
+		if err != nil {
+			return err
+		}
+		if err := policy.SavePG(*minOut, min); err != nil {
+			return err
+		}
+		out.Minimal = &min.Nodes
+		text = append(text, fmt.Sprintf("smallest equivalent graph from node %d: %d nodes (of %d), written to %s with the start as node 0", from, min.Nodes, c.Nodes, *minOut))
+	}
+	if *qeps >= 0 {
+		kind, err := fsc.ParseKind(*family)
+		if err != nil || (kind != fsc.KindStationary && kind != fsc.KindClock) {
+			return usageError{"evaluate: --family must be stationary or clock"}
+		}
+		rep := newReporter(stderr, string(progress))
+		q, err := policy.EpsQuotient(ctx, md, g, kind, *mem, *qT, *qeps, distance.Options{Phase: rep.Phase, Progress: rep.Progress})
+		if err != nil {
+			return err
+		}
+		rep.Phase("analysis")
+		a, err := policy.Analyze(q, c, from, kind, *mem)
+		if err != nil {
+			return err
+		}
+		rep.Phase("")
+		out.Quotient = &policyQuotientJSON{Family: a.Family, T: a.T, Epsilon: *qeps, Classes: a.Classes, ModelValue: a.ModelValue, QuotientValue: a.QuotientValue,
+			Soundness: a.SoundnessMax, Splits: len(a.Splits), UpToNodes: a.UpTo.Nodes(), MinimalNodes: a.Minimal.Nodes, Verdict: a.Verdict.String(), Reason: a.Reason}
+		text = append(text,
+			fmt.Sprintf("through the ε = %g quotient (%s, T = %d, %d classes), from node %d:", *qeps, a.Family, a.T, a.Classes, from),
+			fmt.Sprintf("  value over %d steps: model %.10g, quotient %.10g (difference %.3g); soundness gap max|P_M − P_Q| = %.3g", a.T, a.ModelValue, a.QuotientValue, a.QuotientValue-a.ModelValue, a.SoundnessMax),
+			fmt.Sprintf("  classes whose histories it tells apart: %d", len(a.Splits)))
+		for i, s := range a.Splits {
+			if i == 5 {
+				text = append(text, fmt.Sprintf("    … %d more", len(a.Splits)-5))
+				break
+			}
+			text = append(text, "    "+s.String())
+		}
+		text = append(text,
+			fmt.Sprintf("  nodes needed: %d for %d steps (%v), %d for every horizon", a.UpTo.Nodes(), a.T, a.UpTo, a.Minimal.Nodes),
+			fmt.Sprintf("  probe family %s: %s — %s", a.Family, a.Verdict, a.Reason))
+	}
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	for _, l := range text {
+		fmt.Fprintln(stdout, l)
+	}
+	return nil
+}

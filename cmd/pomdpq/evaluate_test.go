@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/policy"
+)
+
+var (
+	counterPG    = filepath.Join("..", "..", "datasets", "policies", "tiger95-counter.pg")
+	counterAlpha = filepath.Join("..", "..", "datasets", "policies", "tiger95-counter.alpha")
+	unrolledPG   = filepath.Join("..", "..", "datasets", "policies", "tiger95-unrolled.pg")
+	tiger95File  = filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
+)
+
+// TestEvaluateJSON: the documented four keys, for the built-in name and the
+// model file, infinite and finite horizon; the value is the alpha file's.
+func TestEvaluateJSON(t *testing.T) {
+	vs, err := policy.LoadAlpha(counterAlpha, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := policy.Value(vs, []float64{0.5, 0.5})
+	for _, model := range []string{"tiger95", tiger95File} {
+		for _, h := range []string{"0", "7"} {
+			out, err := runCLI(t, "evaluate", "--model", model, "--policy", counterPG, "--horizon", h, "--json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 4 || got["start_node"] != 0.0 || got["nodes"] != 5.0 || got["horizon"] != map[string]float64{"0": 0, "7": 7}[h] {
+				t.Errorf("%s horizon %s: %s", model, h, out)
+			}
+			v := got["value"].(float64)
+			if h == "0" && !(v-want <= 1e-9 && want-v <= 1e-9) {
+				t.Errorf("%s: value %v, the alpha vectors give %v", model, v, want)
+			}
+			if h == "7" && !(v < want) {
+				t.Errorf("%s: 7 steps give %v, not below the infinite horizon's %v", model, v, want)
+			}
+		}
+	}
+}
+
+// TestEvaluateText: --alpha earns "agree", --minimize-out writes the
+// minimal graph, --quotient-eps prints the analysis.
+func TestEvaluateText(t *testing.T) {
+	min := filepath.Join(t.TempDir(), "min.pg")
+	out, err := runCLI(t, "evaluate", "--model", "tiger95", "--policy", unrolledPG, "--alpha", counterAlpha,
+		"--minimize-out", min, "--quotient-eps", "0.8", "--T", "4", "--progress=off")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"value at b0 19.37136837 from start node 0 of 12",
+		"relative difference", ": agree (tolerance 1e-06 relative)",
+		"smallest equivalent graph from node 0: 5 nodes (of 12)",
+		"through the ε = 0.8 quotient (stationary m ≤ 2, T = 4,",
+		"classes whose histories it tells apart: 2",
+		"probe family stationary m ≤ 2: not a member",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	got, err := os.ReadFile(min)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(counterPG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("minimised graph\n%s\nwant the counter\n%s", got, want)
+	}
+	// A finite horizon is not compared with the (infinite-horizon) alpha vectors.
+	out, err = runCLI(t, "evaluate", "--model", "tiger95", "--policy", counterPG, "--alpha", counterAlpha, "--horizon", "5")
+	if err != nil || !strings.Contains(out, "not judged") {
+		t.Errorf("finite horizon with --alpha: %v\n%s", err, out)
+	}
+}
+
+func TestEvaluateErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.pg")
+	if err := os.WriteFile(bad, []byte("0 0  1 2\n1 0  0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dash := filepath.Join(dir, "dash.pg")
+	if err := os.WriteFile(dash, []byte("0 0  - 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "tiger95"}, "missing --policy"},
+		{[]string{"--model", "tiger95", "--policy", filepath.Join(dir, "none.pg")}, "policy file " + filepath.Join(dir, "none.pg") + " does not exist"},
+		{[]string{"--model", "tiger95", "--policy", bad}, "policy: bad.pg:1: node 0, next node for observation tiger-right: dangling node 2"},
+		{[]string{"--model", "tiger-listen", "--policy", counterPG}, "counter.pg:4: node 3, action: action 2 out of range"},
+		{[]string{"--model", "tiger95", "--policy", dash}, `node 0 has no successor ("-") for observation tiger-left`},
+		{[]string{"--model", "tiger95", "--policy", counterPG, "--start", "9"}, "--start 9 is not a node"},
+		{[]string{"--model", "tiger95", "--policy", counterPG, "extra"}, "unexpected argument"},
+	} {
+		_, err := runCLI(t, append([]string{"evaluate"}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want it to contain %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestEvaluateSample: pomdp-solve's own graph and vectors (third-party
+// test inputs beside the repository).
+func TestEvaluateSample(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "data")
+	pg := filepath.Join(dir, "policies", "tiger.95.pg")
+	if _, err := os.Stat(pg); err != nil {
+		t.Skipf("pomdp-solve sample not found under %s (outside the repository): %v", dir, err)
+	}
+	model := filepath.Join(dir, "pomdp", "tiger.95.POMDP")
+	out, err := runCLI(t, "evaluate", "--model", model, "--policy", pg, "--alpha", filepath.Join(dir, "policies", "tiger.95.alpha"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "from start node 4 of 9") || !strings.Contains(out, ": agree") {
+		t.Errorf("output:\n%s", out)
+	}
+}
