@@ -60,7 +60,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		if pol, err = loadPolicy(*policyPath, md); err != nil {
 			return err
 		}
-		opt.Policy, opt.PolicyName = pol.ctrl, filepath.Base(*policyPath)
+		opt.Policy, opt.PolicyStart, opt.PolicyName = pol.graph, pol.start, filepath.Base(*policyPath)
 	}
 	rep := newReporter(stderr, string(progress))
 	opt.Phase, opt.Progress = rep.Phase, rep.Progress

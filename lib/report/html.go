@@ -243,34 +243,53 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		} else {
 			kind += ", deterministic"
 		}
-		member := fmt.Sprintf("yes: it is one of the m ≤ %d probes, so the exact quotient keeps its law", p.FamilyM)
-		if !p.InFamily {
-			member = fmt.Sprintf("no (%d nodes, %s): the quotient of the m ≤ %d probes does not promise to keep its law", p.Nodes, kind, p.FamilyM)
+		rows := [][]string{{"controller", fmt.Sprintf("%d nodes, %s, started in node %d", p.Nodes, kind, p.Start)}}
+		if a := p.Analysis; a != nil {
+			rows = append(rows,
+				[]string{"in the probe family " + a.Family, fmt.Sprintf("%s: %s", a.Verdict, a.Reason)},
+				[]string{"smallest equivalent graph (every horizon)", fmt.Sprintf("%d nodes", a.Minimal.Nodes)},
+				[]string{fmt.Sprintf("smallest clock-aware equivalent up to T = %d", r.T), fmt.Sprintf("%d nodes (widths per stage %v)", a.UpTo.Nodes(), a.UpTo.Widths)},
+				[]string{"soundness gap of the quotient it sees", num(a.SoundnessMax)})
 		}
-		rows := [][]string{
-			{"controller", fmt.Sprintf("%d nodes, %s", p.Nodes, kind)},
-			{"in the probe family", member},
-			{fmt.Sprintf("V_M^π, T = %d (model, undiscounted)", r.T), num(p.ValueModel)},
-			{fmt.Sprintf("V_Q^π, T = %d (quotient it sees)", r.T), num(p.ValueQuotient)},
-			{"|V_M^π − V_Q^π|", num(math.Abs(p.ValueModel - p.ValueQuotient))},
-		}
+		rows = append(rows,
+			[]string{fmt.Sprintf("V_M^π, T = %d (model, undiscounted)", r.T), num(p.ValueModel)},
+			[]string{fmt.Sprintf("V_Q^π, T = %d (quotient it sees)", r.T), num(p.ValueQuotient)},
+			[]string{"|V_M^π − V_Q^π|", num(math.Abs(p.ValueModel - p.ValueQuotient))})
 		if !math.IsNaN(p.Infinite) {
 			rows = append(rows, []string{"value at b0, infinite horizon (discounted)", num(p.Infinite)})
 		}
 		if p.InfiniteNote != "" {
 			rows = append(rows, []string{"infinite horizon, start node", p.InfiniteNote})
 		}
-		rows = append(rows, []string{"history pairs it tells apart inside one class", itoa(p.Split)})
-		if p.Split > 0 {
-			rows = append(rows, []string{"largest such distance d^π", num(p.MaxSplit)})
+		if a := p.Analysis; a != nil {
+			rows = append(rows, []string{"classes whose histories it acts differently after", itoa(len(a.Splits))})
+		}
+		rows = append(rows, []string{"history pairs of one class whose laws under it differ (d^π > 0)", itoa(p.LawSplit)})
+		if p.LawSplit > 0 {
+			rows = append(rows, []string{"largest such distance d^π", num(p.MaxLawSplit)})
 		}
 		r.table(&b, "Policy "+p.Name, []string{"quantity", "value"}, rows)
+		if a := p.Analysis; a != nil && len(a.Splits) > 0 {
+			var rows [][]string
+			for k, s := range a.Splits {
+				if k == 12 {
+					rows = append(rows, []string{"…", fmt.Sprintf("%d more classes", len(a.Splits)-k), ""})
+					break
+				}
+				var groups []string
+				for _, g := range s.Groups {
+					groups = append(groups, "{"+strings.Join(g, ", ")+"}")
+				}
+				rows = append(rows, []string{itoa(s.Depth), s.Label, strings.Join(groups, " | ")})
+			}
+			r.table(&b, "Classes the quotient merges and the policy tells apart (histories grouped by what it does next)", []string{"depth", "class", "groups"}, rows)
+		}
 		if len(p.Examples) > 0 {
 			var rows [][]string
 			for _, e := range p.Examples {
 				rows = append(rows, []string{itoa(e.Depth), e.A, e.B, num(e.Distance)})
 			}
-			r.table(&b, "Histories the policy distinguishes that the quotient merges", []string{"depth", "history", "history", "d^π"}, rows)
+			r.table(&b, "History pairs of one class whose observation laws under the policy differ", []string{"depth", "history", "history", "d^π"}, rows)
 		}
 	} else {
 		b.WriteString("<p class=\"note\">No policy given (<code>--policy FILE.pg</code> evaluates a solver's policy graph here).</p>\n")

@@ -8,20 +8,21 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
 // PolicyResult is the policy section: the policy's finite-horizon values
-// on the model and on the quotient it sees, and the histories it tells
-// apart that the quotient merges.
+// on the model and on the quotient it sees, the histories it tells apart
+// that the quotient merges and, for a policy graph, policy.Analyze.
 type PolicyResult struct {
 	Name  string
 	Nodes int
-	// Stationary and Deterministic describe the controller; InFamily
-	// says whether it belongs to the largest probe family computed
-	// (deterministic, stationary, at most that many nodes).
-	Stationary, Deterministic, InFamily bool
-	FamilyM                             int
+	Start int
+	// Stationary and Deterministic describe the controller; FamilyM is
+	// the memory bound of the family whose quotient is used.
+	Stationary, Deterministic bool
+	FamilyM                   int
 
 	// ValueModel and ValueQuotient are V^π over the report's horizon T
 	// (latent reward, undiscounted) on the model and on the quotient seen
@@ -33,13 +34,18 @@ type PolicyResult struct {
 	Infinite     float64
 	InfiniteNote string
 
-	// Split counts the pairs of histories of one quotient class that π
-	// tells apart (d^π > partition.ZeroTol, d^π the W1 distance of π's
-	// suffix laws); MaxSplit is the largest such distance and Examples
-	// lists a few pairs.
-	Split    int
-	MaxSplit float64
-	Examples []SplitPair
+	// LawSplit counts the pairs of histories of one quotient class whose
+	// suffix laws under π differ (d^π > partition.ZeroTol, d^π the W1
+	// distance of π's suffix laws); MaxLawSplit is the largest such
+	// distance and Examples lists a few pairs.
+	LawSplit    int
+	MaxLawSplit float64
+	Examples    []SplitPair
+
+	// Analysis is policy.Analyze of a policy graph (nil for other
+	// controllers): membership in the family, minimal equivalents, the
+	// classes whose histories the graph acts differently after.
+	Analysis *policy.Analysis
 }
 
 // SplitPair is a pair of histories of one class that the policy tells
@@ -50,42 +56,56 @@ type SplitPair struct {
 	Distance float64
 }
 
-// policy evaluates pi against the report's quotient.
-func (r *Report) policy(ctx context.Context, pi *fsc.FSC, name string) (*PolicyResult, error) {
+// policy evaluates pi (started in node start) against the report's quotient.
+func (r *Report) policy(ctx context.Context, pi *fsc.FSC, start int, name string) (*PolicyResult, error) {
 	m := r.Model
 	if pi.NumActions != m.NumActions() || pi.NumObs != m.NumObservations() {
 		return nil, fmt.Errorf("report: policy %s has %d actions and %d observations; the model has %d and %d",
 			name, pi.NumActions, pi.NumObs, m.NumActions(), m.NumObservations())
 	}
-	if err := pi.Validate(); err != nil {
+	p := &PolicyResult{Name: name, Nodes: pi.Nodes, Start: start, Stationary: !pi.Clock(), Deterministic: pi.Deterministic(),
+		Infinite: math.NaN(), ValueQuotient: math.NaN()}
+	graph := p.Stationary && p.Deterministic
+	ctrl := pi
+	if graph {
+		var err error
+		if ctrl, err = policy.Complete(pi, start); err != nil {
+			return nil, fmt.Errorf("report: policy %s: %w", name, err)
+		}
+	} else if start != 0 {
+		return nil, fmt.Errorf("report: policy %s: a start node other than 0 needs a policy graph (deterministic, stationary)", name)
+	}
+	if err := ctrl.Validate(); err != nil {
 		return nil, fmt.Errorf("report: policy %s: %w", name, err)
 	}
-	p := &PolicyResult{Name: name, Nodes: pi.Nodes, Stationary: !pi.Clock(), Deterministic: pi.Deterministic(),
-		Infinite: math.NaN()}
-	if f := r.largest(); f != nil {
+	f := r.largest()
+	if f != nil {
 		p.FamilyM = f.M
-		p.InFamily = p.Stationary && p.Deterministic && pi.Nodes <= f.M
 	}
 	var err error
-	if p.ValueModel, err = value.Evaluate(m, pi, r.T, value.LatentReward{}); err != nil {
+	if p.ValueModel, err = value.Evaluate(m, ctrl, r.T, value.LatentReward{}); err != nil {
 		return nil, fmt.Errorf("report: policy %s on the model: %w", name, err)
 	}
 	if r.Quotient == nil {
-		p.ValueQuotient = math.NaN()
 		return p, nil
 	}
-	qm, err := r.Quotient.ForProbe(pi)
+	qm, err := r.Quotient.ForProbe(ctrl)
 	if err != nil {
 		return nil, fmt.Errorf("report: policy %s: the quotient it sees: %w", name, err)
 	}
-	if p.ValueQuotient, err = value.Evaluate(qm, pi, r.T, value.LatentReward{}); err != nil {
+	if p.ValueQuotient, err = value.Evaluate(qm, ctrl, r.T, value.LatentReward{}); err != nil {
 		return nil, fmt.Errorf("report: policy %s on the quotient: %w", name, err)
+	}
+	if graph && f != nil {
+		if p.Analysis, err = policy.Analyze(r.Quotient, pi, start, fsc.KindStationary, f.M); err != nil {
+			return nil, fmt.Errorf("report: policy %s: %w", name, err)
+		}
 	}
 
 	// π's own distances between the members of each class.
-	one := &fsc.List{Name: name, Ctrls: []*fsc.FSC{pi}, K: fsc.KindStationary, Mem: pi.Nodes}
-	if pi.Clock() {
-		one.K, one.Hor = fsc.KindClock, pi.Stages
+	one := &fsc.List{Name: name, Ctrls: []*fsc.FSC{ctrl}, K: fsc.KindStationary, Mem: ctrl.Nodes}
+	if ctrl.Clock() {
+		one.K, one.Hor = fsc.KindClock, ctrl.Stages
 	}
 	res, err := distance.Compute(ctx, m, one, r.T, distance.Options{Ground: r.ground, MemBudget: r.Budget})
 	if err != nil {
@@ -101,8 +121,8 @@ func (r *Report) policy(ctx context.Context, pi *fsc.FSC, name string) (*PolicyR
 					if d <= partition.ZeroTol {
 						continue
 					}
-					p.Split++
-					p.MaxSplit = math.Max(p.MaxSplit, d)
+					p.LawSplit++
+					p.MaxLawSplit = math.Max(p.MaxLawSplit, d)
 					if len(p.Examples) < 8 {
 						p.Examples = append(p.Examples, SplitPair{Depth: t,
 							A: r.Quotient.Tree.Label(m.Observations, t, mem[a]), B: r.Quotient.Tree.Label(m.Observations, t, mem[b]), Distance: d})

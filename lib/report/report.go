@@ -74,8 +74,12 @@ type Options struct {
 	MemBudget int64
 	// Ground is the ground metric on observations (nil: discrete).
 	Ground ot.Ground
-	// Policy, if not nil, is evaluated on the model and on the quotient.
-	Policy *fsc.FSC
+	// Policy, if not nil, is evaluated on the model and on the quotient:
+	// any controller starting in node 0, or a policy graph (deterministic,
+	// stationary, policy.None allowed in Next) starting in PolicyStart,
+	// which is then also analysed by policy.Analyze.
+	Policy      *fsc.FSC
+	PolicyStart int
 	// PolicyName names the policy on the page (its file name).
 	PolicyName string
 	// Phase and Progress, when set, receive the phases and their progress
@@ -365,7 +369,7 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	}
 	if opt.Policy != nil {
 		phase("policy")
-		p, err := r.policy(ctx, opt.Policy, opt.PolicyName)
+		p, err := r.policy(ctx, opt.Policy, opt.PolicyStart, opt.PolicyName)
 		if err != nil {
 			return nil, err
 		}

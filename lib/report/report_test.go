@@ -13,6 +13,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
@@ -92,8 +93,9 @@ func TestBuildTiger(t *testing.T) {
 	// The policy is a probe of the family: the exact quotient keeps its law,
 	// hence its value, and it tells no two members of a class apart.
 	p := r.Policy
-	if !p.InFamily || p.Split != 0 || math.Abs(p.ValueModel-p.ValueQuotient) > 1e-9 {
-		t.Errorf("policy in the family on the exact quotient: %+v", p)
+	if p.Analysis == nil || p.Analysis.Verdict != policy.Member || len(p.Analysis.Splits) != 0 || p.LawSplit != 0 ||
+		math.Abs(p.ValueModel-p.ValueQuotient) > 1e-9 {
+		t.Errorf("policy in the family on the exact quotient: %+v, analysis %+v", p, p.Analysis)
 	}
 	want, _ := value.Evaluate(m, listenThenOpen(), 3, value.LatentReward{})
 	if p.ValueModel != want {
@@ -110,13 +112,33 @@ func TestPolicySplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := r.Policy
-	if p.InFamily || p.Split == 0 || p.MaxSplit <= 0 || len(p.Examples) == 0 {
-		t.Fatalf("a two-node policy against the m = 1 quotient: %+v", p)
+	if p.Analysis == nil || p.Analysis.Verdict == policy.Member || len(p.Analysis.Splits) == 0 ||
+		p.LawSplit == 0 || p.MaxLawSplit <= 0 || len(p.Examples) == 0 {
+		t.Fatalf("a two-node policy against the m = 1, ε = 0.5 quotient: %+v, analysis %+v", p, p.Analysis)
 	}
 	// Every example pair lies in one class and has the policy's distance.
 	for _, e := range p.Examples {
 		if e.A == e.B || len(e.A) != len(e.B) {
 			t.Errorf("example %+v", e)
+		}
+	}
+}
+
+// TestPolicyWithinEps: for a policy of the family, every pair of one class
+// of an ε-quotient (complete linkage: d^Π ≤ ε) has d^π ≤ d^Π ≤ ε.
+func TestPolicyWithinEps(t *testing.T) {
+	m, b := tiger(t)
+	for _, eps := range []float64{0.3, 0.5, 0.9} {
+		r, err := Build(context.Background(), m, "tiger", Options{T: 4, Eps: eps, Ground: b.Ground, Policy: listenThenOpen()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.Policy
+		if p.MaxLawSplit > eps+1e-9 {
+			t.Errorf("ε = %g: the policy's largest distance inside a class is %g", eps, p.MaxLawSplit)
+		}
+		if p.Analysis.Verdict != policy.Member {
+			t.Errorf("ε = %g: verdict %v", eps, p.Analysis.Verdict)
 		}
 	}
 }
