@@ -102,7 +102,7 @@ func TestAnalyzePolicy(t *testing.T) {
 	if err := policy.SavePG(pg, g); err != nil {
 		t.Fatal(err)
 	}
-	pgs := []string{pg}
+	pgs := []string{pg, filepath.Join("..", "..", "datasets", "policies", "tiger95-counter.pg")}
 	shared := filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.pg")
 	if _, err := os.Stat(shared); err == nil {
 		pgs = append(pgs, shared)

@@ -3,6 +3,7 @@ package nb
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,8 +51,10 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("a view lacks the curve or the diagram:\n%.300s", v)
 		}
 	}
-	if !strings.Contains(v0, `data-classes="16"`) && !strings.Contains(v0, `data-eps="0"`) {
-		t.Errorf("view at ε = 0: %.200s", v0)
+	// At ε = 0 the view shows the exact classes of m ≤ 2.
+	exact := e.res[1].Classes.Total()
+	if want := fmt.Sprintf(`data-m="2" data-eps="0" data-classes="%d"`, exact); !strings.Contains(v0, want) || e.Counts[1][0] != exact {
+		t.Errorf("view at ε = 0 does not show %s:\n%.200s", want, v0)
 	}
 	if !strings.Contains(v1, `data-classes="4"`) || v0 == v1 {
 		t.Errorf("view at the end of the grid: %.200s", v1)
