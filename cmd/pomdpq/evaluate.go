@@ -92,10 +92,13 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	ev, err := policy.EvaluateContext(ctx, md, c, *horizon, policy.Options{})
+	rep := newReporter(stderr, string(progress))
+	rep.Phase("evaluate")
+	ev, err := policy.EvaluateContext(ctx, md, c, *horizon, policy.Options{Progress: rep.Progress})
 	if err != nil {
 		return err
 	}
+	rep.Phase("")
 	from := ev.StartNode
 	if *start >= 0 {
 		if *start >= c.Nodes {
@@ -113,6 +116,9 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		h = fmt.Sprintf("horizon %d", *horizon)
 	}
 	text = append(text, fmt.Sprintf("value at b0 %.10g from start node %d of %d (%s, γ = %g)", out.Value, from, ev.Nodes, h, ev.Discount))
+	if ev.Method == "value iteration" {
+		text = append(text, fmt.Sprintf("(%d (node, state) pairs: value iteration, %d sweeps, every value within %.2g of the exact one)", ev.Nodes*md.NumStates(), ev.Sweeps, ev.Bound))
+	}
 	if *alphaPath != "" {
 		vs, err := policy.LoadAlpha(*alphaPath, md)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -157,7 +163,6 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		if err != nil || (kind != fsc.KindStationary && kind != fsc.KindClock) {
 			return usageError{"evaluate: --family must be stationary or clock"}
 		}
-		rep := newReporter(stderr, string(progress))
 		q, err := policy.EpsQuotient(ctx, md, g, kind, *mem, *qT, *qeps, distance.Options{Phase: rep.Phase, Progress: rep.Progress})
 		if err != nil {
 			return err

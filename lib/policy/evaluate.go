@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -12,16 +14,40 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// DefaultMaxPairs is the largest number of (node, state) pairs Evaluate
-// solves for the infinite horizon (a dense linear system: 8·K² bytes and
-// about K³/3 multiply-adds for K pairs; 4096 pairs take 128 MiB).
-const DefaultMaxPairs = 4096
+// Defaults of Options.
+const (
+	// DefaultMaxPairs is the largest number K of (node, state) pairs
+	// solved by dense LU for the infinite horizon (8·K² bytes, about K³/3
+	// multiply-adds: 1024 pairs take 8 MiB and a fraction of a second);
+	// larger chains are solved by value iteration, which reaches
+	// DefaultTol faster from a few thousand pairs on.
+	DefaultMaxPairs = 1024
+	// DefaultTol is the relative error bound value iteration stops at.
+	DefaultTol = 1e-12
+	// DefaultMaxBytes is the memory budget of the infinite-horizon solve.
+	DefaultMaxBytes = 2 << 30
+	// MaxSweeps bounds the sweeps of value iteration.
+	MaxSweeps = 1_000_000
+)
 
 // Options configure EvaluateContext. The zero value means the defaults.
 type Options struct {
-	// MaxPairs bounds the (node, state) pairs of the discounted linear
-	// solve; 0 means DefaultMaxPairs.
+	// MaxPairs bounds the (node, state) pairs of the dense linear solve;
+	// above it the discounted values come from value iteration. 0 means
+	// DefaultMaxPairs.
 	MaxPairs int
+	// Tol is the bound, relative to max(1, max|V|), on the error of
+	// value iteration; 0 means DefaultTol.
+	Tol float64
+	// MaxBytes is the memory budget of the discounted solve, estimated
+	// before anything is built; 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// Workers is the number of goroutines of value iteration; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// Progress, when set, is called after every sweep of value iteration
+	// with the sweeps done and the sweeps the a-priori bound needs.
+	Progress func(done, total int)
 }
 
 // Evaluation is the exact value of a controller on a model.
@@ -42,6 +68,13 @@ type Evaluation struct {
 	// V[n][s] is the value of starting in node n and state s; NaN when a
 	// "-" successor is reached with positive probability from (n, s).
 	V [][]float64
+	// Method is "backward recursion" (finite horizon), "dense LU" or
+	// "value iteration" (infinite horizon); for value iteration Sweeps is
+	// the number of sweeps and Bound a proven bound on max |V − exact|
+	// (γ·δ/(1−γ) for the last sweep's change δ).
+	Method string
+	Sweeps int
+	Bound  float64
 }
 
 // String summarises the evaluation, e.g. "value 19.3714 from node 4 of 9
@@ -99,8 +132,12 @@ func Evaluate(m *pomdp.Model, c *fsc.FSC, T int) (*Evaluation, error) {
 //
 //	V(n,s) = Σ_a α(a|n) [ R(s,a) + γ Σ_{s'} T(s,a,s') Σ_o Z(s',a,o) Σ_{n'} β(n'|n,o) V(n',s') ]
 //
-// over the pairs from which no "-" successor is reached, by dense LU
-// (c must be stationary). For T > 0 it runs the same recursion backwards
+// over the pairs from which no "-" successor is reached (c must be
+// stationary): by dense LU for at most Options.MaxPairs pairs, otherwise
+// by value iteration over the sparse chain until a proven error bound
+// meets Options.Tol (Evaluation.Method, Sweeps and Bound say which). The
+// memory of either is estimated first and refused above Options.MaxBytes
+// with an error naming the largest term. For T > 0 it runs the same recursion backwards
 // from V_T = 0 with stage-indexed α_τ, β_τ (clock-aware controllers need
 // T ≤ Stages) and discounts by the model's γ (1 when it has none).
 //
@@ -109,12 +146,12 @@ func Evaluate(m *pomdp.Model, c *fsc.FSC, T int) (*Evaluation, error) {
 // start node is affected EvaluateContext returns a *MissingError naming
 // the node and observation. Other errors: sizes of c that do not match m,
 // a negative T, an infinite horizon without γ < 1, a clock-aware controller
-// beyond its stages, more than Options.MaxPairs pairs for the linear solve
-// (the error names the size and memory and suggests a finite horizon or
-// Minimize), and ctx's error when cancelled.
+// beyond its stages, a solve above the memory budget, and ctx's error
+// when cancelled.
 //
-// Cost: T > 0, O(T · N · (nnz(Z) + nnz(T))) per action used; T = 0,
-// O(K³) time and O(K²) memory for the K = N·|S| pairs.
+// Cost: T > 0, O(T · N · |S| · nnz per row of T times Z); T = 0 dense,
+// O(K³) time and O(K²) memory for the K = N·|S| pairs; T = 0 iterative,
+// O(edges) per sweep, about log(Tol·(1−γ)/max|R|)/log γ sweeps.
 func EvaluateContext(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, opt Options) (*Evaluation, error) {
 	if c == nil || m == nil {
 		return nil, errors.New("policy: nil model or controller")
@@ -140,9 +177,14 @@ func EvaluateContext(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, opt
 		if !m.HasDiscount || !(m.Discount < 1) {
 			return nil, fmt.Errorf("policy: the infinite horizon needs a discount γ < 1 (model %s has %s); give a finite horizon", m.Name, discountText(m))
 		}
-		ev.V, err = solveDiscounted(ctx, m, c, opt)
+		ev.V, err = solveDiscounted(ctx, m, c, opt, ev)
 	} else {
-		ev.V, err = backward(ctx, m, c, T, ev.Discount)
+		ev.Method = "backward recursion"
+		if c.Deterministic() {
+			ev.V, err = newFactored(m, c, opt.Workers).backward(ctx, T, ev.Discount)
+		} else {
+			ev.V, err = backward(ctx, m, c, T, ev.Discount)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -270,74 +312,169 @@ func backward(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, gamma floa
 	return next, nil
 }
 
-// solveDiscounted solves the discounted system over the pairs from which no
-// None is reached with positive probability; other pairs get NaN.
-func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Options) ([][]float64, error) {
+// pairChain is the Markov chain of a stationary controller over (node,
+// state) pairs i = n·|S| + s, in compressed rows: the successors of pair i
+// are to[row[i]:row[i+1]] with probabilities p[…] (a pair may repeat), and
+// bad[i] marks pairs from which a None is reached with positive
+// probability.
+type pairChain struct {
+	row []int
+	to  []int32
+	p   []float64
+	r   []float64 // expected immediate reward of each pair
+	bad []bool
+}
+
+// chainEdges returns an upper bound on the number of successors of every
+// pair of c's chain on m, computed from the kernels' non-zeros without
+// building anything.
+func chainEdges(m *pomdp.Model, c *fsc.FSC) float64 {
 	nS := m.NumStates()
-	K := c.Nodes * nS
-	type edge struct {
-		to int
-		p  float64
-	}
-	out := make([][]edge, K)
-	bad := make([]bool, K)
-	in := make([][]int32, K)
-	for n := 0; n < c.Nodes; n++ {
+	perAction := make([]float64, m.NumActions())
+	for a := range perAction {
 		for s := 0; s < nS; s++ {
-			i := n*nS + s
-			step(m, c, 0, n, s, func(_, _, s2, n2 int, p float64) {
-				if n2 == None {
-					bad[i] = true
-					return
-				}
-				j := n2*nS + s2
-				if l := len(out[i]); l > 0 && out[i][l-1].to == j {
-					out[i][l-1].p += p
-					return
-				}
-				out[i] = append(out[i], edge{j, p})
-				in[j] = append(in[j], int32(i))
+			m.T[a].Entries(s, func(s2 int, _ float64) {
+				cols, _ := m.Z[a].Row(s2)
+				perAction[a] += float64(len(cols))
 			})
 		}
 	}
-	// Every pair that reaches a bad pair is bad.
-	var queue []int
-	for i, b := range bad {
+	total := 0.0
+	for n := 0; n < c.Nodes; n++ {
+		for a := range perAction {
+			if c.ActionProb(0, n, a) > 0 {
+				fan := 1.0
+				if !c.Deterministic() {
+					fan = float64(c.Nodes)
+				}
+				total += perAction[a] * fan
+			}
+		}
+	}
+	return total
+}
+
+// buildChain builds the pair chain and marks every pair that reaches a
+// None.
+func buildChain(ctx context.Context, m *pomdp.Model, c *fsc.FSC) (*pairChain, error) {
+	nS := m.NumStates()
+	K := c.Nodes * nS
+	ch := &pairChain{row: make([]int, K+1), r: make([]float64, K), bad: make([]bool, K)}
+	for n := 0; n < c.Nodes; n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for s := 0; s < nS; s++ {
+			i := n*nS + s
+			ch.r[i] = reward(m, c, 0, n, s)
+			step(m, c, 0, n, s, func(_, _, s2, n2 int, p float64) {
+				if n2 == None {
+					ch.bad[i] = true
+					return
+				}
+				j := int32(n2*nS + s2)
+				if l := len(ch.to); l > ch.row[i] && ch.to[l-1] == j {
+					ch.p[l-1] += p
+					return
+				}
+				ch.to = append(ch.to, j)
+				ch.p = append(ch.p, p)
+			})
+			ch.row[i+1] = len(ch.to)
+		}
+	}
+	// Every pair that reaches a bad pair is bad: reverse edges, then a
+	// search from the bad pairs.
+	inRow := make([]int, K+1)
+	for _, j := range ch.to {
+		inRow[j+1]++
+	}
+	for j := 0; j < K; j++ {
+		inRow[j+1] += inRow[j]
+	}
+	in := make([]int32, len(ch.to))
+	fill := append([]int(nil), inRow[:K]...)
+	for i := 0; i < K; i++ {
+		for e := ch.row[i]; e < ch.row[i+1]; e++ {
+			j := ch.to[e]
+			in[fill[j]] = int32(i)
+			fill[j]++
+		}
+	}
+	var queue []int32
+	for i, b := range ch.bad {
 		if b {
-			queue = append(queue, i)
+			queue = append(queue, int32(i))
 		}
 	}
 	for len(queue) > 0 {
 		j := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, i := range in[j] {
-			if !bad[i] {
-				bad[i] = true
-				queue = append(queue, int(i))
+		for _, i := range in[inRow[j]:inRow[j+1]] {
+			if !ch.bad[i] {
+				ch.bad[i] = true
+				queue = append(queue, i)
 			}
 		}
+	}
+	return ch, nil
+}
+
+// solveDiscounted solves the discounted system over the pairs from which no
+// None is reached with positive probability (other pairs get NaN): by dense
+// LU up to opt.MaxPairs pairs, by value iteration to opt.Tol above.
+func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Options, ev *Evaluation) ([][]float64, error) {
+	nS := m.NumStates()
+	K := c.Nodes * nS
+	maxDense := opt.MaxPairs
+	if maxDense == 0 {
+		maxDense = DefaultMaxPairs
+	}
+	budget := opt.MaxBytes
+	if budget == 0 {
+		budget = DefaultMaxBytes
+	}
+	dense := K <= maxDense
+	tol := opt.Tol
+	if tol == 0 {
+		tol = DefaultTol
+	}
+	if !dense && c.Deterministic() {
+		if need := factoredBytes(m, c); need > float64(budget) {
+			return nil, fmt.Errorf("policy: evaluating %d nodes × %d states needs about %s (the kernels and two values per pair), above the budget of %s; "+
+				"Minimize the graph first, evaluate a finite horizon or raise Options.MaxBytes", c.Nodes, nS, fmtBytes(need), fmtBytes(float64(budget)))
+		}
+		ev.Method = "value iteration"
+		return newFactored(m, c, opt.Workers).iterate(ctx, m.Discount, tol, opt.Progress, ev)
+	}
+	edges := chainEdges(m, c)
+	chainBytes := 16*edges + 64*float64(K) // to, p and the reverse index per edge; rows, rewards, flags, indexes and iterates per pair
+	need := chainBytes
+	if dense {
+		need += 8 * float64(K) * float64(K)
+	}
+	if need > float64(budget) {
+		largest := fmt.Sprintf("the chain over %d (node, state) pairs with up to %.3g transitions (%s)", K, edges, fmtBytes(chainBytes))
+		if dense && 8*float64(K)*float64(K) > chainBytes {
+			largest = fmt.Sprintf("the dense %d×%d system (%s)", K, K, fmtBytes(8*float64(K)*float64(K)))
+		}
+		return nil, fmt.Errorf("policy: evaluating %d nodes × %d states needs about %s, above the budget of %s; the largest term is %s. "+
+			"Minimize the graph first, evaluate a finite horizon, lower Options.MaxPairs (iterate instead of a dense solve) or raise Options.MaxBytes",
+			c.Nodes, nS, fmtBytes(need), fmtBytes(float64(budget)), largest)
+	}
+	ch, err := buildChain(ctx, m, c)
+	if err != nil {
+		return nil, err
 	}
 	idx := make([]int, K)
 	k := 0
 	for i := range idx {
-		if bad[i] {
+		if ch.bad[i] {
 			idx[i] = -1
 			continue
 		}
 		idx[i] = k
 		k++
-	}
-	max := opt.MaxPairs
-	if max == 0 {
-		max = DefaultMaxPairs
-	}
-	if k > max {
-		return nil, fmt.Errorf("policy: the discounted linear solve has %d (node, state) pairs (%d nodes × %d states), above the limit of %d: "+
-			"it needs %.3g GiB and about %.3g multiply-adds; evaluate a finite horizon, Minimize the graph first, or raise Options.MaxPairs",
-			k, c.Nodes, nS, max, 8*float64(k)*float64(k)/(1<<30), float64(k)*float64(k)*float64(k)/3)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
 	V := make([][]float64, c.Nodes)
 	for n := range V {
@@ -350,32 +487,127 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 		return V, nil
 	}
 	gamma := m.Discount
-	A := mat.NewDense(k, k, nil)
-	b := mat.NewVecDense(k, nil)
-	for i := 0; i < K; i++ {
-		r := idx[i]
-		if r < 0 {
-			continue
+	x := make([]float64, k)
+	if dense {
+		ev.Method = "dense LU"
+		A := mat.NewDense(k, k, nil)
+		b := mat.NewVecDense(k, nil)
+		for i := 0; i < K; i++ {
+			r := idx[i]
+			if r < 0 {
+				continue
+			}
+			A.Set(r, r, A.At(r, r)+1)
+			b.SetVec(r, ch.r[i])
+			for e := ch.row[i]; e < ch.row[i+1]; e++ {
+				col := idx[ch.to[e]]
+				A.Set(r, col, A.At(r, col)-gamma*ch.p[e])
+			}
 		}
-		A.Set(r, r, A.At(r, r)+1)
-		b.SetVec(r, reward(m, c, 0, i/nS, i%nS))
-		for _, e := range out[i] {
-			col := idx[e.to]
-			A.Set(r, col, A.At(r, col)-gamma*e.p)
+		var lu mat.LU
+		lu.Factorize(A)
+		var sol mat.VecDense
+		if err := lu.SolveVecTo(&sol, false, b); err != nil {
+			return nil, fmt.Errorf("policy: the discounted linear solve failed: %w", err)
 		}
-	}
-	var lu mat.LU
-	lu.Factorize(A)
-	var x mat.VecDense
-	if err := lu.SolveVecTo(&x, false, b); err != nil {
-		return nil, fmt.Errorf("policy: the discounted linear solve failed: %w", err)
+		for r := range x {
+			x[r] = sol.AtVec(r)
+		}
+	} else {
+		ev.Method = "value iteration"
+		// Jacobi sweeps x ← r + γ P x; after a sweep that moved x by δ in
+		// the max norm, |x − V| ≤ γ δ / (1 − γ).
+		good := make([]int, 0, k)
+		for i := 0; i < K; i++ {
+			if idx[i] >= 0 {
+				good = append(good, i)
+			}
+		}
+		next := make([]float64, k)
+		rmax := 0.0
+		for _, i := range good {
+			rmax = math.Max(rmax, math.Abs(ch.r[i]))
+		}
+		// Sweeps needed for the a-priori bound γ^n·max|R|/(1−γ) ≤ tol·max(1, …).
+		expect := int(math.Ceil(math.Log(tol*(1-gamma)/math.Max(rmax, 1e-300)) / math.Log(gamma)))
+		// Rows are split into contiguous chunks, one goroutine each.
+		workers := opt.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		workers = max(1, min(workers, len(good)/1024+1))
+		deltas := make([]float64, workers)
+		norms := make([]float64, workers)
+		sweepRange := func(w int, cur, nxt []float64) {
+			lo, hi := w*len(good)/workers, (w+1)*len(good)/workers
+			delta, norm := 0.0, 0.0
+			for r := lo; r < hi; r++ {
+				i := good[r]
+				acc := 0.0
+				for e := ch.row[i]; e < ch.row[i+1]; e++ {
+					acc += ch.p[e] * cur[idx[ch.to[e]]]
+				}
+				v := ch.r[i] + gamma*acc
+				delta = math.Max(delta, math.Abs(v-cur[r]))
+				norm = math.Max(norm, math.Abs(v))
+				nxt[r] = v
+			}
+			deltas[w], norms[w] = delta, norm
+		}
+		for sweep := 1; ; sweep++ {
+			if sweep%16 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			if workers == 1 {
+				sweepRange(0, x, next)
+			} else {
+				var wg sync.WaitGroup
+				for w := 0; w < workers; w++ {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						sweepRange(w, x, next)
+					}()
+				}
+				wg.Wait()
+			}
+			delta, norm := 0.0, 0.0
+			for w := range deltas {
+				delta, norm = math.Max(delta, deltas[w]), math.Max(norm, norms[w])
+			}
+			x, next = next, x
+			if opt.Progress != nil {
+				opt.Progress(sweep, max(expect, sweep))
+			}
+			ev.Sweeps = sweep
+			ev.Bound = gamma * delta / (1 - gamma)
+			if ev.Bound <= tol*math.Max(1, norm) {
+				break
+			}
+			if sweep >= MaxSweeps {
+				return nil, fmt.Errorf("policy: value iteration did not reach the tolerance %g in %d sweeps (error bound %g); lower Options.Tol's demand or use the dense solve (raise Options.MaxPairs)", tol, MaxSweeps, ev.Bound)
+			}
+		}
 	}
 	for i := 0; i < K; i++ {
 		if r := idx[i]; r >= 0 {
-			V[i/nS][i%nS] = x.AtVec(r)
+			V[i/nS][i%nS] = x[r]
 		}
 	}
 	return V, nil
+}
+
+// fmtBytes formats a byte count with a binary unit, e.g. "1.5 GiB".
+func fmtBytes(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	u := 0
+	for b >= 1024 && u < len(units)-1 {
+		b /= 1024
+		u++
+	}
+	return fmt.Sprintf("%.4g %s", b, units[u])
 }
 
 // findMissing searches breadth first from start node start (and every

@@ -72,6 +72,19 @@ func randomGraph(rng *rand.Rand, nA, nO, n int) *fsc.FSC {
 	return c
 }
 
+// randomClock draws a deterministic clock-aware controller.
+func randomClock(rng *rand.Rand, nA, nO, n, T int) *fsc.FSC {
+	c := &fsc.FSC{Nodes: n, Stages: T, NumActions: nA, NumObs: nO}
+	for tau := 0; tau < T; tau++ {
+		g := randomGraph(rng, nA, nO, n)
+		c.Act = append(c.Act, g.Act[0])
+		if tau < T-1 {
+			c.Next = append(c.Next, g.Next[0])
+		}
+	}
+	return c
+}
+
 // bruteValue enumerates every trajectory (states, actions, observations,
 // nodes) of T steps from start node n and b0 and sums probability times
 // discounted reward: the definition, with no recursion shared with
@@ -127,6 +140,7 @@ func TestEvaluateFinite(t *testing.T) {
 			"graph":      randomGraph(rng, nA, nO, n),
 			"stochastic": fsc.Random(rng, nA, nO, n, 0),
 			"clock":      fsc.Random(rng, nA, nO, n, T),
+			"det clock":  randomClock(rng, nA, nO, n, T),
 		}
 		for name, c := range ctrls {
 			ev, err := Evaluate(m, c, T)
@@ -178,6 +192,20 @@ func TestEvaluateDiscounted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			it, err := EvaluateContext(t.Context(), m, c, 0, Options{MaxPairs: 1, Tol: 1e-11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if inf.Method != "dense LU" || it.Method != "value iteration" || !(it.Bound <= 1e-11*math.Max(1, maxAbs(it.V))) || it.Sweeps < 1 {
+				t.Errorf("trial %d %s: methods %q and %q, bound %g after %d sweeps", trial, name, inf.Method, it.Method, it.Bound, it.Sweeps)
+			}
+			for k := 0; k < n; k++ {
+				for s := 0; s < nS; s++ {
+					if !(math.Abs(inf.V[k][s]-it.V[k][s]) <= it.Bound+1e-12) {
+						t.Errorf("trial %d %s: V[%d][%d] = %.15g by LU, %.15g by iteration (bound %g)", trial, name, k, s, inf.V[k][s], it.V[k][s], it.Bound)
+					}
+				}
+			}
 			tol := math.Pow(gamma, T)/(1-gamma) + 1e-9
 			for k := 0; k < n; k++ {
 				for s := 0; s < nS; s++ {
@@ -190,6 +218,64 @@ func TestEvaluateDiscounted(t *testing.T) {
 				t.Errorf("trial %d %s: start node %d, the long horizon's %d", trial, name, inf.StartNode, fin.StartNode)
 			}
 		}
+	}
+}
+
+func maxAbs(V [][]float64) float64 {
+	x := 0.0
+	for _, row := range V {
+		for _, v := range row {
+			x = math.Max(x, math.Abs(v))
+		}
+	}
+	return x
+}
+
+// TestEvaluatePartial: graphs with "-" entries on random models with zero
+// entries: dense LU and value iteration agree on which pairs are NaN and
+// on the values of the others, and the finite-horizon values of the pairs
+// that are not NaN converge to them.
+func TestEvaluatePartial(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	nan := 0
+	for trial := 0; trial < 60; trial++ {
+		nS, nA, nO, n := 1+rng.IntN(4), 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(5)
+		m := randomModel(rng, nS, nA, nO, 0.8)
+		c := randomPartialGraph(rng, nA, nO, n)
+		dense, err1 := Evaluate(m, c, 0)
+		iter, err2 := EvaluateContext(t.Context(), m, c, 0, Options{MaxPairs: 1})
+		fin, err3 := Evaluate(m, c, 200)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("trial %d: errors %v and %v", trial, err1, err2)
+		}
+		if err1 != nil {
+			var me *MissingError
+			if !errors.As(err1, &me) || !errors.As(err2, &me) {
+				t.Fatalf("trial %d: errors %v and %v, want *MissingError", trial, err1, err2)
+			}
+			continue
+		}
+		if err3 != nil {
+			t.Fatalf("trial %d: %v", trial, err3)
+		}
+		for k := 0; k < n; k++ {
+			for s := 0; s < nS; s++ {
+				a, b, f := dense.V[k][s], iter.V[k][s], fin.V[k][s]
+				if math.IsNaN(a) != math.IsNaN(b) {
+					t.Fatalf("trial %d: V[%d][%d] = %v by LU, %v by iteration", trial, k, s, a, b)
+				}
+				if math.IsNaN(a) {
+					nan++
+					continue
+				}
+				if !(math.Abs(a-b) <= iter.Bound+1e-12) || !(math.Abs(a-f) <= 1e-9) {
+					t.Fatalf("trial %d: V[%d][%d] = %v by LU, %v by iteration, %v over 200 steps", trial, k, s, a, b, f)
+				}
+			}
+		}
+	}
+	if nan == 0 {
+		t.Error("no pair reached a \"-\": the test checks nothing")
 	}
 }
 
@@ -251,8 +337,9 @@ func TestEvaluateErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := EvaluateContext(t.Context(), m, c, 0, Options{MaxPairs: 9}); err == nil || !strings.Contains(err.Error(), "10 (node, state) pairs (5 nodes × 2 states), above the limit of 9") {
-		t.Errorf("MaxPairs: error %v", err)
+	if _, err := EvaluateContext(t.Context(), m, c, 0, Options{MaxBytes: 1000}); err == nil ||
+		!strings.Contains(err.Error(), "evaluating 5 nodes × 2 states needs about 1.844 KiB, above the budget of 1000 B; the largest term is the chain over 10 (node, state) pairs with up to 28 transitions (1.062 KiB)") {
+		t.Errorf("MaxBytes: error %v", err)
 	}
 	if _, err := Evaluate(m, c, -1); err == nil {
 		t.Error("negative horizon accepted")
