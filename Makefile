@@ -93,13 +93,14 @@ notebooks-update: jupyter kernel
 	rm -rf out/update && scripts/run-notebooks.sh out/update
 	cp out/update/*.ipynb notebooks/
 
-# The browser test (internal/browsertest, skipped by plain go test): the
-# classic Notebook server and headless Chromium run a copy of the quickstart,
-# whose page must show no error and every kind of display, and a broken copy,
+# The browser tests (internal/browsertest, skipped by plain go test): the
+# report of pomdpq analyze opened through file://, and the
+# classic Notebook server and headless Chromium running a copy of the quickstart
+# (no error, every kind of display, the ε slider redraws), and a broken copy,
 # on which the check must fail naming the broken cells. Screenshots and the
 # server's log go to out/browser/.
 test-browser: jupyter chromium kernel
-	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^TestNotebooksInBrowser$$' ./internal/browsertest
+	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser)$$' ./internal/browsertest
 
 test: vet test-go test-scripts check-committed notebooks test-browser
 

@@ -11,6 +11,7 @@
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
+//	pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
 // netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
@@ -84,6 +85,8 @@ commands:
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
                                         our quotients of every model file of a folder
   bench [--out FILE]                    time the main computations, write a table
+  analyze MODEL [--policy FILE.pg] [--out report.html]
+                                        one HTML page: families, curves, certificates, quotient
 
 MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
 
@@ -112,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdEvaluate(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "analyze":
+		return cmdAnalyze(rest, stdout, stderr)
 	case "classic-row":
 		return cmdClassicRow(args[1:], stdout)
 	case "bench-row":

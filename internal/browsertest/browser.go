@@ -122,7 +122,10 @@ func RunNotebook(ctx context.Context, srv *Server, name string, opt RunOptions) 
 	if err := chromedp.Do(bctx, chromedp.Evaluate[chromedp.Void](`Jupyter.notebook.execute_all_cells(); undefined`)); err != nil {
 		return nil, fmt.Errorf("browsertest: %s: running all cells: %w", name, err)
 	}
-	if err := waitCells(bctx, name, start, logf); err != nil {
+	if err := waitCells(bctx, name, start, logf, func(ctx context.Context) {
+		// Drive an ε explorer while its cell waits for the slider.
+		_, _ = chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](explorerJS))
+	}); err != nil {
 		return nil, err
 	}
 	logf("%s: all cells finished after %v", name, time.Since(start).Round(time.Millisecond))
@@ -134,6 +137,16 @@ func RunNotebook(ctx context.Context, srv *Server, name string, opt RunOptions) 
 	page = &Page{Notebook: name, Kernel: kernelName}
 	if err := json.Unmarshal(raw, &page.Cells); err != nil {
 		return nil, fmt.Errorf("browsertest: %s: decoding the rendered page: %w", name, err)
+	}
+	if xr, err := chromedp.Run(bctx, chromedp.Evaluate[json.RawMessage](`window.__pqx ? JSON.stringify(window.__pqx) : ""`)); err == nil {
+		var s string
+		if json.Unmarshal(xr, &s) == nil && s != "" {
+			page.Explorer = &ExplorerRun{}
+			if err := json.Unmarshal([]byte(s), page.Explorer); err != nil {
+				return nil, fmt.Errorf("browsertest: %s: decoding the explorer run: %w", name, err)
+			}
+			logf("%s: ε explorer: %+v", name, *page.Explorer)
+		}
 	}
 	if opt.Screenshot != "" {
 		if err := screenshot(bctx, opt.Screenshot); err != nil {
@@ -172,10 +185,13 @@ type cellProgress struct {
 
 // waitCells waits until every code cell has its execute reply and, unless
 // it was aborted, the end of its output, and the kernel is idle.
-func waitCells(ctx context.Context, name string, start time.Time, logf func(string, ...any)) error {
+func waitCells(ctx context.Context, name string, start time.Time, logf func(string, ...any), poll func(context.Context)) error {
 	last := -1
 	var p cellProgress
 	for {
+		if poll != nil {
+			poll(ctx)
+		}
 		raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](progressJS))
 		if err == nil {
 			if err := json.Unmarshal(raw, &p); err != nil {
@@ -302,6 +318,45 @@ const progressJS = `(() => {
 		if (!done) pending.push(i);
 	});
 	return {total: total, pending: pending, busy: !!nb.kernel_busy, dead: window.__pq.dead};
+})()`
+
+// explorerJS drives the first ε explorer of the page (lib/nb Explorer), one
+// step per call: once its slider and Done button are live it records the
+// view, moves the slider to its last position and fires "change"; when the
+// view shows the new ε it records the view again and presses Done (also
+// after 60 s without a new view, recorded as a timeout). Its state is
+// window.__pqx.
+const explorerJS = `(() => {
+	const ctl = document.querySelector('.pomdpq-explorer-controls');
+	if (!ctl) return null;
+	const st = window.__pqx || (window.__pqx = {phase: 'wait'});
+	const view = () => document.querySelector('.pomdpq-explorer-view');
+	const diagram = () => { const v = view(); const d = v && v.querySelector('.pomdpq-explorer-diagram'); return d ? d.innerHTML : ''; };
+	const slider = ctl.querySelector('input[type=range]');
+	const button = ctl.querySelector('button');
+	if (st.phase === 'wait') {
+		if (!slider || !button || !view()) return st;
+		st.beforeEps = view().dataset.eps; st.beforeClasses = view().dataset.classes;
+		window.__pqxDiagram = diagram();
+		slider.value = slider.max;
+		slider.dispatchEvent(new Event('change'));
+		st.phase = 'moved'; window.__pqxAt = Date.now();
+		return st;
+	}
+	if (st.phase === 'moved') {
+		const v = view();
+		if (v && v.dataset.eps !== st.beforeEps) {
+			st.afterEps = v.dataset.eps; st.afterClasses = v.dataset.classes;
+			const d = diagram();
+			st.diagramChanged = d !== '' && d !== window.__pqxDiagram;
+			st.phase = 'done';
+			button.click();
+		} else if (Date.now() - window.__pqxAt > 60000) {
+			st.phase = 'timeout';
+			if (button) button.click();
+		}
+	}
+	return st;
 })()`
 
 // extractJS returns, for every cell, what the page shows (see [Cell]).

@@ -122,6 +122,13 @@ func TestNotebooksInBrowser(t *testing.T) {
 		if err := page.Check(quickstartExpect); err != nil {
 			t.Fatalf("the quickstart fails in the browser:\n%v", err)
 		}
+		// The ε explorer: moving the slider redraws the diagram in place.
+		x := page.Explorer
+		if x == nil || x.Phase != "done" || !x.DiagramChanged || x.AfterEps == x.BeforeEps || x.AfterClasses == x.BeforeClasses {
+			t.Fatalf("the ε explorer did not redraw when its slider moved: %+v", x)
+		}
+		t.Logf("ε explorer: slider moved from ε = %s (%s classes) to ε = %s (%s classes), diagram redrawn",
+			x.BeforeEps, x.BeforeClasses, x.AfterEps, x.AfterClasses)
 		t.Logf("00-quickstart.ipynb: %d cells, all executed without errors; tables, plot, diagram and progress bar rendered", len(page.Cells))
 	})
 

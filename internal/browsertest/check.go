@@ -12,6 +12,23 @@ type Page struct {
 	Notebook string // name, relative to the server's notebook directory
 	Kernel   string // the kernel's name
 	Cells    []Cell
+	// Explorer is what the ε explorer (nb.EpsExplorer) did when the run
+	// moved its slider; nil when the page had no explorer.
+	Explorer *ExplorerRun
+}
+
+// ExplorerRun records the browser's use of an ε explorer: the view before
+// and after the slider was moved to its last position, and whether the
+// quotient diagram changed.
+type ExplorerRun struct {
+	Phase         string `json:"phase"` // "wait", "moved", "done" or "timeout"
+	BeforeEps     string `json:"beforeEps"`
+	AfterEps      string `json:"afterEps"`
+	BeforeClasses string `json:"beforeClasses"`
+	AfterClasses  string `json:"afterClasses"`
+	// DiagramChanged: the diagram's SVG differs after the move (and is
+	// not empty).
+	DiagramChanged bool `json:"diagramChanged"`
 }
 
 // Cell is one notebook cell as rendered.

@@ -8,8 +8,12 @@
 // The browser test itself (browser_test.go) runs only when POMDPQ_BROWSER=1
 // (make test-browser sets it): it needs Jupyter, Chromium and the kernel built
 // by make kernel, which plain `go test ./...` does not assume. It runs a copy
-// of notebooks/00-quickstart.ipynb, which must pass, and a deliberately broken
-// copy, on which the check must fail and name the broken cell.
+// of notebooks/00-quickstart.ipynb, which must pass (and whose ε explorer's
+// slider it moves, checking that the quotient diagram is redrawn), and a
+// deliberately broken copy, on which the check must fail and name the broken
+// cell. TestReportInBrowser opens the page of `pomdpq analyze tiger` through
+// file:// (Chromium only): no console message, nothing fetched, SVG, tables
+// and the diagram drawn.
 //
 // Processes are always stopped: [Server.Stop] shuts the kernels down, ends the
 // server's process group and then any process still referring to the

@@ -30,6 +30,12 @@
 //   - [Check]: prints "CHECK name=value" lines, the key numbers that the
 //     notebook checker (scripts/nbcheck.py) compares with notebooks/checks.json.
 //
+// [EpsExplorer] (explorer.go) is an interactive display: a slider over ε and a
+// selector of the probe family (GoNB's gonbui/widgets) that redraw the
+// class-count curve's marker, the quotient diagram and the partition in place
+// while the cell runs; without a live front end (nbconvert) it leaves the view
+// at ε = 0, and outside a notebook it prints text.
+//
 // Displays of pomdpq's own types (partitions, quotients, policy families) belong
 // in this package too, one file per concept named after it (partition.go,
 // quotient.go, ...), built on the generic helpers above; only those files import

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/report"
+)
+
+const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E] [--mem SIZE]"
+
+// cmdAnalyze writes the one-page HTML report of a model (package report)
+// and, beside it, the quotient as .pomdp and JSON.
+func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.String("out", "", "the HTML file to write (default: MODEL-report.html in the current directory)")
+	policyPath := fs.String("policy", "", "a pomdp-solve policy graph (.pg) to evaluate on the model and on the quotient")
+	msList := fs.String("m", "1,2", "memory bounds of the stationary probe families, comma-separated")
+	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 4 whose estimate fits the budget)")
+	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
+	progress := progressFlag("auto")
+	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	var mem memFlag
+	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of physical memory; unlimited: none)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{analyzeUsage}
+	}
+	ms, err := parseMs(*msList)
+	if err != nil {
+		return err
+	}
+	if *T < 0 {
+		return usageError{fmt.Sprintf("analyze: --T %d: want a positive horizon (or 0 to choose)", *T)}
+	}
+	if *eps < 0 {
+		return usageError{fmt.Sprintf("analyze: --eps %g: want a non-negative number", *eps)}
+	}
+	md, g, err := loadModel(pos[0])
+	if err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		name := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+		name = strings.NewReplacer(":", "-", string(filepath.Separator), "-").Replace(name)
+		path = name + "-report.html"
+	}
+	opt := report.Options{T: *T, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: g}
+	var pol *solverPolicy
+	if *policyPath != "" {
+		if pol, err = loadPolicy(*policyPath, md); err != nil {
+			return err
+		}
+		opt.Policy, opt.PolicyStart, opt.PolicyName = pol.graph, pol.start, filepath.Base(*policyPath)
+	}
+	rep := newReporter(stderr, string(progress))
+	opt.Phase, opt.Progress = rep.Phase, rep.Progress
+	ctx, cancel := signalContext()
+	defer cancel()
+	r, err := report.Build(ctx, md, pos[0], opt)
+	if err != nil {
+		return err
+	}
+	if pol != nil && r.Policy != nil {
+		r.Policy.Infinite, r.Policy.InfiniteNote = pol.infinite, pol.note
+	}
+	files, err := r.Write(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%s, T = %d, %.2fs)\n", path, md.Name, r.T, r.Seconds)
+	for _, f := range files {
+		if f.Err == "" {
+			fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(filepath.Dir(path), f.Name))
+		} else {
+			fmt.Fprintf(stdout, "not written: %s: %s\n", f.What, f.Err)
+		}
+	}
+	for _, f := range r.Families {
+		if f.Refused != "" {
+			fmt.Fprintf(stdout, "m ≤ %d not computed: %s\n", f.M, f.Refused)
+		}
+	}
+	return nil
+}
+
+// parseMs reads --m: positive memory bounds, comma-separated.
+func parseMs(s string) ([]int, error) {
+	var ms []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil || k < 1 {
+			return nil, usageError{fmt.Sprintf("analyze: --m: %q is not a positive memory bound", f)}
+		}
+		ms = append(ms, k)
+	}
+	if len(ms) == 0 {
+		return nil, usageError{"analyze: --m: give at least one memory bound, e.g. --m 1,2"}
+	}
+	return ms, nil
+}

@@ -1,0 +1,47 @@
+package report_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/report"
+)
+
+// Build a model's report and write it, with the quotient files beside it.
+func ExampleBuild() {
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		panic(err)
+	}
+	r, err := report.Build(context.Background(), b.Model, "tiger", report.Options{T: 3, Ground: b.Ground})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range r.Families {
+		fmt.Printf("m ≤ %d: %d probes, %d exact classes, max distance %.2f\n", f.M, f.Size, f.Exact, f.MaxDistance)
+	}
+	fmt.Printf("quotient: %d classes, soundness gap ≤ %g: %v\n", r.Quotient.Classes(), report.SoundTol, r.Soundness[0].MaxGap <= report.SoundTol)
+
+	dir, err := os.MkdirTemp("", "report")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	files, err := r.Write(filepath.Join(dir, "tiger.html"))
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range files {
+		if f.Err == "" {
+			fmt.Println("wrote", f.Name)
+		}
+	}
+	// Output:
+	// m ≤ 1: 3 probes, 7 exact classes, max distance 0.98
+	// m ≤ 2: 147 probes, 8 exact classes, max distance 0.98
+	// quotient: 8 classes, soundness gap ≤ 1e-09: true
+	// wrote tiger-quotient.json
+}

@@ -1,0 +1,383 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/nb"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// File is an exported file written beside the report.
+type File struct {
+	Name string // base name, linked relatively
+	What string
+	Err  string // why it could not be written (Name is then empty)
+}
+
+// Write writes the exported quotient files beside path (base name of path
+// without its extension, then "-quotient.pomdp" and "-quotient.json") and
+// the HTML page to path. It returns the files written.
+func (r *Report) Write(path string) ([]File, error) {
+	dir := filepath.Dir(path)
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var files []File
+	if r.Exported != nil {
+		for _, ext := range []string{".pomdp", ".json"} {
+			var buf bytes.Buffer
+			var err error
+			if ext == ".pomdp" {
+				err = pomdp.WriteCassandra(&buf, r.Exported)
+			} else {
+				err = pomdp.WriteJSON(&buf, r.Exported)
+			}
+			what := "the quotient in Cassandra's .pomdp format"
+			if ext == ".json" {
+				what = "the quotient as JSON (pomdpq's model format)"
+			}
+			if err != nil {
+				files = append(files, File{What: what, Err: err.Error()})
+				continue
+			}
+			name := base + "-quotient" + ext
+			if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+				return nil, fmt.Errorf("report: %w", err)
+			}
+			files = append(files, File{Name: name, What: what})
+		}
+	}
+	var page bytes.Buffer
+	if err := r.WriteHTML(&page, files); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return files, nil
+}
+
+const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ccc;padding-bottom:.2em}
+table.pomdpq-table{margin:.8em 0}table.pomdpq-table td,table.pomdpq-table th{font-size:.92em}
+.note{color:#555;font-size:.92em}.refused{color:#a40000}.ok{color:#1a7f37}.bad{color:#a40000}
+figure{margin:1em 0;overflow-x:auto}figcaption{color:#555;font-size:.9em}
+code{background:#f4f4f4;padding:0 .2em}`
+
+// WriteHTML writes the page; files are the exported files to link.
+func (r *Report) WriteHTML(w io.Writer, files []File) error {
+	var b strings.Builder
+	m := r.Model
+	title := fmt.Sprintf("pomdpq analysis of %s", m.Name)
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), style)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
+	fmt.Fprintf(&b, "<p class=\"note\">Model %s, horizon T = %d (%s); stationary deterministic probes with m ≤ %s nodes; memory budget %s. Written by <code>pomdpq analyze</code> in %.2f s, %s.</p>\n",
+		esc(r.Source), r.T, esc(r.TReason), esc(r.msText()), esc(budgetText(r.Budget)), r.Seconds, r.Created.Format("2006-01-02 15:04 UTC"))
+
+	// Sizes.
+	b.WriteString("<h2 id=\"sizes\">Model</h2>\n")
+	disc := "none"
+	if m.HasDiscount {
+		disc = strconv.FormatFloat(m.Discount, 'g', -1, 64)
+	}
+	hist := r.histories()
+	r.table(&b, "Sizes", []string{"quantity", "value"}, [][]string{
+		{"states |S|", itoa(m.NumStates())},
+		{"actions |A|", fmt.Sprintf("%d (%s)", m.NumActions(), preview(m.Actions))},
+		{"observations |O|", fmt.Sprintf("%d (%s)", m.NumObservations(), preview(m.Observations))},
+		{"discount", disc},
+		{"horizon T", itoa(r.T)},
+		{"histories per depth 0 … T", ints(hist)},
+	})
+
+	// Families.
+	b.WriteString("<h2 id=\"families\">Probe families and cost</h2>\n")
+	b.WriteString("<p>Two histories are merged at tolerance ε when no probe of the family tells their futures apart by more than ε (W1 distance of the suffix laws). The estimate is <code>distance.Cost</code>, checked against the budget before anything is allocated.</p>\n")
+	var rows [][]string
+	for _, f := range r.Families {
+		est, largest := "—", "—"
+		if f.Cost.FamilySize > 0 || f.Cost.Bytes() > 0 {
+			est = distance.FormatBytes(f.Cost.Bytes())
+			n, v := f.Cost.Largest()
+			largest = fmt.Sprintf("%s (%s)", n, distance.FormatBytes(v))
+		}
+		if f.Refused != "" {
+			rows = append(rows, []string{fmt.Sprintf("m ≤ %d", f.M), itoa(f.Size), "—", "—", "—", "—", est, largest, "refused"})
+			continue
+		}
+		rows = append(rows, []string{fmt.Sprintf("m ≤ %d", f.M), itoa(f.Size), itoa(f.Distinct), itoa(f.Exact),
+			num(f.MaxDistance), itoa(f.StandIns), est, largest, fmt.Sprintf("%.3f", f.Seconds)})
+	}
+	r.table(&b, "Stationary probe families", []string{"family", "controllers", "distinct", "exact classes", "max distance", "stand-ins", "estimated peak", "largest term", "seconds"}, rows)
+	for _, f := range r.Families {
+		if f.Refused != "" {
+			fmt.Fprintf(&b, "<p class=\"refused\">m ≤ %d not computed: %s</p>\n", f.M, esc(f.Refused))
+		}
+	}
+
+	// Curves.
+	b.WriteString("<h2 id=\"curves\">Classes over ε</h2>\n")
+	var curves []nb.Curve
+	for _, f := range r.Families {
+		if f.Curve != nil {
+			curves = append(curves, nb.Curve{Label: fmt.Sprintf("m ≤ %d (%d probes)", f.M, f.Size), Eps: r.Grid, Counts: f.Curve})
+		}
+	}
+	if len(curves) > 0 {
+		p, err := nb.CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", m.Name, r.T), curves...)
+		if err != nil {
+			return err
+		}
+		svg, err := nb.PlotSVG(p, 6*vg.Inch, 3.6*vg.Inch)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "<figure class=\"curves\">%s<figcaption>Total classes over depths 0 … %d of the greedy complete-linkage ε-partition, per family.</figcaption></figure>\n", svg, r.T)
+		header := []string{"ε"}
+		for _, c := range curves {
+			header = append(header, "classes, "+c.Label)
+		}
+		var rows [][]string
+		step := max(1, (len(r.Grid)-1)/10)
+		for i := 0; i < len(r.Grid); i += step {
+			row := []string{num(r.Grid[i])}
+			for _, c := range curves {
+				row = append(row, itoa(c.Counts[i]))
+			}
+			rows = append(rows, row)
+		}
+		r.table(&b, "Class counts", header, rows)
+	} else {
+		b.WriteString("<p class=\"refused\">No family was computed (see above).</p>\n")
+	}
+
+	// Certificates.
+	b.WriteString("<h2 id=\"certificates\">Certificates</h2>\n")
+	c := r.Cert
+	if len(c.Steps) > 0 {
+		fmt.Fprintf(&b, "<p>Greedy controller subsets S_1 ⊂ S_2 ⊂ … of the m ≤ %d family (alg:greedy-fsc, %d distinct probes) and their envelope gap δ_S = ‖d − d_S‖∞ (thm:probe-approx): an ε-quotient computed from S alone is an (ε + δ_S)-quotient for the whole family.</p>\n", c.M, c.Cols)
+		var rows [][]string
+		for _, s := range c.Steps {
+			rows = append(rows, []string{itoa(s.K), itoa(s.First), num(s.Gain), num(s.Coverage), num(s.Gap)})
+		}
+		r.table(&b, "Greedy subsets", []string{"k", "probe added (family index)", "coverage gain", "coverage", "δ_S"}, rows)
+	} else {
+		fmt.Fprintf(&b, "<p class=\"refused\">Greedy subsets: %s</p>\n", esc(c.Note))
+	}
+	rows = nil
+	if !math.IsNaN(c.DeltaClk) {
+		rows = append(rows, []string{"δ_clk = ‖d^clk − d^op‖∞ (m = 1)", num(c.DeltaClk),
+			fmt.Sprintf("an ε-quotient for constant-action probes is an (ε + δ_clk)-quotient for open-loop strings (cor:op-to-clk-transfer); exact classes %d (clock-aware) and %d (operational)", c.ClkClasses, c.OpClasses)})
+	} else {
+		rows = append(rows, []string{"δ_clk (m = 1)", "not computed", c.ClkNote})
+	}
+	for _, f := range r.Families {
+		if f.Refused == "" {
+			rows = append(rows, []string{fmt.Sprintf("stand-ins, m ≤ %d", f.M), itoa(f.StandIns),
+				"(history, probe) pairs of probability 0 that took the uniform stand-in law (CONVENTIONS.md)"})
+		}
+	}
+	r.table(&b, "Cross-family gap and stand-ins", []string{"certificate", "value", "meaning"}, rows)
+
+	// Quotient.
+	b.WriteString("<h2 id=\"quotient\">Quotient</h2>\n")
+	if q := r.Quotient; q != nil {
+		fmt.Fprintf(&b, "<p>The ε = %s quotient of the m ≤ %d family: %d classes (per depth %s). One node per class, labelled by its members; an arrow per observation to the successor class.</p>\n",
+			num(r.DiagramEps), r.QuotientM, q.Classes(), ints(q.Partition.Counts()))
+		if r.DiagramNote != "" {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(r.DiagramNote))
+		}
+		if q.Classes() <= DefaultDiagramClasses {
+			g := nb.QuotientGraph(q, fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps)))
+			svg, err := g.SVG()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "<figure class=\"diagram\">%s</figure>\n", stripProlog(svg))
+		}
+		if !q.RightInvariant() {
+			b.WriteString("<p class=\"note\">This ε-partition is not right-invariant: some member h of a class has h·z outside the successor class drawn (greedy linkage does not guarantee it); the diagram follows the representatives.</p>\n")
+		}
+		// Soundness.
+		b.WriteString("<h3 id=\"soundness\">Soundness check</h3>\n<p>thm:myhill-nerode (ii): every probe sees the same observation law on the model and on the quotient it sees, max<sub>x</sub> |P<sub>M</sub><sup>π</sup>(x) − P<sub>Q</sub><sup>π</sup>(x)| = 0, for the exact quotient; an ε-quotient with ε &gt; 0 may show a gap.</p>\n")
+		var rows [][]string
+		for _, s := range r.Soundness {
+			verdict := "not judged (ε > 0: a gap is allowed)"
+			if s.Eps == 0 {
+				if s.MaxGap <= SoundTol {
+					verdict = fmt.Sprintf("sound: every gap ≤ %g", SoundTol)
+				} else {
+					verdict = fmt.Sprintf("NOT sound: %d probes above %g", s.Broken, SoundTol)
+				}
+			}
+			checked := itoa(s.Probes)
+			if s.Probes < s.Of {
+				checked = fmt.Sprintf("%d of %d (evenly spaced)", s.Probes, s.Of)
+			}
+			rows = append(rows, []string{num(s.Eps), itoa(s.Classes), checked, num(s.MaxGap), itoa(s.Worst), itoa(s.Broken), verdict})
+		}
+		r.table(&b, "Soundness", []string{"ε", "classes", "probes checked", "max gap", "worst probe", "probes with a gap", "verdict"}, rows)
+	} else {
+		b.WriteString("<p class=\"refused\">No quotient: no family was computed.</p>\n")
+	}
+
+	// Policy.
+	b.WriteString("<h2 id=\"policy\">Policy</h2>\n")
+	if p := r.Policy; p != nil {
+		kind := "stationary"
+		if !p.Stationary {
+			kind = "clock-aware"
+		}
+		if !p.Deterministic {
+			kind += ", stochastic"
+		} else {
+			kind += ", deterministic"
+		}
+		rows := [][]string{{"controller", fmt.Sprintf("%d nodes, %s, started in node %d", p.Nodes, kind, p.Start)}}
+		if a := p.Analysis; a != nil {
+			rows = append(rows,
+				[]string{"in the probe family " + a.Family, fmt.Sprintf("%s: %s", a.Verdict, a.Reason)},
+				[]string{"smallest equivalent graph (every horizon)", fmt.Sprintf("%d nodes", a.Minimal.Nodes)},
+				[]string{fmt.Sprintf("smallest clock-aware equivalent up to T = %d", r.T), fmt.Sprintf("%d nodes (widths per stage %v)", a.UpTo.Nodes(), a.UpTo.Widths)},
+				[]string{"soundness gap of the quotient it sees", num(a.SoundnessMax)})
+		}
+		rows = append(rows,
+			[]string{fmt.Sprintf("V_M^π, T = %d (model, undiscounted)", r.T), num(p.ValueModel)},
+			[]string{fmt.Sprintf("V_Q^π, T = %d (quotient it sees)", r.T), num(p.ValueQuotient)},
+			[]string{"|V_M^π − V_Q^π|", num(math.Abs(p.ValueModel - p.ValueQuotient))})
+		if !math.IsNaN(p.Infinite) {
+			rows = append(rows, []string{"value at b0, infinite horizon (discounted)", num(p.Infinite)})
+		}
+		if p.InfiniteNote != "" {
+			rows = append(rows, []string{"infinite horizon, start node", p.InfiniteNote})
+		}
+		if a := p.Analysis; a != nil {
+			rows = append(rows, []string{"classes whose histories it acts differently after", itoa(len(a.Splits))})
+		}
+		rows = append(rows, []string{"history pairs of one class whose laws under it differ (d^π > 0)", itoa(p.LawSplit)})
+		if p.LawSplit > 0 {
+			rows = append(rows, []string{"largest such distance d^π", num(p.MaxLawSplit)})
+		}
+		r.table(&b, "Policy "+p.Name, []string{"quantity", "value"}, rows)
+		if a := p.Analysis; a != nil && len(a.Splits) > 0 {
+			var rows [][]string
+			for k, s := range a.Splits {
+				if k == 12 {
+					rows = append(rows, []string{"…", fmt.Sprintf("%d more classes", len(a.Splits)-k), ""})
+					break
+				}
+				var groups []string
+				for _, g := range s.Groups {
+					groups = append(groups, "{"+strings.Join(g, ", ")+"}")
+				}
+				rows = append(rows, []string{itoa(s.Depth), s.Label, strings.Join(groups, " | ")})
+			}
+			r.table(&b, "Classes the quotient merges and the policy tells apart (histories grouped by what it does next)", []string{"depth", "class", "groups"}, rows)
+		}
+		if len(p.Examples) > 0 {
+			var rows [][]string
+			for _, e := range p.Examples {
+				rows = append(rows, []string{itoa(e.Depth), e.A, e.B, num(e.Distance)})
+			}
+			r.table(&b, "History pairs of one class whose observation laws under the policy differ", []string{"depth", "history", "history", "d^π"}, rows)
+		}
+	} else {
+		b.WriteString("<p class=\"note\">No policy given (<code>--policy FILE.pg</code> evaluates a solver's policy graph here).</p>\n")
+	}
+
+	// Files.
+	b.WriteString("<h2 id=\"files\">Exported quotient</h2>\n")
+	if r.Exported != nil {
+		fmt.Fprintf(&b, "<p>The quotient above as a standalone model (%d states), beliefs aggregated under %s: exact for every probe when beliefs do not depend on actions, otherwise the quotient seen by that probe.</p>\n<ul>\n",
+			r.Exported.NumStates(), esc(r.Reference))
+		for _, f := range files {
+			if f.Err != "" {
+				fmt.Fprintf(&b, "<li>%s: not written: %s</li>\n", esc(f.What), esc(f.Err))
+				continue
+			}
+			fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>: %s</li>\n", esc(f.Name), esc(f.Name), esc(f.What))
+		}
+		b.WriteString("</ul>\n")
+	} else if r.ExportErr != "" {
+		fmt.Fprintf(&b, "<p class=\"refused\">Not exported: %s</p>\n", esc(r.ExportErr))
+	} else {
+		b.WriteString("<p class=\"note\">Nothing exported.</p>\n")
+	}
+	b.WriteString("</body>\n</html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) table(b *strings.Builder, caption string, header []string, rows [][]string) {
+	// Cells are text: nb.TableHTML escapes them.
+	h, err := nb.TableHTML(nb.Rows(header, rows), nb.Caption(caption), nb.MaxRows(0))
+	if err != nil {
+		fmt.Fprintf(b, "<p class=\"refused\">table %s: %s</p>\n", esc(caption), esc(err.Error()))
+		return
+	}
+	b.WriteString(h)
+	b.WriteByte('\n')
+}
+
+func (r *Report) msText() string {
+	var s []string
+	for _, f := range r.Families {
+		s = append(s, itoa(f.M))
+	}
+	return strings.Join(s, ", ")
+}
+
+func (r *Report) histories() []int {
+	var h []int
+	p := 1
+	for t := 0; t <= r.T; t++ {
+		h = append(h, p)
+		p *= r.Model.NumObservations()
+	}
+	return h
+}
+
+func budgetText(b int64) string {
+	if b < 0 {
+		return "none"
+	}
+	return distance.FormatBytes(b)
+}
+
+func stripProlog(svg string) string {
+	if i := strings.Index(svg, "<svg"); i > 0 {
+		return svg[i:]
+	}
+	return svg
+}
+
+func esc(s string) string { return html.EscapeString(s) }
+func itoa(n int) string   { return strconv.Itoa(n) }
+func num(x float64) string {
+	return nb.FormatNumber(x, 6)
+}
+
+func ints(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = itoa(x)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+func preview(names []string) string {
+	if len(names) <= 8 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:6], ", ") + fmt.Sprintf(", … (%d more)", len(names)-6)
+}

@@ -1,0 +1,573 @@
+// Package report builds the one-page analysis of a model that `pomdpq
+// analyze` writes: sizes, probe families with their cost estimates,
+// class-count curves over ε, certificates (the envelope gap δ_S of greedy
+// controller subsets, the cross-family gap δ_clk, stand-in counts), the
+// quotient diagram, the soundness check, an optional policy's values and the
+// exported quotient files.
+//
+// Build computes everything under a memory budget: a computation whose
+// estimate exceeds it is not run, and the page says why (the
+// distance.BudgetError message) instead of the numbers. Report.Write then
+// writes one self-contained HTML file (inline CSS and SVG from package nb, no
+// script, no external asset) and, beside it, the quotient as .pomdp and JSON,
+// linked from the page by relative paths.
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/certify"
+	"github.com/pomdpq/pomdpq/lib/clock"
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/quotient"
+)
+
+// Defaults of Options.
+const (
+	// MaxDefaultT is the largest horizon ChooseT picks.
+	MaxDefaultT = 4
+	// MaxDefaultHistories bounds the histories Σ_t |O|^t of a chosen T.
+	MaxDefaultHistories = 2000
+	// DefaultGridPoints is the number of ε values of the class-count curves.
+	DefaultGridPoints = 31
+	// DefaultDiagramClasses is the largest quotient drawn as a diagram.
+	DefaultDiagramClasses = 60
+	// DefaultSoundnessProbes bounds the probes the soundness check runs.
+	DefaultSoundnessProbes = 500
+	// DefaultTensorEntries bounds the certificate tensor (pairs × distinct probes).
+	DefaultTensorEntries = 20_000_000
+	// MaxDefaultWork bounds, for a chosen T, both the law work of the
+	// largest family (controllers × histories) and its transport work
+	// (distinct probes × pairs of exact classes): about ten seconds of
+	// one core each at most.
+	MaxDefaultWork = 2e7
+	// DefaultClockWork bounds clock.Work for δ_clk.
+	DefaultClockWork = 1e6
+	// SoundTol is the largest soundness gap reported as "sound".
+	SoundTol = 1e-9
+)
+
+// Options configure Build. The zero value chooses everything.
+type Options struct {
+	// T is the horizon; 0 lets ChooseT pick it.
+	T int
+	// Ms lists the memory bounds of the stationary probe families
+	// (default 1 and 2).
+	Ms []int
+	// Eps is the tolerance of the quotient drawn and exported (default 0,
+	// the exact quotient).
+	Eps float64
+	// GridPoints is the number of ε values of the curves (default 31).
+	GridPoints int
+	// MemBudget is the memory budget in bytes (0: distance.DefaultMemBudget,
+	// negative: none).
+	MemBudget int64
+	// Ground is the ground metric on observations (nil: discrete).
+	Ground ot.Ground
+	// Policy, if not nil, is evaluated on the model and on the quotient:
+	// any controller starting in node 0, or a policy graph (deterministic,
+	// stationary, policy.None allowed in Next) starting in PolicyStart,
+	// which is then also analysed by policy.Analyze.
+	Policy      *fsc.FSC
+	PolicyStart int
+	// PolicyName names the policy on the page (its file name).
+	PolicyName string
+	// Phase and Progress, when set, receive the phases and their progress
+	// (as distance.Options).
+	Phase    func(name string)
+	Progress func(done, total int)
+}
+
+// Family is one probe family's part of the report.
+type Family struct {
+	M        int
+	Size     int // controllers, duplicates included
+	Distinct int // distinct behaviours
+	// Cost is the pre-flight estimate of the distance computation.
+	Cost distance.Cost
+	// Refused holds the reason the distances were not computed (a budget
+	// refusal), empty when they were.
+	Refused     string
+	Exact       int     // classes at ε = 0
+	MaxDistance float64 // largest d^Π
+	StandIns    int
+	Curve       []int // classes at each ε of Report.Grid
+	Seconds     float64
+
+	res *distance.Result
+	fam fsc.Family
+}
+
+// Certificates holds the certificate section.
+type Certificates struct {
+	// Family is the memory bound whose tensor was used; Steps the greedy
+	// chain S_1 ⊂ S_2 ⊂ … with δ_{S_k} (empty when not computed, Note says
+	// why).
+	M     int
+	Steps []certify.GreedyStep
+	Cols  int // distinct probes (tensor columns)
+	Note  string
+	// DeltaClk is δ_clk = ‖d^clk − d^op‖∞ for m = 1 (NaN when not
+	// computed, ClkNote says why); ClkClasses and OpClasses the exact class
+	// counts of the two quotients.
+	DeltaClk              float64
+	ClkClasses, OpClasses int
+	ClkNote               string
+}
+
+// Soundness is one soundness check: the largest gap
+// max_x |P_M^π(x) − P_Q^π(x)| over the probes checked.
+type Soundness struct {
+	Eps     float64
+	Classes int
+	Probes  int // probes checked
+	Of      int // family size
+	MaxGap  float64
+	Worst   int // family index attaining MaxGap
+	Broken  int // probes with a gap above SoundTol
+}
+
+// Report is a model's analysis, ready to be written.
+type Report struct {
+	Model   *pomdp.Model
+	Source  string // the model as the user named it
+	T       int
+	TReason string // how T was chosen
+	Budget  int64
+
+	Families []Family
+	Grid     []float64
+
+	Cert Certificates
+
+	// Quotient is the quotient drawn and exported: of the largest family
+	// computed, at DiagramEps (Options.Eps, or the smallest ε of the grid
+	// whose quotient is small enough to draw; DiagramNote says so).
+	Quotient    *quotient.Quotient
+	QuotientM   int
+	DiagramEps  float64
+	DiagramNote string
+	Soundness   []Soundness
+	// Exported is the quotient as a model, aggregated under Reference.
+	Exported  *pomdp.Model
+	Reference string
+	ExportErr string
+
+	Policy *PolicyResult
+
+	Seconds float64
+	Created time.Time
+
+	ground ot.Ground
+}
+
+// ChooseT returns the largest horizon T ≤ MaxDefaultT whose history tree
+// has at most MaxDefaultHistories histories and whose distance computation
+// for the largest family of ms fits the budget and MaxDefaultWork (by
+// distance.Plan, which runs only the cheap phases, after a check of the
+// family size times the histories), and a sentence saying why it stopped
+// there.
+//
+// When the largest family fits at no horizon, the next smaller memory bound
+// of ms decides (the larger family is then refused by Build).
+func ChooseT(ctx context.Context, m *pomdp.Model, ms []int, budget int64) (int, string, error) {
+	sorted := append([]int(nil), ms...)
+	slices.Sort(sorted)
+	var whys []string
+	for i := len(sorted) - 1; i >= 0; i-- {
+		T, why, err := chooseT(ctx, m, sorted[i], budget)
+		if err != nil {
+			return 0, "", err
+		}
+		if T > 0 {
+			if len(whys) > 0 {
+				why += " (" + strings.Join(whys, "; ") + ")"
+			}
+			return T, why, nil
+		}
+		whys = append(whys, fmt.Sprintf("m ≤ %d fits at no horizon: %s", sorted[i], why))
+	}
+	return 0, "", fmt.Errorf("report: no horizon fits: %s", strings.Join(whys, "; "))
+}
+
+// chooseT is ChooseT for one memory bound mm; T = 0 when none fits.
+func chooseT(ctx context.Context, m *pomdp.Model, mm int, budget int64) (int, string, error) {
+	nO := m.NumObservations()
+	best, why := 0, ""
+	for T := 1; T <= MaxDefaultT; T++ {
+		h, p := 0, 1
+		for t := 0; t <= T; t++ {
+			h += p
+			p *= nO
+		}
+		if h > MaxDefaultHistories {
+			why = fmt.Sprintf("T = %d would have %d histories (more than %d)", T, h, MaxDefaultHistories)
+			break
+		}
+		fam, err := fsc.New(fsc.KindStationary, m.NumActions(), nO, mm, T, fsc.Options{})
+		if err != nil {
+			why = fmt.Sprintf("T = %d: %v", T, err)
+			break
+		}
+		if w := float64(fam.Len()) * float64(h); w > MaxDefaultWork {
+			why = fmt.Sprintf("T = %d would compute the laws of %d controllers on %d histories (%.3g, more than %.3g; --m 1 or --T %d would help)",
+				T, fam.Len(), h, w, MaxDefaultWork, T)
+			break
+		}
+		cost, _, err := distance.Plan(ctx, m, fam, T, distance.Options{MemBudget: budget})
+		if err != nil {
+			if ctx.Err() != nil {
+				return 0, "", ctx.Err()
+			}
+			why = fmt.Sprintf("T = %d: %v", T, err)
+			break
+		}
+		if budget > 0 && cost.Bytes() > budget {
+			name, v := cost.Largest()
+			why = fmt.Sprintf("T = %d would need an estimated %s (largest term %s, %s) over the budget %s",
+				T, distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v), distance.FormatBytes(budget))
+			break
+		}
+		if w := float64(cost.Distinct) * float64(cost.Pairs); w > MaxDefaultWork {
+			why = fmt.Sprintf("T = %d would solve up to %d distinct probes × %d class pairs = %.3g transport problems (more than %.3g; --m 1 or --T %d would help)",
+				T, cost.Distinct, cost.Pairs, w, MaxDefaultWork, T)
+			break
+		}
+		best = T
+		if T == MaxDefaultT {
+			why = fmt.Sprintf("the default stops at T = %d (--T for more)", MaxDefaultT)
+		}
+	}
+	if best == 0 {
+		return 0, why, nil
+	}
+	return best, fmt.Sprintf("T = %d chosen for m ≤ %d: %s", best, mm, why), nil
+}
+
+// Build computes the report of model m (named source on the page).
+func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Report, error) {
+	start := time.Now()
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if len(opt.Ms) == 0 {
+		opt.Ms = []int{1, 2}
+	}
+	for _, k := range opt.Ms {
+		if k < 1 {
+			return nil, fmt.Errorf("report: memory bound m = %d: want m ≥ 1", k)
+		}
+	}
+	if opt.GridPoints <= 1 {
+		opt.GridPoints = DefaultGridPoints
+	}
+	if opt.Eps < 0 || math.IsNaN(opt.Eps) {
+		return nil, fmt.Errorf("report: ε = %g: want a non-negative number", opt.Eps)
+	}
+	if opt.Ground == nil {
+		opt.Ground = ot.Discrete(m.NumObservations())
+	}
+	phase := func(string) {}
+	if opt.Phase != nil {
+		phase = opt.Phase
+	}
+	budget := opt.MemBudget
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	r := &Report{Model: m, Source: source, T: opt.T, Budget: budget, Created: time.Now().UTC(), Cert: Certificates{DeltaClk: math.NaN()}, ground: opt.Ground}
+	if r.T <= 0 {
+		phase("choose T")
+		T, why, err := ChooseT(ctx, m, opt.Ms, budget)
+		if err != nil {
+			return nil, err
+		}
+		r.T, r.TReason = T, why
+	} else {
+		r.TReason = fmt.Sprintf("T = %d given", r.T)
+	}
+
+	// Distances per family.
+	for _, k := range opt.Ms {
+		f := Family{M: k}
+		fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), k, r.T, fsc.Options{})
+		if err != nil {
+			var tl *fsc.TooLargeError
+			if errors.As(err, &tl) {
+				f.Refused = err.Error()
+				r.Families = append(r.Families, f)
+				continue
+			}
+			return nil, err
+		}
+		f.fam, f.Size = fam, fam.Len()
+		if h := sum(r.histories()); opt.T <= 0 && float64(f.Size)*float64(h) > MaxDefaultWork {
+			f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories (%.3g, more than %.3g); give --T to force it",
+				r.T, f.Size, h, float64(f.Size)*float64(h), MaxDefaultWork)
+			r.Families = append(r.Families, f)
+			continue
+		}
+		dopt := distance.Options{Ground: opt.Ground, MemBudget: budget, Progress: opt.Progress,
+			Phase: func(name string) { phase(fmt.Sprintf("m≤%d %s", k, name)) }}
+		t0 := time.Now()
+		res, err := distance.Compute(ctx, m, fam, r.T, dopt)
+		if err != nil {
+			var be *distance.BudgetError
+			if errors.As(err, &be) {
+				f.Refused, f.Cost = be.Error(), be.Cost
+				r.Families = append(r.Families, f)
+				continue
+			}
+			return nil, err
+		}
+		f.res, f.Seconds = res, time.Since(t0).Seconds()
+		f.Cost, f.Distinct, f.StandIns = res.Cost, res.Distinct, res.StandIns
+		f.Exact, f.MaxDistance = res.Classes.Total(), res.MaxDistance()
+		r.Families = append(r.Families, f)
+	}
+
+	// Curves over a common grid.
+	phase("curves")
+	top := 0.0
+	for _, f := range r.Families {
+		if f.res != nil {
+			top = math.Max(top, f.MaxDistance)
+		}
+	}
+	r.Grid = Grid(top, opt.GridPoints)
+	for i := range r.Families {
+		f := &r.Families[i]
+		if f.res == nil {
+			continue
+		}
+		for _, e := range r.Grid {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			f.Curve = append(f.Curve, f.res.Partition(e).Total())
+		}
+	}
+
+	big := r.largest()
+	if err := r.certificates(ctx, opt, budget, phase); err != nil {
+		return nil, err
+	}
+	if big != nil {
+		if err := r.quotient(ctx, big, opt, phase); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Policy != nil {
+		phase("policy")
+		p, err := r.policy(ctx, opt.Policy, opt.PolicyStart, opt.PolicyName)
+		if err != nil {
+			return nil, err
+		}
+		r.Policy = p
+	}
+	phase("")
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Grid returns n ε values from 0 to a round number at or above top (0 … 1
+// when top is 0).
+func Grid(top float64, n int) []float64 {
+	top = math.Round(top*1e9) / 1e9 // distances carry rounding noise
+	if top <= 0 {
+		top = 1
+	}
+	// Round the end up to 1, 2 or 5 times a power of ten, times a tenth.
+	p := math.Pow(10, math.Floor(math.Log10(top)))
+	end := math.Ceil(top/p*10) * p / 10
+	g := make([]float64, n)
+	for i := range g {
+		g[i] = end * float64(i) / float64(n-1)
+		// Clean decimal values for display.
+		g[i] = math.Round(g[i]*1e9) / 1e9
+	}
+	return g
+}
+
+// largest returns the computed family with the largest memory bound.
+func (r *Report) largest() *Family {
+	var best *Family
+	for i := range r.Families {
+		f := &r.Families[i]
+		if f.res != nil && (best == nil || f.M > best.M) {
+			best = f
+		}
+	}
+	return best
+}
+
+// certificates fills r.Cert: the greedy chain of the largest family whose
+// tensor fits, and δ_clk for m = 1.
+func (r *Report) certificates(ctx context.Context, opt Options, budget int64, phase func(string)) error {
+	c := &r.Cert
+	m := r.Model
+	// The tensor: every pair of histories times every distinct probe.
+	f := r.largest()
+	switch {
+	case f == nil:
+		c.Note = "no family was computed"
+	default:
+		c.M = f.M
+		pairs := int64(0)
+		for _, n := range f.res.Cost.Histories {
+			pairs += int64(n) * int64(n-1) / 2
+		}
+		entries := pairs * int64(f.Distinct)
+		tensorOpt := distance.Options{Ground: opt.Ground, Tensor: true, MemBudget: budget, Progress: opt.Progress,
+			Phase: func(name string) { phase(fmt.Sprintf("tensor m≤%d %s", f.M, name)) }}
+		if entries > DefaultTensorEntries {
+			c.Note = fmt.Sprintf("not computed: the per-probe tensor would hold %d history pairs × %d distinct probes = %.3g entries (more than %.3g); a smaller T or m would help",
+				pairs, f.Distinct, float64(entries), float64(DefaultTensorEntries))
+			break
+		}
+		res, err := distance.Compute(ctx, m, f.fam, r.T, tensorOpt)
+		var be *distance.BudgetError
+		switch {
+		case errors.As(err, &be):
+			c.Note = "not computed: " + be.Error()
+		case err != nil:
+			return err
+		default:
+			t, err := certify.FromResult(res)
+			if err != nil {
+				return err
+			}
+			phase("greedy subsets")
+			c.Cols = len(t.Cols)
+			// The chain up to the first subset with δ_S = 0 (at most 8).
+			for _, s := range certify.GreedyCurve(t, min(8, len(t.Cols))) {
+				c.Steps = append(c.Steps, s)
+				if s.Gap <= partition.ZeroTol {
+					break
+				}
+			}
+		}
+	}
+	// δ_clk for one-node probes.
+	w := clock.Work(m.NumActions(), m.NumObservations(), r.T)
+	if w > DefaultClockWork {
+		c.ClkNote = fmt.Sprintf("not computed: the exact recursion would visit %.3g (history, prefix) pairs (more than %.3g)", w, DefaultClockWork)
+		return nil
+	}
+	phase("delta-clk")
+	d, err := clock.NewDistances(ctx, m, opt.Ground, r.T, &clock.Options{MaxBytes: float64(budget), Progress: opt.Progress})
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		c.ClkNote = "not computed: " + err.Error()
+	default:
+		c.DeltaClk = d.Gap
+		c.ClkClasses, c.OpClasses = d.Quotients.Clk.Total(), d.Quotients.Op.Total()
+	}
+	return nil
+}
+
+// quotient fills the quotient, its soundness checks and its export.
+func (r *Report) quotient(ctx context.Context, f *Family, opt Options, phase func(string)) error {
+	phase("quotient")
+	r.QuotientM = f.M
+	r.DiagramEps = opt.Eps
+	p := f.res.Partition(opt.Eps)
+	if p.Total() > DefaultDiagramClasses {
+		// The smallest ε of the grid with a drawable quotient.
+		for _, e := range r.Grid {
+			if e > opt.Eps {
+				if q := f.res.Partition(e); q.Total() <= DefaultDiagramClasses {
+					r.DiagramNote = fmt.Sprintf("at ε = %g the quotient has %d classes, too many to draw (more than %d); the diagram and the exported files show ε = %g",
+						opt.Eps, p.Total(), DefaultDiagramClasses, e)
+					r.DiagramEps, p = e, q
+					break
+				}
+			}
+		}
+		if r.DiagramEps == opt.Eps {
+			r.DiagramNote = fmt.Sprintf("the quotient has %d classes, too many to draw (more than %d)", p.Total(), DefaultDiagramClasses)
+		}
+	}
+	q, err := quotient.New(r.Model, r.T, p)
+	if err != nil {
+		return err
+	}
+	r.Quotient = q
+
+	phase("soundness")
+	epss := []float64{0}
+	if r.DiagramEps > 0 {
+		epss = append(epss, r.DiagramEps)
+	}
+	for _, e := range epss {
+		qe := q
+		if e != r.DiagramEps {
+			if qe, err = quotient.New(r.Model, r.T, f.res.Partition(e)); err != nil {
+				return err
+			}
+		}
+		s, err := soundness(ctx, qe, f.fam, e, DefaultSoundnessProbes, opt.Progress)
+		if err != nil {
+			return err
+		}
+		r.Soundness = append(r.Soundness, s)
+	}
+
+	ref := fsc.Constant(r.Model.NumActions(), r.Model.NumObservations(), 0)
+	r.Reference = fmt.Sprintf("the one-node probe that always takes action %q", r.Model.Actions[0])
+	ex, err := q.Export(ref)
+	if err != nil {
+		r.ExportErr = err.Error()
+		return nil
+	}
+	r.Exported = ex
+	return nil
+}
+
+// soundness runs the soundness check on up to limit probes of fam, spread
+// evenly over the family.
+func soundness(ctx context.Context, q *quotient.Quotient, fam fsc.Family, eps float64, limit int, progress func(int, int)) (Soundness, error) {
+	n := fam.Len()
+	k := min(n, limit)
+	s := Soundness{Eps: eps, Classes: q.Classes(), Probes: k, Of: n, Worst: -1}
+	for j := 0; j < k; j++ {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		i := j * n / k
+		gap, _, err := q.SoundnessGap(fam.At(i))
+		if err != nil {
+			return s, err
+		}
+		if gap > s.MaxGap || s.Worst < 0 {
+			s.MaxGap, s.Worst = gap, i
+		}
+		if gap > SoundTol {
+			s.Broken++
+		}
+		if progress != nil {
+			progress(j+1, k)
+		}
+	}
+	return s, nil
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}

@@ -1,0 +1,256 @@
+package report
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/policy"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+func tiger(t *testing.T) (*pomdp.Model, bench.Benchmark) {
+	t.Helper()
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Model, b
+}
+
+// listenThenOpen is the quickstart's two-node probe: listen; after L open
+// the right door; after R listen again.
+func listenThenOpen() *fsc.FSC {
+	return &fsc.FSC{Nodes: 2, NumActions: 3, NumObs: 2, Act: [][]int{{0, 2}}, Next: [][][]int{{{1, 0}, {0, 0}}}}
+}
+
+func TestBuildTiger(t *testing.T) {
+	m, b := tiger(t)
+	r, err := Build(context.Background(), m, "tiger", Options{T: 3, Ground: b.Ground, Policy: listenThenOpen(), PolicyName: "listen-then-open"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Families) != 2 {
+		t.Fatalf("%d families, want m ≤ 1 and m ≤ 2", len(r.Families))
+	}
+	for _, f := range r.Families {
+		if f.Refused != "" {
+			t.Fatalf("m ≤ %d refused: %s", f.M, f.Refused)
+		}
+		// An independent count: the family's ε = 0 partition by distance.Exact.
+		fam, _ := fsc.NewStationary(3, 2, f.M, fsc.Options{})
+		ex, err := distance.Exact(context.Background(), m, fam, 3, distance.Options{Ground: b.Ground})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Exact != ex.Partition.Total() || f.Curve[0] != f.Exact {
+			t.Errorf("m ≤ %d: %d exact classes, curve starts at %d; distance.Exact gives %d", f.M, f.Exact, f.Curve[0], ex.Partition.Total())
+		}
+		for i := 1; i < len(f.Curve); i++ {
+			if f.Curve[i] > f.Curve[i-1] {
+				t.Errorf("m ≤ %d: classes rise from %d to %d between ε = %g and %g", f.M, f.Curve[i-1], f.Curve[i], r.Grid[i-1], r.Grid[i])
+			}
+		}
+		if last := f.Curve[len(f.Curve)-1]; last != 3+1 { // one class per depth 0 … T
+			t.Errorf("m ≤ %d: %d classes at ε = %g ≥ max distance, want T + 1 = 4", f.M, last, r.Grid[len(r.Grid)-1])
+		}
+	}
+	if r.Grid[len(r.Grid)-1] < r.Families[1].MaxDistance-1e-9 {
+		t.Errorf("grid ends at %g below the max distance %g", r.Grid[len(r.Grid)-1], r.Families[1].MaxDistance)
+	}
+	// m ≤ 2 sees more: its curve lies on or above m = 1's.
+	for i := range r.Grid {
+		if r.Families[1].Curve[i] < r.Families[0].Curve[i] {
+			t.Errorf("ε = %g: m ≤ 2 has %d classes, fewer than m = 1's %d", r.Grid[i], r.Families[1].Curve[i], r.Families[0].Curve[i])
+		}
+	}
+	// Soundness of the exact quotient (thm:myhill-nerode (ii)).
+	if len(r.Soundness) != 1 || r.Soundness[0].Eps != 0 || r.Soundness[0].MaxGap > SoundTol || r.Soundness[0].Probes != 147 {
+		t.Errorf("soundness %+v, want ε = 0, all 147 probes, gap ≤ %g", r.Soundness, SoundTol)
+	}
+	// The greedy chain ends at δ_S = 0 and its gaps do not rise.
+	c := r.Cert
+	if len(c.Steps) == 0 || c.Steps[len(c.Steps)-1].Gap > 1e-12 {
+		t.Errorf("greedy chain %+v does not reach δ_S = 0", c.Steps)
+	}
+	for i := 1; i < len(c.Steps); i++ {
+		if c.Steps[i].Gap > c.Steps[i-1].Gap+1e-12 {
+			t.Errorf("δ_S rises at k = %d", c.Steps[i].K)
+		}
+	}
+	if math.IsNaN(c.DeltaClk) || c.DeltaClk < 0 {
+		t.Errorf("δ_clk not computed: %s", c.ClkNote)
+	}
+	// The policy is a probe of the family: the exact quotient keeps its law,
+	// hence its value, and it tells no two members of a class apart.
+	p := r.Policy
+	if p.Analysis == nil || p.Analysis.Verdict != policy.Member || len(p.Analysis.Splits) != 0 || p.LawSplit != 0 ||
+		math.Abs(p.ValueModel-p.ValueQuotient) > 1e-9 {
+		t.Errorf("policy in the family on the exact quotient: %+v, analysis %+v", p, p.Analysis)
+	}
+	want, _ := value.Evaluate(m, listenThenOpen(), 3, value.LatentReward{})
+	if p.ValueModel != want {
+		t.Errorf("V_M = %g, value.Evaluate gives %g", p.ValueModel, want)
+	}
+}
+
+// TestPolicySplit: a two-node policy is outside the m = 1 family, whose
+// ε = 0.5 quotient merges histories the policy tells apart.
+func TestPolicySplit(t *testing.T) {
+	m, b := tiger(t)
+	r, err := Build(context.Background(), m, "tiger", Options{T: 4, Ms: []int{1}, Eps: 0.5, Ground: b.Ground, Policy: listenThenOpen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Policy
+	if p.Analysis == nil || p.Analysis.Verdict == policy.Member || len(p.Analysis.Splits) == 0 ||
+		p.LawSplit == 0 || p.MaxLawSplit <= 0 || len(p.Examples) == 0 {
+		t.Fatalf("a two-node policy against the m = 1, ε = 0.5 quotient: %+v, analysis %+v", p, p.Analysis)
+	}
+	// Every example pair lies in one class and has the policy's distance.
+	for _, e := range p.Examples {
+		if e.A == e.B || len(e.A) != len(e.B) {
+			t.Errorf("example %+v", e)
+		}
+	}
+}
+
+// TestPolicyWithinEps: for a policy of the family, every pair of one class
+// of an ε-quotient (complete linkage: d^Π ≤ ε) has d^π ≤ d^Π ≤ ε.
+func TestPolicyWithinEps(t *testing.T) {
+	m, b := tiger(t)
+	for _, eps := range []float64{0.3, 0.5, 0.9} {
+		r, err := Build(context.Background(), m, "tiger", Options{T: 4, Eps: eps, Ground: b.Ground, Policy: listenThenOpen()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.Policy
+		if p.MaxLawSplit > eps+1e-9 {
+			t.Errorf("ε = %g: the policy's largest distance inside a class is %g", eps, p.MaxLawSplit)
+		}
+		if p.Analysis.Verdict != policy.Member {
+			t.Errorf("ε = %g: verdict %v", eps, p.Analysis.Verdict)
+		}
+	}
+}
+
+func TestBudgetRefusal(t *testing.T) {
+	m, b := tiger(t)
+	r, err := Build(context.Background(), m, "tiger", Options{T: 3, Ground: b.Ground, MemBudget: 1 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Families {
+		if !strings.Contains(f.Refused, "budget") {
+			t.Errorf("m ≤ %d under a 1 KiB budget: refused = %q", f.M, f.Refused)
+		}
+	}
+	var sb strings.Builder
+	if err := r.WriteHTML(&sb, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sb.String(), "not computed") {
+		t.Error("the page does not say the families were not computed")
+	}
+}
+
+func TestChooseT(t *testing.T) {
+	m, _ := tiger(t)
+	T, why, err := ChooseT(context.Background(), m, []int{1, 2}, 0)
+	if err != nil || T != MaxDefaultT {
+		t.Fatalf("tiger: T = %d (%s), %v; want %d", T, why, err, MaxDefaultT)
+	}
+	// Tag's m ≤ 2 family is too large at every horizon: m = 1 decides.
+	tag, err := bench.Lookup("tag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	T, why, err = ChooseT(context.Background(), tag.Model, []int{1, 2}, 0)
+	if err != nil || T < 1 || !strings.Contains(why, "m ≤ 2 fits at no horizon") {
+		t.Fatalf("tag: T = %d (%s), %v", T, why, err)
+	}
+}
+
+func TestGrid(t *testing.T) {
+	for _, c := range []struct{ top, end float64 }{{1.47, 1.5}, {0.98, 0.98}, {0, 1}, {2.3, 2.3}, {0.123, 0.13}} {
+		g := Grid(c.top, 11)
+		if len(g) != 11 || g[0] != 0 || math.Abs(g[10]-c.end) > 1e-9 || g[10] < c.top {
+			t.Errorf("Grid(%g) = %v, want 0 … %g", c.top, g, c.end)
+		}
+	}
+}
+
+// TestWriteHTML parses the page: one document, inline SVG (the curves and
+// the diagram with its nodes), tables, no script and no external
+// reference, and relative links to files that exist.
+func TestWriteHTML(t *testing.T) {
+	m, b := tiger(t)
+	r, err := Build(context.Background(), m, "tiger", Options{T: 3, Ground: b.Ground})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tiger.html")
+	files, err := r.Write(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := html.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	var links []string
+	diagramNodes := false
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			count[n.Data]++
+			for _, a := range n.Attr {
+				switch {
+				case a.Key == "href" && n.Data == "a":
+					links = append(links, a.Val)
+				case a.Key == "src" || (a.Key == "href" && n.Data != "a"):
+					t.Errorf("<%s %s=%q>: the page must not load anything", n.Data, a.Key, a.Val)
+				case a.Key == "class" && a.Val == "nodes" && n.Data == "g":
+					diagramNodes = true
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if count["svg"] < 2 || count["table"] < 5 || !diagramNodes || count["script"] != 0 || count["link"] != 0 {
+		t.Errorf("elements %v, diagram nodes %v: want ≥ 2 svg, ≥ 5 tables, the diagram, no script or link", count, diagramNodes)
+	}
+	// Tiger's observation R is a .pomdp keyword: JSON only.
+	if len(files) != 2 || files[0].Err == "" || files[1].Name != "tiger-quotient.json" {
+		t.Fatalf("files %+v", files)
+	}
+	if len(links) != 1 || links[0] != "tiger-quotient.json" {
+		t.Fatalf("links %v, want the JSON file only", links)
+	}
+	q, err := pomdp.LoadFile(filepath.Join(dir, links[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.NumStates() != r.Exported.NumStates() {
+		t.Errorf("exported file has %d states, the report %d", q.NumStates(), r.Exported.NumStates())
+	}
+}
