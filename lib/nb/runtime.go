@@ -69,8 +69,7 @@ func RuntimePlot(title string, t *repro.Table) (*plot.Plot, error) {
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Legend.Top = true // top right: the long-horizon tracks stay low
 	for k, name := range order {
 		col := palette[k%len(palette)]
 		for _, s := range []struct {
