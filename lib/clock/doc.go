@@ -37,6 +37,11 @@
 // only happen in models where some belief emits the first observation
 // deterministically for the rest of the horizon.
 //
+// Options.Convention selects another reading, PossibilityPattern, that of
+// the authors' exact pipeline: impossible pairs get a label of their own
+// (no law), strings are labelled by their possibility pattern over the
+// prefixes, and depth T is split by possibility (see Convention).
+//
 // Distances between histories (Distances) use the same belief vectors: a
 // pair's distance is the maximum, over aligned prefixes, of a distance
 // between belief pairs that is memoised per (belief pair, remaining

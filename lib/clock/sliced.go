@@ -48,7 +48,9 @@ func (s *SlicedGap) String() string {
 // equivalent beliefs under every prefix, so pairs are taken over class
 // representatives; the prefix trees of two representatives are aligned
 // once per pair of distinct subtrees; belief-pair values are memoised as
-// in NewDistances and bounded like
+// in NewDistances, the class pairs visited are those of NewDistances'
+// clk stage (EstimateCost's ClkPairs, already within its budget when d
+// was computed), and the nested values are bounded like
 // NewDistances by opts.MaxWork; it returns ctx.Err() when ctx is
 // cancelled.
 func NewSlicedGap(ctx context.Context, m *pomdp.Model, g ot.Ground, d *Distances, opts *Options) (*SlicedGap, error) {
