@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -249,5 +250,28 @@ func TestSlicedGapRows(t *testing.T) {
 	}
 	if pc := d.PaperColumn(); math.Abs(pc-0.549) <= 5e-4 {
 		t.Errorf("GridWorld 3x3 T=3: PaperColumn %.6f rounds to the printed 0.549; the test's premise is wrong", pc)
+	}
+}
+
+func TestSlicedGapErrors(t *testing.T) {
+	b := lookup(t, "tiger")
+	d, err := NewDistances(context.Background(), b.Model, b.Ground, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewSlicedGap(ctx, b.Model, b.Ground, d, nil); err == nil {
+		t.Error("cancelled context: no error")
+	}
+	if _, err := NewSlicedGap(context.Background(), b.Model, ot.Discrete(3), d, nil); err == nil || !strings.Contains(err.Error(), "ground metric") {
+		t.Errorf("wrong ground: %v", err)
+	}
+	dn, err := NewDistances(context.Background(), b.Model, b.Ground, 4, &Options{Transport: TransportNested})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewSlicedGap(context.Background(), b.Model, b.Ground, dn, nil); err == nil {
+		t.Error("nested distances: no error")
 	}
 }

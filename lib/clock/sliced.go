@@ -52,12 +52,16 @@ func (s *SlicedGap) String() string {
 // clk stage (EstimateCost's ClkPairs, already within its budget when d
 // was computed), and the nested values are bounded like
 // NewDistances by opts.MaxWork; it returns ctx.Err() when ctx is
-// cancelled.
+// cancelled, and an error when g does not have |O| points or d was not
+// computed with TransportW1.
 func NewSlicedGap(ctx context.Context, m *pomdp.Model, g ot.Ground, d *Distances, opts *Options) (*SlicedGap, error) {
 	o := opts.get()
 	T := d.T
 	if _, err := checkArgs(m, T, o); err != nil {
 		return nil, err
+	}
+	if len(g) != m.NumObservations() {
+		return nil, fmt.Errorf("clock: ground metric has %d points, model %s has %d observations", len(g), m.Name, m.NumObservations())
 	}
 	if d.Transport != TransportW1 {
 		return nil, fmt.Errorf("clock: NewSlicedGap needs W1 distances, got %v", d.Transport)
