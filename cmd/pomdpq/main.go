@@ -8,6 +8,7 @@
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
+//	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
@@ -81,6 +82,8 @@ commands:
                                         class counts of the ε-quotients
   evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
                                         exact value of a policy graph (pomdp-solve .pg)
+  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+                                        exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
                                         our quotients of every model file of a folder
@@ -109,6 +112,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdFamily(rest, stdout)
 	case "quotient":
 		return cmdQuotient(rest, stdout, stderr)
+	case "exact":
+		return cmdExact(rest, stdout)
 	case "reproduce":
 		return cmdReproduce(rest, stdout, stderr)
 	case "evaluate":

@@ -213,6 +213,18 @@ func TestReproduceOne(t *testing.T) {
 	if len(rows) != 10 {
 		t.Fatalf("%d rows, want 9 data rows and a header", len(rows))
 	}
+	// The stationary witness under both conventions (issue 9): def:equiv
+	// gives 6 / 8 classes, the possibility pattern the printed 9 / 10 / 0.957.
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	witness := rows[len(rows)-1]
+	got := []string{witness[col["op_classes"]], witness[col["clk_classes"]], witness[col["op_classes_pattern"]],
+		witness[col["clk_classes_pattern"]], witness[col["ari_pattern"]]}
+	if want := []string{"6", "8", "9", "10", "0.957"}; witness[0] != "Stationary witness" || !slices.Equal(got, want) {
+		t.Errorf("witness row %v: classes and pattern columns %v, want %v", witness[:2], got, want)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "agreement.csv")); err != nil {
 		t.Fatal(err)
 	}

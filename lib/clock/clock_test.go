@@ -48,6 +48,8 @@ var tabProbeFamily = []struct {
 	// and AAB separate them). The brute force over all 8 strings with
 	// package law agrees (TestQuotientsMatchBruteForce). ARI: hand
 	// computation on the 156 histories (only two 2-member op classes split).
+	// Under PossibilityPattern the printed values are reproduced
+	// (TestPossibilityPatternRows).
 	{spec: "witness", T: 3, op: 6, clk: 8, ari: 0.99963, ariTol: 1e-5, paperCol: 1.000,
 		paperOp: 9, paperClk: 10, paperARI: 0.957},
 }

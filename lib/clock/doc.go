@@ -37,6 +37,11 @@
 // only happen in models where some belief emits the first observation
 // deterministically for the rest of the horizon.
 //
+// Options.Convention selects another reading, PossibilityPattern, that of
+// the authors' exact pipeline: impossible pairs get a label of their own
+// (no law), strings are labelled by their possibility pattern over the
+// prefixes, and depth T is split by possibility (see Convention).
+//
 // Distances between histories (Distances) use the same belief vectors: a
 // pair's distance is the maximum, over aligned prefixes, of a distance
 // between belief pairs that is memoised per (belief pair, remaining
@@ -51,12 +56,16 @@
 // (TransportNested); see Transport.
 //
 // Relation to the paper's numbers (tab:probe-family-comparison). |Q^op|,
-// |Q^clk| and ARI agree on every Tiger and GridWorld row. On the
-// stationary witness at T = 3 the exact counts are 6 and 8 (ARI 0.9996),
-// not the printed 9 and 10 (ARI 0.957): with the point-mass stand-in only
-// L, R, LU, RU and the depth-3 histories are possible, so no partition of
-// this tree into law classes has more than 1 + 3 + 3 + 1 classes; a brute
-// force over all strings with package law agrees. The printed column
+// |Q^clk| and ARI agree on every Tiger and GridWorld row under both
+// conventions (Options.Convention). On the stationary witness at T = 3
+// the reading of def:equiv (PointMass) gives 6 = 1+2+2+1 and 8 = 1+3+3+1
+// classes (ARI 0.9996): only L, R, LU, RU and four depth-3 strings are
+// possible, impossible strings share the stand-in's law, and depth 3 is
+// one class. The printed 9 and 10 (ARI 0.957) come from the authors'
+// labelling (PossibilityPattern): strings are labelled by their
+// possibility pattern over the prefixes, with the all-strings belief
+// class where possible, and depth 3 is split by the pattern, which gives
+// 1+3+3+2 and 1+3+3+3 over all 156 strings. The printed column
 // "max |d^clk − d^op|" is not the gap δ_clk (0 on Tiger T = 2, where both
 // families give 0.49); it matches Distances.PaperColumn, the largest d^clk
 // at depth ⌈T/2⌉. Distances.Gap is the quantity of cor:op-to-clk-transfer.

@@ -45,6 +45,10 @@ type Options struct {
 	// refuses (ErrTooLarge) once the exact quotients show that its
 	// class-level stage could need more memory.
 	MaxBytes float64
+	// Convention selects how Quotients labels histories that are
+	// impossible under some prefix, and histories of depth T (default
+	// PointMass, the reading of def:equiv).
+	Convention Convention
 	// Progress, if non-nil, is called by NewDistances, on its goroutine,
 	// after each row of class pairs with the number of class pairs done
 	// and their total (EstimateCost's ClkPairs + OpPairs); the last call
@@ -78,10 +82,64 @@ func Work(nA, nO, T int) float64 {
 	return w
 }
 
+// Convention selects how Quotients labels impossible (history, prefix)
+// pairs and the histories of depth T. The zero value is PointMass.
+type Convention int
+
+const (
+	// PointMass is the reading of def:equiv: a history of probability 0
+	// under a prefix gets the point-mass law on the all-first-observation
+	// suffix (law.PointMassStandIn), histories are equivalent when every
+	// probe gives them equal laws, and the op family compares beliefs
+	// under the constant continuation only (~_{t,a}). Depth T is one class.
+	PointMass Convention = iota
+	// PossibilityPattern is the reading of the authors' exact pipeline
+	// (CONVENTIONS.md; the printed stationary-witness row of
+	// tab:probe-family-comparison). Every observation string of each depth,
+	// impossible ones included, is labelled by its possibility pattern:
+	// for each prefix of the family (all of A^t for clk, the constant ones
+	// a^t for op), whether the string has positive probability and, if so,
+	// the class of the belief it reaches. The belief class is the
+	// all-strings relation ~_t for both families (the pipeline interns
+	// beliefs once and compares their classes), so op differs from
+	// PointMass also where ~_t is finer than ~_{t,a}. Strings impossible
+	// under every prefix form a class of their own, and at depth T the
+	// strings are split by the pattern alone (possible or not under each
+	// full string). For models where every string is possible under every
+	// prefix it changes only op's belief relation (nothing on Tiger or
+	// GridWorld, checked in the tests); on the stationary witness at T = 3
+	// it gives |Q_op| = 9 = 1+3+3+2, |Q_clk| = 10 = 1+3+3+3, ARI 0.957.
+	PossibilityPattern
+)
+
+// String returns "point-mass" or "possibility-pattern".
+func (c Convention) String() string {
+	switch c {
+	case PointMass:
+		return "point-mass"
+	case PossibilityPattern:
+		return "possibility-pattern"
+	}
+	return fmt.Sprintf("Convention(%d)", int(c))
+}
+
+// ParseConvention accepts "point-mass" and "possibility-pattern".
+func ParseConvention(s string) (Convention, error) {
+	switch s {
+	case "point-mass", "pointmass", "":
+		return PointMass, nil
+	case "possibility-pattern", "pattern":
+		return PossibilityPattern, nil
+	}
+	return 0, fmt.Errorf("clock: unknown convention %q (want point-mass or possibility-pattern)", s)
+}
+
 // Result holds the exact m = 1 clock-aware and operational quotients of a
 // model at horizon T.
 type Result struct {
 	T int
+	// Convention is the labelling used (Options.Convention).
+	Convention Convention
 	// Clk and Op label every history (t, i) by its class under the
 	// open-loop strings A^T (Π^clk_{1,T}) and under the |A| constant strings
 	// (Π^op, m = 1), numbered per depth in order of first appearance in
@@ -113,8 +171,8 @@ func (r *Result) String() string {
 		}
 		return fmt.Sprintf("%d (%s)", p.Total(), strings.Join(s, "+"))
 	}
-	return fmt.Sprintf("T=%d |Q_op|=%s |Q_clk|=%s ARI=%.3f beliefs=%d stand-ins=%d/%d",
-		r.T, f(r.Op), f(r.Clk), r.ARI, r.Beliefs, r.StandIns, r.OpStandIns)
+	return fmt.Sprintf("T=%d %v |Q_op|=%s |Q_clk|=%s ARI=%.3f beliefs=%d stand-ins=%d/%d",
+		r.T, r.Convention, f(r.Op), f(r.Clk), r.ARI, r.Beliefs, r.StandIns, r.OpStandIns)
 }
 
 // engine holds the interned beliefs, classes and prefix trees of one
@@ -219,6 +277,21 @@ func Quotients(ctx context.Context, m *pomdp.Model, T int, opts *Options) (*Resu
 	return res, nil
 }
 
+// leafClass returns the label of belief b at depth t as a leaf ref of the
+// class tree: ^clkClass(t, b) under PointMass (the stand-in takes the class
+// of its point-mass law). Under PossibilityPattern the stand-in is ^0, a
+// label no possible belief has, and a possible belief is ^(1 + its ~_t
+// class), which at depth t = T is ^1 for every belief: the pattern alone.
+func (e *engine) leafClass(t int, b int32) ref {
+	if e.opts.Convention != PossibilityPattern {
+		return ^e.cls.clkClass(t, b)
+	}
+	if b == standIn {
+		return ^0
+	}
+	return ^(1 + e.cls.clkClass(t, b))
+}
+
 func (e *engine) quotients(ctx context.Context) (*Result, error) {
 	nA := e.m.NumActions()
 	T := e.T
@@ -264,7 +337,7 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 		var classOf func(r ref, level int) ref
 		classOf = func(r ref, level int) ref {
 			if r < 0 {
-				return ^e.cls.clkClass(t, ^r)
+				return e.leafClass(t, ^r)
 			}
 			if v, ok := classMemo[r]; ok {
 				return v
@@ -292,10 +365,15 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 				if b == standIn {
 					opStandIns++
 				}
-				c := e.cls.opClass(t, a, b)
+				var c int32
+				if e.opts.Convention == PossibilityPattern {
+					c = ^e.leafClass(t, b)
+				} else {
+					c = e.cls.opClass(t, a, b)
+				}
 				opKey = append(opKey, byte(c), byte(c>>8), byte(c>>16), byte(c>>24))
 			}
-			if t == T {
+			if t == T && e.opts.Convention != PossibilityPattern {
 				continue // one class at depth T (labels stay 0)
 			}
 			clk[t][i] = int(classOf(r, t))
@@ -310,7 +388,7 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 	if err := e.overflow(); err != nil {
 		return nil, err
 	}
-	res := &Result{T: T, Clk: partition.FromLabels(clk), Op: partition.FromLabels(op),
+	res := &Result{T: T, Convention: e.opts.Convention, Clk: partition.FromLabels(clk), Op: partition.FromLabels(op),
 		Beliefs: e.bs.len() - 1, Nodes: e.px.d.len(), StandIns: standIns, OpStandIns: opStandIns}
 	res.ARI = partition.ARIPartitions(res.Op, res.Clk)
 	return res, nil

@@ -19,6 +19,13 @@
 //   - PointMassStandIn (the exact clock-aware pipeline): the law is the
 //     point mass on the all-first-observation suffix (o_0, …, o_0).
 //
+// A third reading, the possibility pattern of the authors' exact m = 1
+// pipeline, is not a stand-in law but a labelling rule over exact classes:
+// a string is labelled, per probe, by whether it is possible and, if so,
+// by its class, so impossible strings form classes of their own and depth
+// T is split by possibility. It is implemented where those classes are
+// computed, in package clock (clock.PossibilityPattern).
+//
 // Histories are indexed per depth t by their base-|O| value with o_1 the
 // most significant digit, i.e. lexicographically in observation indices.
 package law

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -233,7 +234,17 @@ func yesNo(ok bool) string {
 type LayeredCase struct {
 	ID, Kind, Setting string
 	LHS, RHS          float64
+	// For the long-horizon cases (Kind "long horizon"; zero otherwise):
+	// Segmented = D_T(R, Q̃) against the segmented reference R (M restarted
+	// from the segment seeds), which equals Σ_k ε_k by construction; Cut =
+	// D_T(M, R), what the restarts lose; Diameter the largest horizon-T
+	// distance d^Π between two histories of one class of the layered
+	// partition (wrap.Diameter).
+	Segmented, Cut, Diameter float64
 }
+
+// Holds reports whether LHS ≤ RHS (+ LayeredCheckTol), false on NaN.
+func (c LayeredCase) Holds() bool { return c.LHS <= c.RHS+LayeredCheckTol }
 
 // LayeredChecks computes the eight cases of fig:layered-checks (see the
 // notes of the "layered-checks" table for what each one is).
@@ -277,8 +288,8 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, LayeredCase{"lc1", "single-layer reduction",
-			"Tiger T = 4: M = Tiger(0.85), M̃₁ = Tiger(0.90), M̃₂ = its ε-quotient (ε = 0.5), W = id: Γ₂ ≤ Γ₁ + ε₁", g2.Distance, g1.Distance + e1.Distance})
+		out = append(out, LayeredCase{ID: "lc1", Kind: "single-layer reduction",
+			Setting: "Tiger T = 4: M = Tiger(0.85), M̃₁ = Tiger(0.90), M̃₂ = its ε-quotient (ε = 0.5), W = id: Γ₂ ≤ Γ₁ + ε₁", LHS: g2.Distance, RHS: g1.Distance + e1.Distance})
 	}
 	// 2–5. Wrapper contraction D(W(M), W(N)) ≤ L_C D(M, N), N an ε-quotient.
 	merge, err := gridMerge()
@@ -313,9 +324,12 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, LayeredCase{c.id, c.kind, c.desc + ": D(W(M), W(N)) ≤ L_C·D(M, N)", lhs, rhs})
+		out = append(out, LayeredCase{ID: c.id, Kind: c.kind, Setting: c.desc + ": D(W(M), W(N)) ≤ L_C·D(M, N)", LHS: lhs, RHS: rhs})
 	}
-	// 6–8. Long horizon: Γ = D_T(R, Q̃) ≤ Σ_k ε_k for the layered decomposition.
+	// 6–8. Long horizon: Γ = D_T(M, Q̃) ≤ Σ_k ε_k for the layered
+	// decomposition. D_T(R, Q̃) against the segmented reference R is
+	// reported beside it: W1 adds over independent segments, so it equals
+	// Σ_k ε_k whenever one probe attains every ε_k, and cannot fail.
 	tiger, err := bench.Lookup("tiger")
 	if err != nil {
 		return nil, err
@@ -325,7 +339,8 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		return nil, err
 	}
 	for i, c := range [][2]int{{4, 2}, {8, 4}, {10, 5}} {
-		l, err := wrap.Layer(ctx, tiger.Model, fam, c[0], c[1], 0.5, wrap.LayerOptions{Ground: tiger.Ground, Workers: env.workers()})
+		T := c[0]
+		l, err := wrap.Layer(ctx, tiger.Model, fam, T, c[1], 0.5, wrap.LayerOptions{Ground: tiger.Ground, Workers: env.workers()})
 		if err != nil {
 			return nil, err
 		}
@@ -333,8 +348,17 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, LayeredCase{fmt.Sprintf("lc%d", 6+i), "long horizon",
-			fmt.Sprintf("Tiger T = %d, τ = %d (L = %d), ε = 0.5: Γ = D_T(R, Q̃) ≤ Σ_k ε_k", c[0], c[1], len(l.Segments)), d.Gamma, d.Bound})
+		r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 1, T, false)
+		if err != nil {
+			return nil, err
+		}
+		lp, err := l.Partition(0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, LayeredCase{ID: fmt.Sprintf("lc%d", 6+i), Kind: "long horizon",
+			Setting: fmt.Sprintf("Tiger T = %d, τ = %d (L = %d), ε = 0.5: Γ = D_T(M, Q̃) ≤ Σ_k ε_k", T, c[1], len(l.Segments)),
+			LHS:     d.Total, RHS: d.Bound, Segmented: d.Gamma, Cut: d.Cut, Diameter: wrap.Diameter(r.D, lp)})
 	}
 	return out, nil
 }
@@ -365,20 +389,34 @@ func layeredChecks(ctx context.Context, env *Env) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{Name: "layered-checks", Paper: "inline-claims", Label: "fig:layered-checks",
-		Title:   "Layered bound validation (thm:layered-composition): eight LHS ≤ RHS cases",
-		Columns: []Column{{"id", Key}, {"case", Info}, {"setting", Info}, {"lhs", Info}, {"rhs", Info}, {"value", Exact}}}
+		Title: "Layered bound validation (thm:layered-composition): eight LHS ≤ RHS cases",
+		Columns: []Column{{"id", Key}, {"case", Info}, {"setting", Info}, {"lhs", Info}, {"rhs", Info},
+			{"d_segmented", Info}, {"d_cut", Info}, {"true_diameter", Info}, {"value", Exact}},
+		Explain: map[string]string{}}
 	holds := 0
+	var fails []string
 	for _, c := range cases {
-		ok := c.LHS <= c.RHS+LayeredCheckTol
+		ok := c.Holds()
 		if ok {
 			holds++
+		} else {
+			fails = append(fails, fmt.Sprintf("%s D_T(M, Q̃) = %s > Σε_k = %s (D_T(R, Q̃) = %s, largest in-class distance %s)",
+				c.ID, f4(c.LHS), f4(c.RHS), f4(c.Segmented), f4(c.Diameter)))
 		}
-		t.Rows = append(t.Rows, []string{c.ID, c.Kind, c.Setting, f4(c.LHS), f4(c.RHS), yesNo(ok)})
+		seg, cut, diam := "", "", ""
+		if c.Kind == "long horizon" {
+			seg, cut, diam = f4(c.Segmented), f4(c.Cut), f4(c.Diameter)
+		}
+		t.Rows = append(t.Rows, []string{c.ID, c.Kind, c.Setting, f4(c.LHS), f4(c.RHS), seg, cut, diam, yesNo(ok)})
 	}
-	t.Rows = append(t.Rows, []string{"layered_checks_cases", "all", "cases with LHS ≤ RHS", "", "", itoa(holds)})
+	t.Rows = append(t.Rows, []string{"layered_checks_cases", "all", "cases with LHS ≤ RHS", "", "", "", "", "", itoa(holds)})
+	if len(fails) > 0 {
+		t.Explain["layered_checks_cases"] = fmt.Sprintf("the long-horizon bound Σ_k ε_k fails for the original model in %d of the %d cases: %s. Against the segmented reference R (M restarted from the segment seeds) the left side equals Σ_k ε_k by construction (d_segmented), which is what a check of D(R, Q̃) would have reported; the gap is D_T(M, R) (d_cut), the cost of restarting, which thm:layered-composition does not cover",
+			len(fails), len(cases), strings.Join(fails, "; "))
+	}
 	t.Notes = append(t.Notes,
 		"The paper names the eight cases only by kind (single-layer reduction, deterministic and stochastic wrapper contraction, long-horizon bounds at T ∈ {4, 8, 10}); the settings are ours. Distances are D_T^Π over m = 1 stationary probes; a quotient is seen by each probe (quotient.ForProbe).",
-		"Long-horizon cases: R is M restarted from the segment seeds, Q̃ the concatenated segment quotients. W1 is additive over independent segments under the additive sequence cost (Kantorovich duality with f = f₁ + f₂), so Γ = Σ_k ε_k whenever one probe attains every ε_k: the bound is tight, and the check compares two different computations (full-horizon laws vs segment laws).")
+		"Long-horizon cases: lhs is D_T(M, Q̃), the original model against the layered quotient Q̃ (segment quotients concatenated); rhs is Σ_k ε_k, the measured segment residuals. d_segmented = D_T(R, Q̃) with R = M restarted from the segment seeds: W1 is additive over independent segments under the additive sequence cost (Kantorovich duality with f = f₁ + f₂), so it equals Σ_k ε_k whenever one probe attains every ε_k and cannot fail. d_cut = D_T(M, R); true_diameter is the largest horizon-T distance between two histories of one layered class.")
 	return t, nil
 }
 
