@@ -257,11 +257,17 @@ func (r *Result) Partition(eps float64) *partition.Partition {
 // supports of size |O|^{T−t}.
 func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Result, error) {
 	start := time.Now()
-	pr, err := prepare(ctx, m, fam, T, opt, false)
+	pr, err := prepare(ctx, m, fam, T, opt, false, given{})
 	if err != nil {
 		return nil, err
 	}
+	return pr.finish(ctx, start)
+}
+
+// finish runs the phases bounds, distances and expand of a prepared run.
+func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error) {
 	res, opt, tree := pr.res, pr.opt, pr.res.Tree
+	T := tree.T
 	if err := pr.boundsPhase(ctx); err != nil {
 		return nil, err
 	}
@@ -314,7 +320,7 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 // on the class count at every ε. The laws' own buffers are still checked
 // against the budget before they are allocated.
 func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (Cost, *partition.Partition, error) {
-	pr, err := prepare(ctx, m, fam, T, opt, true)
+	pr, err := prepare(ctx, m, fam, T, opt, true, given{})
 	if err != nil {
 		return Cost{}, nil, err
 	}
@@ -409,7 +415,9 @@ func (pr *prepared) phase(name string) {
 // budget before the laws and again once the classes are known.
 //
 // With plan (Plan), only the laws' buffers are checked against the budget.
-func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options, plan bool) (*prepared, error) {
+// A given probe list replaces the grouping by behaviour, and a given
+// partition the refinement (sharded runs, ComputePlanned).
+func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options, plan bool, gv given) (*prepared, error) {
 	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
 	if err != nil {
 		return nil, fmt.Errorf("distance: model %s: %w", m.Name, err)
@@ -453,10 +461,27 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	pr.phase("probes")
 	// Check every controller once and group by action tree.
 	column := make([]int, n)
+	if gv.probes != nil {
+		column = nil
+	}
 	var reps []int      // family index of each column's representative
 	var members [][]int // family indices per column
 	keys := make(map[string]int)
 	var key []byte
+	if gv.probes != nil {
+		n = 0 // the probes were grouped by the run that listed them
+		for _, i := range gv.probes {
+			if i < 0 || i >= fam.Len() {
+				return nil, fmt.Errorf("distance: probe %d outside %v", i, fam)
+			}
+			if err := proto.Check(fam.At(i)); err != nil {
+				return nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
+			}
+			column = append(column, len(reps))
+			reps = append(reps, i)
+			members = append(members, []int{i})
+		}
+	}
 	for i := 0; i < n; i++ {
 		if i%4096 == 0 {
 			if ctx.Err() != nil {
@@ -487,14 +512,30 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if opt.Progress != nil {
 		opt.Progress(n, n)
 	}
-	res := &Result{Tree: tree, FamilySize: n, Metric: opt.Metric, Convention: opt.Convention, Column: column, Cap: math.Inf(1)}
+	res := &Result{Tree: tree, FamilySize: fam.Len(), Metric: opt.Metric, Convention: opt.Convention, Column: column, Cap: math.Inf(1)}
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
 	pr.res, pr.r, pr.reps = res, r, reps
 
 	// Phase "classes": the exact partition, and the stand-in counts that
 	// decide which groups must be expanded.
 	var probes []int
-	if opt.AllPairs {
+	if gv.classes != nil {
+		if err := checkShape(gv.classes, tree); err != nil {
+			return nil, err
+		}
+		res.Classes = gv.classes
+		probes = reps
+		if gv.probes == nil {
+			// Only the stand-in counts are needed: they decide which
+			// groups are expanded.
+			pr.phase("classes")
+			standIns, err := r.refine(ctx, reps, nil)
+			if err != nil {
+				return nil, err
+			}
+			probes = expandGroups(reps, members, standIns)
+		}
+	} else if opt.AllPairs {
 		res.Classes = singletons(tree)
 		standIns, err := r.refine(ctx, reps, nil)
 		if err != nil {
@@ -531,6 +572,26 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil, err
 	}
 	return pr, nil
+}
+
+// given holds what a sharded run takes from elsewhere: the probes (family
+// indices, already grouped and expanded) and the exact partition.
+type given struct {
+	probes  []int
+	classes *partition.Partition
+}
+
+// checkShape reports whether p is a partition of tree's histories.
+func checkShape(p *partition.Partition, tree law.Tree) error {
+	if len(p.Labels) != tree.T+1 {
+		return fmt.Errorf("distance: the given partition has %d depths, the tree %d", len(p.Labels), tree.T+1)
+	}
+	for t, l := range p.Labels {
+		if len(l) != tree.Count(t) {
+			return fmt.Errorf("distance: the given partition has %d histories at depth %d, the tree %d", len(l), t, tree.Count(t))
+		}
+	}
+	return nil
 }
 
 // expandGroups returns the family indices whose laws are computed: the
