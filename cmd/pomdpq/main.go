@@ -9,6 +9,8 @@
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+//	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
+//	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
@@ -84,6 +86,10 @@ commands:
                                         exact value of a policy graph (pomdp-solve .pg)
   exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
                                         exact m = 1 quotients Q_op and Q_clk
+  quotient … --shard i/n [--plan PLAN] --save PART
+                                        one shard of a run split over a cluster (docs/scale-out.md)
+  merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
+                                        merge the parts of one round of a sharded run
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
                                         our quotients of every model file of a folder
@@ -114,6 +120,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdQuotient(rest, stdout, stderr)
 	case "exact":
 		return cmdExact(rest, stdout)
+	case "merge":
+		return cmdMerge(rest, stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(rest, stdout, stderr)
 	case "evaluate":

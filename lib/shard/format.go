@@ -476,6 +476,9 @@ func Write(path string, f *File) error {
 	}
 	_, err = tmp.Write(b)
 	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp's 0600 would hide the part from a merge run as another user
+	}
+	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
