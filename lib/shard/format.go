@@ -376,7 +376,7 @@ func (d *dec) u() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	if n <= 0 || n != len(binary.AppendUvarint(nil, v)) {
 		d.fail("bad number at byte %d from the end", len(d.b))
 		return 0
 	}
@@ -389,7 +389,7 @@ func (d *dec) i() int64 {
 		return 0
 	}
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
+	if n <= 0 || n != len(binary.AppendVarint(nil, v)) {
 		d.fail("bad number at byte %d from the end", len(d.b))
 		return 0
 	}
