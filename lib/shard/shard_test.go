@@ -334,3 +334,68 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestKilledShard: a shard cancelled midway (as a killed job) writes
+// nothing, Missing names it, and rerunning it alone completes a merge
+// equal to Compute. A temporary file left by a write killed before its
+// rename does not match the parts' names.
+func TestKilledShard(t *testing.T) {
+	r, single := runCase{model: "tiger", kind: fsc.KindClock, m: 2, T: 3, opt: distance.Options{}}.run(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	r.Count = 3
+	plan := func() *Part {
+		var parts []Part
+		for i := 0; i < 3; i++ {
+			r.Index = i
+			f, err := r.Classes(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, Part{Name: fmt.Sprint(i), File: f})
+		}
+		p, err := MergeClasses(parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Part{Name: "plan", File: p}
+	}()
+	save := func(i int, c context.Context) error {
+		r.Index = i
+		f, err := r.Distances(c, plan, nil)
+		if err != nil {
+			return err
+		}
+		return Write(filepath.Join(dir, fmt.Sprintf("dist-%d.pq", i)), f)
+	}
+	for _, i := range []int{0, 2} {
+		if err := save(i, ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Shard 1 is "killed" at its first progress report.
+	kctx, kill := context.WithCancel(ctx)
+	r.Options.Progress = func(done, total int) { kill() }
+	if err := save(1, kctx); err == nil {
+		t.Fatal("a cancelled shard succeeded")
+	}
+	r.Options.Progress = nil
+	os.WriteFile(filepath.Join(dir, ".dist-1.pq.tmp-123"), []byte(Magic+"half a file"), 0o644)
+	parts := readParts(t, dir, "dist-*.pq")
+	if miss, err := Missing(parts); err != nil || Ranges(miss) != "1" {
+		t.Fatalf("Missing = %v, %v; want shard 1", miss, err)
+	}
+	if _, err := MergeDistances(parts); err == nil || !strings.Contains(err.Error(), "shards 1 ") {
+		t.Fatalf("merge without shard 1: %v", err)
+	}
+	if err := save(1, ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := MergeDistances(readParts(t, dir, "dist-*.pq"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MaxDistance() != single.MaxDistance() || !got.Partition(0.3).Equal(single.Partition(0.3)) {
+		t.Fatalf("after the rerun: max %v, Compute %v", got.MaxDistance(), single.MaxDistance())
+	}
+}
