@@ -189,7 +189,6 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return usageError{"merge: give the part files, e.g. pomdpq merge part-*.pq --eps 0,0.3"}
 	}
 	var parts []shard.Part
-	var bad []string
 	for _, name := range files {
 		p, err := readPart(name)
 		if err != nil {
@@ -197,9 +196,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			fmt.Fprintf(stderr, "pomdpq: %v (counted as missing)\n", err)
-			bad = append(bad, name)
 			continue
 		}
+		p.Probes = nil // the merges do not need them: keep memory to the partitions
 		parts = append(parts, p)
 	}
 	if *missing {
