@@ -39,7 +39,7 @@ fi
 # Debian starts the packaged services on install; ours use their own
 # ports, key and sockets, so those do not interfere.
 
-tmp=$(mktemp -d /tmp/pomdpq-cluster.XXXXXX)
+tmp=$(mktemp -d -t pomdpq-cluster.XXXXXX)
 chmod 755 "$tmp"
 pids=()
 cleanup() {
