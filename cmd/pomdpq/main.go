@@ -36,6 +36,11 @@
 //	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
+//	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
+//	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...]}
+//	merge:    the quotient schema without seconds, phases, estimate_bytes and delta_clk (distances
+//	          parts; "distinct" sums the shards' probes); {"shards", "family_size", "histories",
+//	          "exact_classes", "file"} for classes parts (the plan)
 //	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
 //	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
 package main
@@ -82,14 +87,14 @@ commands:
                                         size of a probe family (K = stationary or clock)
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
                                         class counts of the ε-quotients
-  evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
-                                        exact value of a policy graph (pomdp-solve .pg)
-  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
-                                        exact m = 1 quotients Q_op and Q_clk
   quotient … --shard i/n [--plan PLAN] --save PART
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
                                         merge the parts of one round of a sharded run
+  evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
+                                        exact value of a policy graph (pomdp-solve .pg)
+  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+                                        exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
                                         our quotients of every model file of a folder
