@@ -39,7 +39,7 @@ help:
 	@echo "                 and a broken copy that must fail (screenshots in out/browser)"
 	@echo "make bench       run the Go benchmarks into out/bench.txt"
 	@echo "make test-cluster  a sharded run through a single-node Slurm on localhost (installs"
-	@echo "                 slurm-wlm and munge if missing; about 3 min), compared with one process"
+	@echo "                 slurm-wlm and munge if missing; 1.5–3 min), compared with one process"
 	@echo "make fmt | vet | clean | distclean"
 
 # --- set-up ---------------------------------------------------------------
