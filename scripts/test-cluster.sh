@@ -33,7 +33,7 @@ if [[ ${#need[@]} -gt 0 ]]; then
 	t0=$(date +%s)
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q
-	apt-get install -y -q --no-install-recommends slurm-wlm munge
+	apt-get install -y -q slurm-wlm munge
 	echo "test-cluster: installed slurm-wlm and munge in $(($(date +%s) - t0)) s"
 fi
 # Debian starts the packaged services on install; ours use their own

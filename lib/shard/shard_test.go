@@ -399,3 +399,30 @@ func TestKilledShard(t *testing.T) {
 		t.Fatalf("after the rerun: max %v, Compute %v", got.MaxDistance(), single.MaxDistance())
 	}
 }
+
+// TestShardRange: the ranges of n shards cover [0, size) in order, without
+// gaps or overlaps, sizes differing by at most one, also for sizes whose
+// products with n overflow 64 bits.
+func TestShardRange(t *testing.T) {
+	for _, tc := range []struct{ size, n int }{
+		{1, 1}, {10, 3}, {147, 7}, {26873856, 1000}, {3869835264, 1000}, {1 << 62, 1024}, {1<<63 - 1, 7},
+	} {
+		prev, lo0, hi0 := 0, -1, -1
+		for i := 0; i < tc.n; i++ {
+			lo, hi := distance.ShardRange(tc.size, i, tc.n)
+			if lo != prev || hi < lo {
+				t.Fatalf("size %d, shard %d/%d: [%d, %d) after %d", tc.size, i, tc.n, lo, hi, prev)
+			}
+			if lo0 < 0 {
+				lo0, hi0 = lo, hi
+			}
+			if d := (hi - lo) - (hi0 - lo0); d < -1 || d > 1 {
+				t.Fatalf("size %d, shard %d/%d: %d controllers, shard 0 %d", tc.size, i, tc.n, hi-lo, hi0-lo0)
+			}
+			prev = hi
+		}
+		if prev != tc.size {
+			t.Fatalf("size %d in %d shards: the ranges end at %d", tc.size, tc.n, prev)
+		}
+	}
+}
