@@ -116,6 +116,8 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	metric := fs.String("metric", "w1", "w1 or tv")
 	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
 	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
+	samples := fs.Int("samples", 100, "controllers of a sampled (stochastic-*) family")
+	seed := fs.Uint64("seed", 0, "seed of a sampled family (sample i is drawn from the stream (seed, i))")
 	asJSON := fs.Bool("json", false, "print JSON")
 	progress := progressFlag("auto")
 	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per phase otherwise), bar, lines or off")
@@ -164,9 +166,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	var fam fsc.Family
 	if sh.active() {
-		fam, err = sh.family(kind, md.NumActions(), md.NumObservations(), *m, *T, *limit)
+		fam, err = sh.family(kind, md.NumActions(), md.NumObservations(), *m, *T, *limit, *samples, *seed)
 	} else {
-		fam, err = fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: *limit})
+		fam, err = fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: *limit, Samples: *samples, Seed: *seed, Indexed: true})
 	}
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ type shardFlags struct {
 }
 
 func (s *shardFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "shard", "", "run shard i of n of the enumerated family (i/n, 0 ≤ i < n): round 1 without --plan, round 2 with it; needs --save")
+	fs.StringVar(&s.spec, "shard", "", "run shard i of n of the family (i/n, 0 ≤ i < n; an index range, a seed range for sampled families): round 1 without --plan, round 2 with it; needs --save")
 	fs.StringVar(&s.save, "save", "", "file the shard's part is written to (atomically)")
 	fs.StringVar(&s.plan, "plan", "", "round 2: the plan merged from every shard's round-1 part (pomdpq merge … --out)")
 	fs.StringVar(&s.probes, "probes", "", "round 2: this shard's round-1 part, whose probe list saves grouping the slice again")
@@ -65,15 +65,21 @@ func (s *shardFlags) check(kind fsc.Kind, dryRun bool) error {
 		return usageError{"--probes is for round 2: give --plan too"}
 	case dryRun:
 		return usageError{"--shard and --dry-run do not go together: plan the whole run with --dry-run alone"}
-	case kind != fsc.KindStationary && kind != fsc.KindClock:
-		return usageError{fmt.Sprintf("--shard splits enumerated families (stationary, clock) into index ranges; the %s family is sampled, not enumerated", kind)}
 	}
 	return nil
 }
 
 // family builds the whole family for a sharded run: --limit bounds the
-// controllers one shard enumerates, not the family.
-func (s *shardFlags) family(kind fsc.Kind, nA, nO, m, T int, limit int64) (fsc.Family, error) {
+// controllers one shard enumerates, not the family. A sampled family is
+// indexed (sample i from the stream (seed, i)): a shard draws its seed
+// range alone.
+func (s *shardFlags) family(kind fsc.Kind, nA, nO, m, T int, limit int64, samples int, seed uint64) (fsc.Family, error) {
+	if kind != fsc.KindStationary && kind != fsc.KindClock {
+		if samples < s.count {
+			return nil, usageError{fmt.Sprintf("--shard %s: %d samples for %d shards", s.spec, samples, s.count)}
+		}
+		return fsc.New(kind, nA, nO, m, T, fsc.Options{Samples: samples, Seed: seed, Indexed: true})
+	}
 	size, err := fsc.Size(kind, nA, nO, m, T)
 	if err != nil {
 		return nil, err

@@ -52,10 +52,12 @@ func shardedCLI(t *testing.T, dir string, n int, common []string, eps string) qu
 
 // TestShardMerge: the acceptance run of issue 12 at T = 3 (T = 4 takes a
 // minute): three shards, then merge, print the single run's class counts
-// and max distance, in decision mode and with exact distances.
+// and max distance, in decision mode and with exact distances, and for a
+// sampled family split into seed ranges.
 func TestShardMerge(t *testing.T) {
-	for _, mode := range [][]string{nil, {"--exact-distances"}} {
-		common := append([]string{"--model", "tiger", "--family", "clock", "--m", "2", "--T", "3", "--eps", "0,0.3,0.5", "--progress=off"}, mode...)
+	for _, mode := range [][]string{{"--family", "clock"}, {"--family", "clock", "--exact-distances"},
+		{"--family", "stochastic-clock", "--samples", "300", "--seed", "3"}} {
+		common := append([]string{"--model", "tiger", "--m", "2", "--T", "3", "--eps", "0,0.3,0.5", "--progress=off"}, mode...)
 		out, err := runCLI(t, append(append([]string{"quotient"}, common...), "--json")...)
 		if err != nil {
 			t.Fatal(err)
@@ -110,7 +112,7 @@ func TestShardRefusals(t *testing.T) {
 		{append(base, "--T", "3", "--shard", "0/3"), []string{"--save"}},
 		{append(base, "--T", "3", "--save", plan), []string{"needs --shard"}},
 		{append(base, "--T", "3", "--shard", "0/3", "--save", plan, "--dry-run"), []string{"--dry-run"}},
-		{append(slices.Clone(base[:3]), "--family", "stochastic-clock", "--T", "3", "--shard", "0/3", "--save", plan), []string{"sampled, not enumerated"}},
+		{append(slices.Clone(base[:3]), "--family", "stochastic-clock", "--samples", "2", "--T", "3", "--shard", "0/3", "--save", plan), []string{"2 samples for 3 shards"}},
 		{append(base, "--T", "3", "--shard", "0/3", "--save", plan, "--plan", p0), []string{"not a plan"}},
 		{append(base, "--T", "4", "--shard", "0/3", "--save", plan, "--limit", "10"), []string{"each shard would enumerate", "more shards"}},
 	}

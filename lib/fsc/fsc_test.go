@@ -98,6 +98,32 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// TestSampledIndexed: sample i of an indexed family depends on the seed and
+// i only (any range is built alone), is valid, and differs across seeds.
+func TestSampledIndexed(t *testing.T) {
+	a := must(NewSampled(2, 5, 2, 3, Options{Samples: 50, Seed: 7, Indexed: true}))
+	b := must(NewSampled(2, 5, 2, 0, Options{Samples: 1000, Seed: 7, Indexed: true}))
+	c := must(NewSampled(2, 5, 2, 3, Options{Samples: 1000, Seed: 8, Indexed: true}))
+	big := must(NewSampled(2, 5, 2, 3, Options{Samples: 1000, Seed: 7, Indexed: true}))
+	if a.Len() != 50 || b.Kind() != KindStochasticStationary || a.Kind() != KindStochasticClock {
+		t.Fatalf("Len %d, kinds %s %s", a.Len(), a.Kind(), b.Kind())
+	}
+	for i := 0; i < 50; i++ {
+		if err := a.At(i).Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.At(i), big.At(i)) || !reflect.DeepEqual(a.At(i), a.At(i)) {
+			t.Fatalf("sample %d depends on more than the seed and its index", i)
+		}
+		if reflect.DeepEqual(a.At(i), c.At(i)) || (i > 0 && reflect.DeepEqual(a.At(i), a.At(i-1))) {
+			t.Fatalf("sample %d repeats another", i)
+		}
+	}
+	if err := b.At(999).Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSampledReproducible(t *testing.T) {
 	a := must(NewSampled(2, 5, 2, 3, Options{Samples: 5, Seed: 7}))
 	b := must(NewSampled(2, 5, 2, 3, Options{Samples: 5, Seed: 7}))

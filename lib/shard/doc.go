@@ -16,6 +16,12 @@
 //   - MergeDistances: the element-wise maximum, a distance.Result whose
 //     partitions and numbers are Compute's.
 //
+// Enumerated families (stationary, clock) split into index ranges of their
+// own order; sampled families split into seed ranges when drawn with
+// fsc.Options.Indexed (sample i from the stream PCG(seed, i)), so that a
+// shard builds its samples without the others. Either way the merge is the
+// single-process result over the same family.
+//
 // Every file starts with a versioned header (model hash, family, m, T,
 // metric, convention, decision threshold, shard index and count, and for
 // distances parts the plan's checksum) and ends with a SHA-256 checksum of

@@ -54,6 +54,9 @@ type Header struct {
 	Family     string
 	M, T       int
 	FamilySize int64
+	// Seed is the seed of a sampled family (drawn with fsc.Options.Indexed);
+	// 0 for enumerated families.
+	Seed       uint64
 	Metric     string
 	Convention string
 	// Cap is the decision threshold of the distances (+Inf: exact
@@ -80,6 +83,8 @@ func (h *Header) Same(o *Header) string {
 		return fmt.Sprintf("T (%d vs %d)", h.T, o.T)
 	case h.FamilySize != o.FamilySize:
 		return fmt.Sprintf("family size (%d vs %d)", h.FamilySize, o.FamilySize)
+	case h.Seed != o.Seed:
+		return fmt.Sprintf("seed of the sampled family (%d vs %d)", h.Seed, o.Seed)
 	case h.Metric != o.Metric:
 		return fmt.Sprintf("metric (%s vs %s)", h.Metric, o.Metric)
 	case h.Convention != o.Convention:
@@ -145,6 +150,7 @@ func (f *File) Encode() []byte {
 	w.u(uint64(f.M))
 	w.u(uint64(f.T))
 	w.u(uint64(f.FamilySize))
+	w.u(f.Seed)
 	w.s(f.Metric)
 	w.s(f.Convention)
 	w.f(f.Cap)
@@ -237,6 +243,7 @@ func Decode(name string, b []byte) (*File, error) {
 	f.M = d.int()
 	f.T = d.int()
 	f.FamilySize = int64(d.int())
+	f.Seed = d.u()
 	f.Metric = d.s()
 	f.Convention = d.s()
 	f.Cap = d.f()

@@ -31,10 +31,18 @@ func (r *Run) header(kind Kind) (Header, fsc.Family, error) {
 	if r.Count < 1 || r.Index < 0 || r.Index >= r.Count {
 		return Header{}, nil, fmt.Errorf("shard: shard %d of %d (want 0 ≤ i < n)", r.Index, r.Count)
 	}
+	var seed uint64
 	switch r.Family.Kind() {
 	case fsc.KindStationary, fsc.KindClock:
 	default:
-		return Header{}, nil, fmt.Errorf("shard: %s families are not sharded (only enumerated families, stationary or clock, split into index ranges)", r.Family.Kind())
+		ix, ok := r.Family.(interface{ Indexed() (bool, uint64) })
+		indexed := false
+		if ok {
+			indexed, seed = ix.Indexed()
+		}
+		if !indexed {
+			return Header{}, nil, fmt.Errorf("shard: a %s family is sharded only when drawn with fsc.Options.Indexed (sample i from its own stream), so that every shard builds its seed range alone", r.Family.Kind())
+		}
 	}
 	if r.Count > r.Family.Len() {
 		return Header{}, nil, fmt.Errorf("shard: %d shards for a family of %d controllers", r.Count, r.Family.Len())
@@ -48,7 +56,7 @@ func (r *Run) header(kind Kind) (Header, fsc.Family, error) {
 		capv = slices.Max(r.Options.Eps) + partition.ZeroTol
 	}
 	h := Header{Kind: kind, ModelHash: hash, Model: r.Model.Name, Family: string(r.Family.Kind()), M: r.Family.M(), T: r.T,
-		FamilySize: int64(r.Family.Len()), Metric: r.Options.Metric.String(), Convention: r.Options.Convention.String(),
+		FamilySize: int64(r.Family.Len()), Seed: seed, Metric: r.Options.Metric.String(), Convention: r.Options.Convention.String(),
 		Cap: capv, Index: r.Index, Count: r.Count}
 	lo, hi := distance.ShardRange(r.Family.Len(), r.Index, r.Count)
 	return h, distance.Slice(r.Family, lo, hi), nil

@@ -35,7 +35,7 @@ func (c runCase) run(t *testing.T) (Run, *distance.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fam, err := fsc.New(c.kind, b.Model.NumActions(), b.Model.NumObservations(), c.m, c.T, fsc.Options{Limit: 1 << 22})
+	fam, err := fsc.New(c.kind, b.Model.NumActions(), b.Model.NumObservations(), c.m, c.T, fsc.Options{Limit: 1 << 22, Samples: 200, Seed: 5, Indexed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +130,9 @@ func TestMergeIsCompute(t *testing.T) {
 		{model: "random:5:2:3:4", kind: fsc.KindStationary, m: 2, T: 3, opt: distance.Options{}},
 		{model: "random:4:2:2:9", kind: fsc.KindClock, m: 2, T: 3, opt: distance.Options{Metric: distance.TV}},
 		{model: "random:6:3:2:1", kind: fsc.KindStationary, m: 2, T: 3, opt: distance.Options{Convention: law.PointMassStandIn, Eps: []float64{0, 0.2}}},
+		// Sampled families, split into seed ranges.
+		{model: "tiger", kind: fsc.KindStochasticClock, m: 2, T: 3, opt: distance.Options{Eps: []float64{0, 0.3}}},
+		{model: "random:4:2:2:9", kind: fsc.KindStochasticStationary, m: 2, T: 3, opt: distance.Options{Convention: law.PointMassStandIn}},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
@@ -235,6 +238,26 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("%s: error %q does not say %q", tc.name, err, w)
 			}
 		}
+	}
+	// Parts of samples drawn with other seeds do not merge.
+	sampled := func(seed uint64, i int) Part {
+		fam, _ := fsc.New(fsc.KindStochasticClock, 3, 2, 2, 3, fsc.Options{Samples: 10, Seed: seed, Indexed: true})
+		f, err := (&Run{Model: b.Model, Ground: b.Ground, Family: fam, T: 3, Count: 2, Index: i}).Classes(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Part{Name: fmt.Sprintf("seed%d-%d.pq", seed, i), File: f}
+	}
+	if _, err := MergeClasses([]Part{sampled(1, 0), sampled(2, 1)}); err == nil || !strings.Contains(err.Error(), "seed of the sampled family (1 vs 2)") {
+		t.Errorf("parts of two seeds: %v", err)
+	}
+	if _, err := MergeClasses([]Part{sampled(1, 0), sampled(1, 1)}); err != nil {
+		t.Errorf("parts of one seed: %v", err)
+	}
+	// A sampled family not drawn by index cannot be split.
+	seq, _ := fsc.New(fsc.KindStochasticClock, 3, 2, 2, 3, fsc.Options{Samples: 10})
+	if _, err := (&Run{Model: b.Model, Ground: b.Ground, Family: seq, T: 3, Count: 2}).Classes(context.Background()); err == nil || !strings.Contains(err.Error(), "Indexed") {
+		t.Errorf("sequentially sampled family: %v", err)
 	}
 	if miss, err := Missing([]Part{parts[2]}); err != nil || Ranges(miss) != "0-1" {
 		t.Errorf("Missing = %v, %v; want 0-1", miss, err)
