@@ -280,21 +280,28 @@ func (f *Clock) At(i int) *FSC {
 		acts[j] = actIdx % f.nA
 		actIdx /= f.nA
 	}
-	for tau := 0; tau < f.t; tau++ {
-		c.Act = append(c.Act, acts[tau*f.m:(tau+1)*f.m])
+	// Few allocations, each of its final size: the grouping of a sharded
+	// run decodes billions of controllers.
+	c.Act = make([][]int, f.t)
+	for tau := range c.Act {
+		c.Act[tau] = acts[tau*f.m : (tau+1)*f.m]
 	}
 	flat := make([]int, f.m*f.nO*(f.t-1))
 	for j := len(flat) - 1; j >= 0; j-- {
 		flat[j] = nextIdx % f.m
 		nextIdx /= f.m
 	}
-	for tau := 0; tau < f.t-1; tau++ {
-		tab := make([][]int, f.m)
-		for n := range tab {
-			base := (tau*f.m + n) * f.nO
-			tab[n] = flat[base : base+f.nO]
+	if f.t > 1 {
+		c.Next = make([][][]int, f.t-1)
+		rows := make([][]int, f.m*(f.t-1))
+		for tau := range c.Next {
+			tab := rows[tau*f.m : (tau+1)*f.m : (tau+1)*f.m]
+			for n := range tab {
+				base := (tau*f.m + n) * f.nO
+				tab[n] = flat[base : base+f.nO : base+f.nO]
+			}
+			c.Next[tau] = tab
 		}
-		c.Next = append(c.Next, tab)
 	}
 	return c
 }

@@ -172,3 +172,33 @@ func ExampleNewStationary() {
 	// stationary m≤2 (147 FSCs)
 	// stationary m=1 α=[1] β=[[0 0]]
 }
+
+// TestClockOrder: controller i of a clock-aware family encodes i back
+// (actions most significant, then the node tables, each in base |A| or m,
+// stage-major): the order every sharded run slices.
+func TestClockOrder(t *testing.T) {
+	for _, f := range []*Clock{must(NewClock(2, 2, 2, 3, Options{})), must(NewClock(3, 2, 2, 2, Options{})), must(NewClock(2, 3, 1, 3, Options{}))} {
+		for i := 0; i < f.Len(); i++ {
+			c := f.At(i)
+			if len(c.Act) != f.t || len(c.Next) != f.t-1 {
+				t.Fatalf("%v: controller %d has %d action stages and %d node stages", f, i, len(c.Act), len(c.Next))
+			}
+			a, n := 0, 0
+			for _, row := range c.Act {
+				for _, x := range row {
+					a = a*f.nA + x
+				}
+			}
+			for _, tab := range c.Next {
+				for _, row := range tab {
+					for _, x := range row {
+						n = n*f.m + x
+					}
+				}
+			}
+			if got := a*ipow(f.m, f.m*f.nO*(f.t-1)) + n; got != i {
+				t.Fatalf("%v: controller %d encodes %d", f, i, got)
+			}
+		}
+	}
+}
