@@ -254,7 +254,7 @@ func Decode(name string, b []byte) (*File, error) {
 	f.Distinct = int64(d.int())
 	f.StandIns = int64(d.int())
 	if d.err != nil {
-		return nil, bad("header: %v", d.err)
+		return nil, bad("header: %v (the checksum holds: written by another build of pomdpq?)", d.err)
 	}
 	if f.Kind < KindClasses || f.Kind > KindDistances {
 		return nil, bad("header: unknown kind %d", f.Kind)
@@ -327,7 +327,7 @@ func Decode(name string, b []byte) (*File, error) {
 		d.fail("%d bytes after the data", len(d.b))
 	}
 	if d.err != nil {
-		return nil, bad("%v", d.err)
+		return nil, bad("%v (the checksum holds: written by another build of pomdpq?)", d.err)
 	}
 	if err := f.check(); err != nil {
 		return nil, bad("%v", err)
