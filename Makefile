@@ -25,7 +25,7 @@ KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
 GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
 
 .PHONY: help tools kernel kernel-user jupyter chromium test test-go test-scripts notebooks test-browser \
-	reproduce bench fmt vet clean distclean check-committed notebooks-update
+	reproduce bench fmt vet clean distclean check-committed notebooks-update test-cluster
 
 help:
 	@echo "make reproduce   set up what is missing, reproduce every table and notebook into out/"
@@ -38,6 +38,8 @@ help:
 	@echo "make test-browser  run the quickstart in headless Chromium through jupyter notebook,"
 	@echo "                 and a broken copy that must fail (screenshots in out/browser)"
 	@echo "make bench       run the Go benchmarks into out/bench.txt"
+	@echo "make test-cluster  a sharded run through a single-node Slurm on localhost (installs"
+	@echo "                 slurm-wlm and munge if missing; 1.5–3 min), compared with one process"
 	@echo "make fmt | vet | clean | distclean"
 
 # --- set-up ---------------------------------------------------------------
@@ -103,6 +105,11 @@ test-browser: jupyter chromium kernel
 	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser)$$' ./internal/browsertest
 
 test: vet test-go test-scripts check-committed notebooks test-browser
+
+# Not part of `make test` (it starts daemons and may install packages);
+# .ci/run runs it after.
+test-cluster:
+	GO=$(GO) scripts/test-cluster.sh
 
 # --- results ----------------------------------------------------------------
 

@@ -9,6 +9,8 @@
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+//	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
+//	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
@@ -34,6 +36,11 @@
 //	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
+//	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
+//	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...]}
+//	merge:    the quotient schema without seconds, phases, estimate_bytes and delta_clk (distances
+//	          parts; "distinct" sums the shards' probes); {"shards", "family_size", "histories",
+//	          "exact_classes", "file"} for classes parts (the plan)
 //	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
 //	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
 package main
@@ -80,6 +87,10 @@ commands:
                                         size of a probe family (K = stationary or clock)
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
                                         class counts of the ε-quotients
+  quotient … --shard i/n [--plan PLAN] --save PART
+                                        one shard of a run split over a cluster (docs/scale-out.md)
+  merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
+                                        merge the parts of one round of a sharded run
   evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
                                         exact value of a policy graph (pomdp-solve .pg)
   exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
@@ -114,6 +125,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdQuotient(rest, stdout, stderr)
 	case "exact":
 		return cmdExact(rest, stdout)
+	case "merge":
+		return cmdMerge(rest, stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(rest, stdout, stderr)
 	case "evaluate":

@@ -116,6 +116,8 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	metric := fs.String("metric", "w1", "w1 or tv")
 	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
 	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
+	samples := fs.Int("samples", 100, "controllers of a sampled (stochastic-*) family")
+	seed := fs.Uint64("seed", 0, "seed of a sampled family (sample i is drawn from the stream (seed, i))")
 	asJSON := fs.Bool("json", false, "print JSON")
 	progress := progressFlag("auto")
 	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per phase otherwise), bar, lines or off")
@@ -125,6 +127,8 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
 	exactDist := fs.Bool("exact-distances", false, "solve every pair exactly, also above the largest ε (slower; gives the exact max distance)")
 	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
+	var sh shardFlags
+	sh.register(fs)
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -157,7 +161,15 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	fam, err := fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: *limit})
+	if err := sh.check(kind, *dryRun); err != nil {
+		return err
+	}
+	var fam fsc.Family
+	if sh.active() {
+		fam, err = sh.family(kind, md.NumActions(), md.NumObservations(), *m, *T, *limit, *samples, *seed)
+	} else {
+		fam, err = fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: *limit, Samples: *samples, Seed: *seed, Indexed: true})
+	}
 	if err != nil {
 		return err
 	}
@@ -171,6 +183,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		Phase: rep.Phase, Progress: rep.Progress}
 	if !*exactDist {
 		opt.Eps = eps
+	}
+	if sh.active() {
+		return sh.run(ctx, md, g, fam, *T, opt, rep, *asJSON, stdout)
 	}
 	if *dryRun {
 		cost, exact, err := distance.Plan(ctx, md, fam, *T, opt)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -257,11 +258,17 @@ func (r *Result) Partition(eps float64) *partition.Partition {
 // supports of size |O|^{T−t}.
 func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (*Result, error) {
 	start := time.Now()
-	pr, err := prepare(ctx, m, fam, T, opt, false)
+	pr, err := prepare(ctx, m, fam, T, opt, false, given{})
 	if err != nil {
 		return nil, err
 	}
+	return pr.finish(ctx, start)
+}
+
+// finish runs the phases bounds, distances and expand of a prepared run.
+func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error) {
 	res, opt, tree := pr.res, pr.opt, pr.res.Tree
+	T := tree.T
 	if err := pr.boundsPhase(ctx); err != nil {
 		return nil, err
 	}
@@ -314,7 +321,7 @@ func Compute(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 // on the class count at every ε. The laws' own buffers are still checked
 // against the budget before they are allocated.
 func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (Cost, *partition.Partition, error) {
-	pr, err := prepare(ctx, m, fam, T, opt, true)
+	pr, err := prepare(ctx, m, fam, T, opt, true, given{})
 	if err != nil {
 		return Cost{}, nil, err
 	}
@@ -409,7 +416,9 @@ func (pr *prepared) phase(name string) {
 // budget before the laws and again once the classes are known.
 //
 // With plan (Plan), only the laws' buffers are checked against the budget.
-func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options, plan bool) (*prepared, error) {
+// A given probe list replaces the grouping by behaviour, and a given
+// partition the refinement (sharded runs, ComputePlanned).
+func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options, plan bool, gv given) (*prepared, error) {
 	g, err := ot.ForObservations(opt.Ground, m.NumObservations())
 	if err != nil {
 		return nil, fmt.Errorf("distance: model %s: %w", m.Name, err)
@@ -452,49 +461,52 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now(), check: check}
 	pr.phase("probes")
 	// Check every controller once and group by action tree.
-	column := make([]int, n)
+	var column []int
 	var reps []int      // family index of each column's representative
 	var members [][]int // family indices per column
-	keys := make(map[string]int)
-	var key []byte
-	for i := 0; i < n; i++ {
-		if i%4096 == 0 {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+	if gv.probes != nil {
+		n = 0 // the probes were grouped by the run that listed them
+		for _, i := range gv.probes {
+			if i < 0 || i >= fam.Len() {
+				return nil, fmt.Errorf("distance: probe %d outside %v", i, fam)
 			}
-			if opt.Progress != nil {
-				opt.Progress(i, n)
+			if err := proto.Check(fam.At(i)); err != nil {
+				return nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
 			}
+			column = append(column, len(reps))
+			reps = append(reps, i)
+			members = append(members, []int{i})
 		}
-		c := fam.At(i)
-		if err := proto.Check(c); err != nil {
-			return nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
+	} else {
+		column, reps, members, err = groupFamily(ctx, fam, proto, tree, opt, workers)
+		if err != nil {
+			return nil, err
 		}
-		if !opt.NoDedup && c.Deterministic() {
-			key = law.ActionTree(key[:0], c, tree)
-			if k, ok := keys[string(key)]; ok {
-				column[i] = k
-				members[k] = append(members[k], i)
-				continue
-			}
-			keys[string(key)] = len(reps)
-		}
-		column[i] = len(reps)
-		reps = append(reps, i)
-		members = append(members, []int{i})
 	}
-	keys = nil
-	if opt.Progress != nil {
-		opt.Progress(n, n)
-	}
-	res := &Result{Tree: tree, FamilySize: n, Metric: opt.Metric, Convention: opt.Convention, Column: column, Cap: math.Inf(1)}
+	res := &Result{Tree: tree, FamilySize: fam.Len(), Metric: opt.Metric, Convention: opt.Convention, Column: column, Cap: math.Inf(1)}
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
 	pr.res, pr.r, pr.reps = res, r, reps
 
 	// Phase "classes": the exact partition, and the stand-in counts that
 	// decide which groups must be expanded.
 	var probes []int
-	if opt.AllPairs {
+	if gv.classes != nil {
+		if err := checkShape(gv.classes, tree); err != nil {
+			return nil, err
+		}
+		res.Classes = gv.classes
+		probes = reps
+		if gv.probes == nil {
+			// Only the stand-in counts are needed: they decide which
+			// groups are expanded.
+			pr.phase("classes")
+			standIns, err := r.refine(ctx, reps, nil)
+			if err != nil {
+				return nil, err
+			}
+			probes = expandGroups(reps, members, standIns)
+		}
+	} else if opt.AllPairs {
 		res.Classes = singletons(tree)
 		standIns, err := r.refine(ctx, reps, nil)
 		if err != nil {
@@ -531,6 +543,123 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil, err
 	}
 	return pr, nil
+}
+
+// groupFamily checks every controller of fam and groups the deterministic
+// ones by action tree (unless opt.NoDedup): column[i] is member i's group,
+// reps the first member of each group and members each group's members,
+// all in family order. The family is split into contiguous chunks grouped
+// on the workers; merging the chunks in order gives the sequential
+// grouping exactly (groups numbered by their first member).
+func groupFamily(ctx context.Context, fam fsc.Family, proto *law.Engine, tree law.Tree, opt Options, workers int) (column, reps []int, members [][]int, err error) {
+	n := fam.Len()
+	// A chunk's groups, in order of their first member; key "" marks a
+	// group of its own (stochastic controllers, NoDedup).
+	type chunk struct {
+		keys    []string
+		members [][]int
+		err     error
+	}
+	const step = 4096
+	workers = max(1, min(workers, (n+step-1)/step))
+	chunks := make([]chunk, workers)
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for w := range chunks {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			lo, hi := n*w/workers, n*(w+1)/workers
+			ch := &chunks[w]
+			index := make(map[string]int)
+			var key []byte
+			for i := lo; i < hi; i++ {
+				if (i-lo)%step == step-1 {
+					if ctx.Err() != nil {
+						ch.err = ctx.Err()
+						return
+					}
+					mu.Lock()
+					done += step
+					if opt.Progress != nil {
+						opt.Progress(done, n)
+					}
+					mu.Unlock()
+				}
+				c := fam.At(i)
+				if err := proto.Check(c); err != nil {
+					ch.err = fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
+					return
+				}
+				if !opt.NoDedup && c.Deterministic() {
+					key = law.ActionTree(key[:0], c, tree)
+					if k, ok := index[string(key)]; ok {
+						ch.members[k] = append(ch.members[k], i)
+						continue
+					}
+					index[string(key)] = len(ch.keys)
+					ch.keys = append(ch.keys, string(key))
+				} else {
+					ch.keys = append(ch.keys, "")
+				}
+				ch.members = append(ch.members, []int{i})
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, ch := range chunks {
+		if ch.err != nil {
+			return nil, nil, nil, ch.err
+		}
+	}
+	column = make([]int, n)
+	keys := make(map[string]int)
+	for w := range chunks {
+		ch := &chunks[w]
+		for g, key := range ch.keys {
+			ms := ch.members[g]
+			k, ok := keys[key]
+			if !ok || key == "" {
+				k = len(reps)
+				if key != "" {
+					keys[key] = k
+				}
+				reps = append(reps, ms[0])
+				members = append(members, ms)
+			} else {
+				members[k] = append(members[k], ms...)
+			}
+			for _, i := range ms {
+				column[i] = k
+			}
+		}
+		*ch = chunk{} // release the chunk's groups
+	}
+	if opt.Progress != nil {
+		opt.Progress(n, n)
+	}
+	return column, reps, members, nil
+}
+
+// given holds what a sharded run takes from elsewhere: the probes (family
+// indices, already grouped and expanded) and the exact partition.
+type given struct {
+	probes  []int
+	classes *partition.Partition
+}
+
+// checkShape reports whether p is a partition of tree's histories.
+func checkShape(p *partition.Partition, tree law.Tree) error {
+	if len(p.Labels) != tree.T+1 {
+		return fmt.Errorf("distance: the given partition has %d depths, the tree %d", len(p.Labels), tree.T+1)
+	}
+	for t, l := range p.Labels {
+		if len(l) != tree.Count(t) {
+			return fmt.Errorf("distance: the given partition has %d histories at depth %d, the tree %d", len(l), t, tree.Count(t))
+		}
+	}
+	return nil
 }
 
 // expandGroups returns the family indices whose laws are computed: the

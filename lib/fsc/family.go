@@ -64,6 +64,12 @@ type Options struct {
 	Samples int
 	// Seed seeds the sampler of stochastic families (PCG source).
 	Seed uint64
+	// Indexed draws sample i of a stochastic family from its own stream,
+	// PCG(Seed, i), when it is asked for, instead of drawing every sample
+	// in turn from one stream: any range of samples is built without the
+	// others (sharded runs split a sampled family into seed ranges), and
+	// the family holds no controller. Other samples than without it.
+	Indexed bool
 }
 
 // Family is an indexed set of controllers for one model's action and
@@ -274,21 +280,28 @@ func (f *Clock) At(i int) *FSC {
 		acts[j] = actIdx % f.nA
 		actIdx /= f.nA
 	}
-	for tau := 0; tau < f.t; tau++ {
-		c.Act = append(c.Act, acts[tau*f.m:(tau+1)*f.m])
+	// Few allocations, each of its final size: the grouping of a sharded
+	// run decodes billions of controllers.
+	c.Act = make([][]int, f.t)
+	for tau := range c.Act {
+		c.Act[tau] = acts[tau*f.m : (tau+1)*f.m]
 	}
 	flat := make([]int, f.m*f.nO*(f.t-1))
 	for j := len(flat) - 1; j >= 0; j-- {
 		flat[j] = nextIdx % f.m
 		nextIdx /= f.m
 	}
-	for tau := 0; tau < f.t-1; tau++ {
-		tab := make([][]int, f.m)
-		for n := range tab {
-			base := (tau*f.m + n) * f.nO
-			tab[n] = flat[base : base+f.nO]
+	if f.t > 1 {
+		c.Next = make([][][]int, f.t-1)
+		rows := make([][]int, f.m*(f.t-1))
+		for tau := range c.Next {
+			tab := rows[tau*f.m : (tau+1)*f.m : (tau+1)*f.m]
+			for n := range tab {
+				base := (tau*f.m + n) * f.nO
+				tab[n] = flat[base : base+f.nO : base+f.nO]
+			}
+			c.Next[tau] = tab
 		}
-		c.Next = append(c.Next, tab)
 	}
 	return c
 }
@@ -299,6 +312,10 @@ func (f *Clock) At(i int) *FSC {
 type Sampled struct {
 	nA, nO, m, t int
 	ctrl         []*FSC
+	// indexed families (Options.Indexed) build sample i on demand.
+	indexed bool
+	n       int
+	seed    uint64
 }
 
 // NewSampled draws opt.Samples (default 100) stochastic controllers with m
@@ -312,8 +329,11 @@ func NewSampled(nA, nO, m, T int, opt Options) (*Sampled, error) {
 	if n == 0 {
 		n = 100
 	}
+	f := &Sampled{nA: nA, nO: nO, m: m, t: T, n: n, indexed: opt.Indexed, seed: opt.Seed}
+	if opt.Indexed {
+		return f, nil
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x9e3779b97f4a7c15))
-	f := &Sampled{nA: nA, nO: nO, m: m, t: T}
 	for range n {
 		f.ctrl = append(f.ctrl, Random(rng, nA, nO, m, T))
 	}
@@ -359,10 +379,23 @@ func simplex(rng *rand.Rand, k int) []float64 {
 }
 
 // Len returns the number of samples.
-func (f *Sampled) Len() int { return len(f.ctrl) }
+func (f *Sampled) Len() int { return f.n }
 
-// At returns sample i (shared; do not modify).
-func (f *Sampled) At(i int) *FSC { return f.ctrl[i] }
+// At returns sample i (shared; do not modify). An indexed family draws it
+// from the stream PCG(Seed, i) at each call.
+func (f *Sampled) At(i int) *FSC {
+	if f.indexed {
+		if i < 0 || i >= f.n {
+			panic(fmt.Sprintf("fsc: index %d out of range [0, %d)", i, f.n))
+		}
+		return Random(rand.New(rand.NewPCG(f.seed, uint64(i))), f.nA, f.nO, f.m, f.t)
+	}
+	return f.ctrl[i]
+}
+
+// Indexed reports whether sample i is drawn from its own stream
+// (Options.Indexed), and returns the seed.
+func (f *Sampled) Indexed() (bool, uint64) { return f.indexed, f.seed }
 
 // Kind returns the stochastic kind.
 func (f *Sampled) Kind() Kind {
@@ -379,7 +412,10 @@ func (f *Sampled) M() int { return f.m }
 func (f *Sampled) T() int { return f.t }
 
 func (f *Sampled) String() string {
-	return fmt.Sprintf("%s m=%d T=%d (%d sampled FSCs)", f.Kind(), f.m, f.t, len(f.ctrl))
+	if f.indexed {
+		return fmt.Sprintf("%s m=%d T=%d (%d sampled FSCs, seed %d, indexed)", f.Kind(), f.m, f.t, f.n, f.seed)
+	}
+	return fmt.Sprintf("%s m=%d T=%d (%d sampled FSCs)", f.Kind(), f.m, f.t, f.n)
 }
 
 // List is a family given by an explicit list of controllers (a subset

@@ -98,6 +98,32 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// TestSampledIndexed: sample i of an indexed family depends on the seed and
+// i only (any range is built alone), is valid, and differs across seeds.
+func TestSampledIndexed(t *testing.T) {
+	a := must(NewSampled(2, 5, 2, 3, Options{Samples: 50, Seed: 7, Indexed: true}))
+	b := must(NewSampled(2, 5, 2, 0, Options{Samples: 1000, Seed: 7, Indexed: true}))
+	c := must(NewSampled(2, 5, 2, 3, Options{Samples: 1000, Seed: 8, Indexed: true}))
+	big := must(NewSampled(2, 5, 2, 3, Options{Samples: 1000, Seed: 7, Indexed: true}))
+	if a.Len() != 50 || b.Kind() != KindStochasticStationary || a.Kind() != KindStochasticClock {
+		t.Fatalf("Len %d, kinds %s %s", a.Len(), a.Kind(), b.Kind())
+	}
+	for i := 0; i < 50; i++ {
+		if err := a.At(i).Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.At(i), big.At(i)) || !reflect.DeepEqual(a.At(i), a.At(i)) {
+			t.Fatalf("sample %d depends on more than the seed and its index", i)
+		}
+		if reflect.DeepEqual(a.At(i), c.At(i)) || (i > 0 && reflect.DeepEqual(a.At(i), a.At(i-1))) {
+			t.Fatalf("sample %d repeats another", i)
+		}
+	}
+	if err := b.At(999).Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSampledReproducible(t *testing.T) {
 	a := must(NewSampled(2, 5, 2, 3, Options{Samples: 5, Seed: 7}))
 	b := must(NewSampled(2, 5, 2, 3, Options{Samples: 5, Seed: 7}))
@@ -145,4 +171,34 @@ func ExampleNewStationary() {
 	// Output:
 	// stationary m≤2 (147 FSCs)
 	// stationary m=1 α=[1] β=[[0 0]]
+}
+
+// TestClockOrder: controller i of a clock-aware family encodes i back
+// (actions most significant, then the node tables, each in base |A| or m,
+// stage-major): the order every sharded run slices.
+func TestClockOrder(t *testing.T) {
+	for _, f := range []*Clock{must(NewClock(2, 2, 2, 3, Options{})), must(NewClock(3, 2, 2, 2, Options{})), must(NewClock(2, 3, 1, 3, Options{}))} {
+		for i := 0; i < f.Len(); i++ {
+			c := f.At(i)
+			if len(c.Act) != f.t || len(c.Next) != f.t-1 {
+				t.Fatalf("%v: controller %d has %d action stages and %d node stages", f, i, len(c.Act), len(c.Next))
+			}
+			a, n := 0, 0
+			for _, row := range c.Act {
+				for _, x := range row {
+					a = a*f.nA + x
+				}
+			}
+			for _, tab := range c.Next {
+				for _, row := range tab {
+					for _, x := range row {
+						n = n*f.m + x
+					}
+				}
+			}
+			if got := a*ipow(f.m, f.m*f.nO*(f.t-1)) + n; got != i {
+				t.Fatalf("%v: controller %d encodes %d", f, i, got)
+			}
+		}
+	}
 }

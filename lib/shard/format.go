@@ -1,0 +1,502 @@
+package shard
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// Magic starts every shard file; Version is the format version written.
+const (
+	Magic   = "POMDPQ-SHARD\n"
+	Version = 1
+)
+
+// Kind is what a file holds.
+type Kind uint8
+
+// The kinds of file.
+const (
+	KindClasses   Kind = 1 // round 1: a slice's exact classes and probes
+	KindPlan      Kind = 2 // the merged exact partition
+	KindDistances Kind = 3 // round 2: a slice's maxima over the plan's representatives
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindClasses:
+		return "classes part"
+	case KindPlan:
+		return "plan"
+	case KindDistances:
+		return "distances part"
+	}
+	return fmt.Sprintf("kind %d", uint8(k))
+}
+
+// Header identifies the run a file belongs to. Two parts merge only when
+// their headers agree on everything but Index.
+type Header struct {
+	Kind Kind
+	// ModelHash is ModelHash of the model and ground metric; Model its name.
+	ModelHash [32]byte
+	Model     string
+	// Family is the family kind, M its memory bound, T the horizon and
+	// FamilySize the size of the whole family.
+	Family     string
+	M, T       int
+	FamilySize int64
+	// Seed is the seed of a sampled family (drawn with fsc.Options.Indexed);
+	// 0 for enumerated families.
+	Seed       uint64
+	Metric     string
+	Convention string
+	// Cap is the decision threshold of the distances (+Inf: exact
+	// distances), for distances parts and plans alike.
+	Cap float64
+	// Index and Count: shard Index of Count (a plan: 0 of Count).
+	Index, Count int
+	// Plan is the checksum of the plan a distances part was computed
+	// against (zero otherwise).
+	Plan [32]byte
+}
+
+// Same reports the first field on which h and o differ ("" when they
+// describe the same run; Kind and Index are not compared).
+func (h *Header) Same(o *Header) string {
+	switch {
+	case h.ModelHash != o.ModelHash:
+		return fmt.Sprintf("model (%s vs %s, or the same name with other numbers)", h.Model, o.Model)
+	case h.Family != o.Family:
+		return fmt.Sprintf("family (%s vs %s)", h.Family, o.Family)
+	case h.M != o.M:
+		return fmt.Sprintf("m (%d vs %d)", h.M, o.M)
+	case h.T != o.T:
+		return fmt.Sprintf("T (%d vs %d)", h.T, o.T)
+	case h.FamilySize != o.FamilySize:
+		return fmt.Sprintf("family size (%d vs %d)", h.FamilySize, o.FamilySize)
+	case h.Seed != o.Seed:
+		return fmt.Sprintf("seed of the sampled family (%d vs %d)", h.Seed, o.Seed)
+	case h.Metric != o.Metric:
+		return fmt.Sprintf("metric (%s vs %s)", h.Metric, o.Metric)
+	case h.Convention != o.Convention:
+		return fmt.Sprintf("convention (%s vs %s)", h.Convention, o.Convention)
+	case math.Float64bits(h.Cap) != math.Float64bits(o.Cap):
+		return fmt.Sprintf("decision threshold (ε ≤ %g vs %g: give the same --eps, or --exact-distances to both)", h.Cap, o.Cap)
+	case h.Count != o.Count:
+		return fmt.Sprintf("shard count (%d vs %d)", h.Count, o.Count)
+	case h.Plan != o.Plan:
+		return fmt.Sprintf("plan (%x… vs %x…)", h.Plan[:4], o.Plan[:4])
+	}
+	return ""
+}
+
+// File is one shard file.
+type File struct {
+	Header
+	// Labels is the exact partition (classes parts: the slice's; plans
+	// and distances parts: the family's), canonical labels per depth.
+	Labels [][]int
+	// Probes (classes parts) are the family indices the slice computes.
+	Probes []int64
+	// ClassD (distances parts) holds, per depth, the maxima over the
+	// slice's probes between the plan's class representatives; depth T
+	// has no storage.
+	ClassD []partition.Matrix
+	// SliceSize is the number of controllers of the slice (a plan: of
+	// the family), Distinct the number of probes computed and StandIns
+	// the stand-in count over the slice.
+	SliceSize, Distinct, StandIns int64
+	// Sum is the file's checksum (set by Encode and Decode).
+	Sum [32]byte
+}
+
+// ModelHash returns a SHA-256 of the model (its JSON form, which keeps
+// every number exactly) and the ground metric.
+func ModelHash(m *pomdp.Model, g ot.Ground) ([32]byte, error) {
+	h := sha256.New()
+	if err := pomdp.WriteJSON(h, m); err != nil {
+		return [32]byte{}, err
+	}
+	var b [8]byte
+	for _, row := range g {
+		for _, v := range row {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out, nil
+}
+
+// Encode returns the bytes of f and sets f.Sum.
+func (f *File) Encode() []byte {
+	var w enc
+	w.buf.WriteString(Magic)
+	w.u(Version)
+	w.u(uint64(f.Kind))
+	w.buf.Write(f.ModelHash[:])
+	w.s(f.Model)
+	w.s(f.Family)
+	w.u(uint64(f.M))
+	w.u(uint64(f.T))
+	w.u(uint64(f.FamilySize))
+	w.u(f.Seed)
+	w.s(f.Metric)
+	w.s(f.Convention)
+	w.f(f.Cap)
+	w.u(uint64(f.Index))
+	w.u(uint64(f.Count))
+	w.buf.Write(f.Plan[:])
+	w.u(uint64(f.SliceSize))
+	w.u(uint64(f.Distinct))
+	w.u(uint64(f.StandIns))
+	w.u(uint64(len(f.Labels)))
+	for _, l := range f.Labels {
+		w.u(uint64(len(l)))
+		for _, x := range l {
+			w.u(uint64(x))
+		}
+	}
+	w.u(uint64(len(f.Probes)))
+	prev := int64(0)
+	for _, p := range f.Probes {
+		w.i(p - prev)
+		prev = p
+	}
+	w.u(uint64(len(f.ClassD)))
+	for _, m := range f.ClassD {
+		w.u(uint64(m.N))
+		w.u(uint64(len(m.Data)))
+		for _, v := range m.Data {
+			w.f(v)
+		}
+	}
+	f.Sum = sha256.Sum256(w.buf.Bytes())
+	w.buf.Write(f.Sum[:])
+	return w.buf.Bytes()
+}
+
+type enc struct {
+	buf bytes.Buffer
+	tmp [binary.MaxVarintLen64]byte
+}
+
+func (e *enc) u(v uint64) { e.buf.Write(binary.AppendUvarint(e.tmp[:0], v)) }
+func (e *enc) i(v int64)  { e.buf.Write(binary.AppendVarint(e.tmp[:0], v)) }
+func (e *enc) s(v string) { e.u(uint64(len(v))); e.buf.WriteString(v) }
+func (e *enc) f(v float64) {
+	e.buf.Write(binary.LittleEndian.AppendUint64(e.tmp[:0], math.Float64bits(v)))
+}
+
+// FormatError reports a file that is not a complete shard file of this
+// version: truncated, corrupt, or something else.
+type FormatError struct {
+	Name   string
+	Reason string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s: %s", e.Name, e.Reason)
+}
+
+// maxT bounds the horizon a file may claim.
+const maxT = 64
+
+// Decode parses the bytes of a shard file; name is used in errors.
+func Decode(name string, b []byte) (*File, error) {
+	bad := func(format string, args ...any) error {
+		return &FormatError{Name: name, Reason: fmt.Sprintf(format, args...)}
+	}
+	if !bytes.HasPrefix(b, []byte(Magic)) {
+		if len(b) < len(Magic) && bytes.HasPrefix([]byte(Magic), b) {
+			return nil, bad("truncated (%d bytes; not a complete shard file): rerun its shard", len(b))
+		}
+		return nil, bad("not a pomdpq shard file (no %q header)", Magic[:len(Magic)-1])
+	}
+	if len(b) < len(Magic)+2+sha256.Size {
+		return nil, bad("truncated (%d bytes; not a complete shard file): rerun its shard", len(b))
+	}
+	body, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
+	d := dec{b: body[len(Magic):]}
+	if v := d.u(); d.err == nil && v != Version {
+		return nil, bad("format version %d, this pomdpq reads version %d", v, Version)
+	}
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil, bad("checksum mismatch: the file is truncated or corrupt; rerun its shard")
+	}
+	f := &File{}
+	copy(f.Sum[:], sum)
+	f.Kind = Kind(d.u())
+	d.bytes(f.ModelHash[:])
+	f.Model = d.s()
+	f.Family = d.s()
+	f.M = d.int()
+	f.T = d.int()
+	f.FamilySize = int64(d.int())
+	f.Seed = d.u()
+	f.Metric = d.s()
+	f.Convention = d.s()
+	f.Cap = d.f()
+	f.Index = d.int()
+	f.Count = d.int()
+	d.bytes(f.Plan[:])
+	f.SliceSize = int64(d.int())
+	f.Distinct = int64(d.int())
+	f.StandIns = int64(d.int())
+	if d.err != nil {
+		return nil, bad("header: %v (the checksum holds: written by another build of pomdpq?)", d.err)
+	}
+	if f.Kind < KindClasses || f.Kind > KindDistances {
+		return nil, bad("header: unknown kind %d", f.Kind)
+	}
+	if f.T < 1 || f.T > maxT {
+		return nil, bad("header: horizon T = %d outside [1, %d]", f.T, maxT)
+	}
+	if f.Count < 1 || f.Index >= f.Count {
+		return nil, bad("header: shard %d of %d", f.Index, f.Count)
+	}
+	if math.IsNaN(f.Cap) || f.Cap < 0 {
+		return nil, bad("header: decision threshold %g", f.Cap)
+	}
+	if n := d.count(1); n != f.T+1 && d.err == nil {
+		return nil, bad("labels: %d depths for T = %d", n, f.T)
+	}
+	if d.err == nil {
+		f.Labels = make([][]int, f.T+1)
+		for t := range f.Labels {
+			n := d.count(1)
+			l := make([]int, 0, n)
+			next := 0
+			for k := 0; k < n && d.err == nil; k++ {
+				x := d.int()
+				if x > next {
+					d.fail("depth %d: label %d before label %d (labels must be canonical)", t, x, next)
+				}
+				if x == next {
+					next++
+				}
+				l = append(l, x)
+			}
+			f.Labels[t] = l
+		}
+	}
+	np := d.count(1)
+	prev := int64(0)
+	for k := 0; k < np && d.err == nil; k++ {
+		prev += d.i()
+		if prev < 0 || prev >= f.FamilySize {
+			d.fail("probe %d outside the family of %d", prev, f.FamilySize)
+		}
+		f.Probes = append(f.Probes, prev)
+	}
+	nd := d.count(1)
+	if d.err == nil && nd != 0 && nd != f.T+1 {
+		d.fail("%d distance matrices for T = %d", nd, f.T)
+	}
+	for t := 0; t < nd && d.err == nil; t++ {
+		n := d.int()
+		m := partition.Matrix{N: n}
+		k := d.count(8)
+		if d.err == nil && k != 0 && (n < 0 || int64(k) != int64(n)*int64(n-1)/2) {
+			d.fail("depth %d: %d entries for %d classes", t, k, n)
+		}
+		if k > 0 && d.err == nil {
+			m.Data = make([]float64, k)
+			for j := range m.Data {
+				v := d.f()
+				if !(v >= 0) || math.IsInf(v, 1) {
+					d.fail("depth %d: distance %g", t, v)
+					break
+				}
+				m.Data[j] = v
+			}
+		}
+		f.ClassD = append(f.ClassD, m)
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d bytes after the data", len(d.b))
+	}
+	if d.err != nil {
+		return nil, bad("%v (the checksum holds: written by another build of pomdpq?)", d.err)
+	}
+	if err := f.check(); err != nil {
+		return nil, bad("%v", err)
+	}
+	return f, nil
+}
+
+// check verifies what each kind must hold.
+func (f *File) check() error {
+	switch f.Kind {
+	case KindClasses:
+		if len(f.ClassD) != 0 || len(f.Probes) == 0 {
+			return fmt.Errorf("a classes part needs probes and no distances")
+		}
+	case KindPlan:
+		if len(f.ClassD) != 0 || len(f.Probes) != 0 {
+			return fmt.Errorf("a plan holds neither probes nor distances")
+		}
+	case KindDistances:
+		if len(f.ClassD) != f.T+1 {
+			return fmt.Errorf("a distances part needs %d matrices", f.T+1)
+		}
+		for t, m := range f.ClassD[:f.T] {
+			if c := classes(f.Labels[t]); m.N != c {
+				return fmt.Errorf("depth %d: a %d-class matrix for %d classes", t, m.N, c)
+			}
+		}
+	}
+	return nil
+}
+
+func classes(l []int) int {
+	c := 0
+	for _, x := range l {
+		c = max(c, x+1)
+	}
+	return c
+}
+
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (d *dec) u() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || n != len(binary.AppendUvarint(nil, v)) {
+		d.fail("bad number at byte %d from the end", len(d.b))
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) i() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 || n != len(binary.AppendVarint(nil, v)) {
+		d.fail("bad number at byte %d from the end", len(d.b))
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// int reads a non-negative number that fits an int.
+func (d *dec) int() int {
+	v := d.u()
+	if v > math.MaxInt32*uint64(1<<31) {
+		d.fail("number %d out of range", v)
+		return 0
+	}
+	return int(v)
+}
+
+// count reads a length whose items take at least size bytes each.
+func (d *dec) count(size int) int {
+	v := d.u()
+	if d.err == nil && v > uint64(len(d.b)/size) {
+		d.fail("length %d exceeds the %d bytes left", v, len(d.b))
+		return 0
+	}
+	return int(v)
+}
+
+func (d *dec) s() string {
+	n := d.count(1)
+	if d.err != nil {
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *dec) bytes(dst []byte) {
+	if d.err != nil {
+		return
+	}
+	if len(d.b) < len(dst) {
+		d.fail("truncated")
+		return
+	}
+	copy(dst, d.b)
+	d.b = d.b[len(dst):]
+}
+
+func (d *dec) f() float64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) < 8 {
+		d.fail("truncated")
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return v
+}
+
+// Read reads and decodes the shard file at path.
+func Read(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(path, b)
+}
+
+// Write writes f to path atomically: into a temporary file in the same
+// directory, synced, then renamed over path. A process killed before the
+// rename leaves at most a temporary file named .NAME.tmp-*, never path.
+func Write(path string, f *File) error {
+	b := f.Encode()
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp's 0600 would hide the part from a merge run as another user
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("shard: writing %s: %w", path, err)
+	}
+	return nil
+}
