@@ -616,6 +616,20 @@ func fmtBytes(b float64) string {
 	return fmt.Sprintf("%.4g %s", b, units[u])
 }
 
+// FindMissing returns the first "-" successor (None) of controller c that
+// is reached with positive probability on model m from start node start
+// within horizon T (0: any number of steps), or nil when there is none.
+// Controllers with None entries are only meaningful where it returns nil:
+// Complete replaces the None entries by self-loops, so a caller that
+// completes a graph and evaluates it elsewhere (package value, a
+// quotient) checks here first. It panics if start is not a node of c.
+func FindMissing(m *pomdp.Model, c *fsc.FSC, start, T int) *MissingError {
+	if start < 0 || start >= c.Nodes {
+		panic(fmt.Sprintf("policy: start node %d out of range (%d nodes)", start, c.Nodes))
+	}
+	return findMissing(m, c, T, start)
+}
+
 // findMissing searches breadth first from start node start (and every
 // state of b0's support) for a None reached with positive probability
 // within horizon T (0: unbounded) and returns it, or nil.

@@ -255,24 +255,36 @@ func MinimizeUpTo(c *fsc.FSC, start, T int) (*Layered, error) {
 	out := &fsc.FSC{Nodes: width, Stages: T, NumActions: c.NumActions, NumObs: c.NumObs,
 		Act: make([][]int, T), Next: make([][][]int, max(T-1, 0))}
 	for tau := 0; tau < T; tau++ {
+		// Unused nodes copy node 0; at a stage that no defined successor
+		// reaches (Widths[τ] = 0, every successor before it "-"), every
+		// node takes start's action and moves to node 0.
+		repOf := func(i int) int {
+			switch {
+			case i < len(reps[tau]):
+				return reps[tau][i]
+			case len(reps[tau]) > 0:
+				return reps[tau][0]
+			}
+			return -1
+		}
 		out.Act[tau] = make([]int, width)
 		for i := range out.Act[tau] {
-			rep := reps[tau][0]
-			if i < len(reps[tau]) {
-				rep = reps[tau][i]
+			if rep := repOf(i); rep >= 0 {
+				out.Act[tau][i] = c.Action(tau, rep)
+			} else {
+				out.Act[tau][i] = c.Action(tau, start)
 			}
-			out.Act[tau][i] = c.Action(tau, rep)
 		}
 		if tau == T-1 {
 			continue
 		}
 		out.Next[tau] = make([][]int, width)
 		for i := range out.Next[tau] {
-			rep := reps[tau][0]
-			if i < len(reps[tau]) {
-				rep = reps[tau][i]
-			}
+			rep := repOf(i)
 			out.Next[tau][i] = make([]int, c.NumObs)
+			if rep < 0 {
+				continue
+			}
 			for o := range out.Next[tau][i] {
 				if n2 := next(tau, rep, o); n2 != None {
 					out.Next[tau][i][o] = l.NodeClass[tau+1][n2]

@@ -209,3 +209,60 @@ func TestUnroll(t *testing.T) {
 		t.Errorf("%d nodes, want 1 + 3 + 9 tree nodes and the 4 of the graph", u.Nodes)
 	}
 }
+
+// TestMinimizeUpToPartial: graphs with "-" successors, including stages
+// that no defined successor reaches (every successor of the stage before
+// is "-"), give valid layered controllers that behave as the graph
+// wherever it is defined. A graph whose only node has no successor used to
+// panic (index out of range) for T ≥ 2.
+func TestMinimizeUpToPartial(t *testing.T) {
+	// defined reports whether the layered controller l takes the graph's
+	// actions along every observation sequence on which c is defined.
+	defined := func(l, c *fsc.FSC, start, T int) bool {
+		var rec func(t, n, k int) bool
+		rec = func(t, n, k int) bool {
+			if n == None {
+				return true
+			}
+			if l.Action(t, k) != c.Action(0, n) {
+				return false
+			}
+			if t+1 == T {
+				return true
+			}
+			for o := 0; o < c.NumObs; o++ {
+				if !rec(t+1, c.NextNode(0, n, o), l.NextNode(t, k, o)) {
+					return false
+				}
+			}
+			return true
+		}
+		return rec(0, start, 0)
+	}
+	dead := &fsc.FSC{Nodes: 1, NumActions: 2, NumObs: 2, Act: [][]int{{1}}, Next: [][][]int{{{None, None}}}}
+	for T := 1; T <= 3; T++ {
+		l, err := MinimizeUpTo(dead, 0, T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.FSC.Validate(); err != nil || l.Nodes() != 1 || l.Widths[0] != 1 || (T > 1 && l.Widths[1] != 0) || l.FSC.Action(0, 0) != 1 {
+			t.Errorf("T=%d: %v (widths %v, %v)", T, l.FSC, l.Widths, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := 0; trial < 300; trial++ {
+		nA, nO, n, T := 1+rng.IntN(2), 1+rng.IntN(3), 1+rng.IntN(6), 1+rng.IntN(5)
+		c := randomPartialGraph(rng, nA, nO, n)
+		start := rng.IntN(n)
+		l, err := MinimizeUpTo(c, start, T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.FSC.Validate(); err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if !defined(l.FSC, c, start, T) {
+			t.Fatalf("trial %d: layered %v does not behave as %v from %d", trial, l.FSC, c, start)
+		}
+	}
+}

@@ -72,6 +72,11 @@ func (r *Report) policy(ctx context.Context, pi *fsc.FSC, start int, name string
 		if ctrl, err = policy.Complete(pi, start); err != nil {
 			return nil, fmt.Errorf("report: policy %s: %w", name, err)
 		}
+		// Complete turns "-" into self-loops: the values below are only
+		// the graph's where no "-" is reached within the horizon.
+		if me := policy.FindMissing(m, pi, start, r.T); me != nil {
+			return nil, fmt.Errorf("report: policy %s: %w", name, me)
+		}
 	} else if start != 0 {
 		return nil, fmt.Errorf("report: policy %s: a start node other than 0 needs a policy graph (deterministic, stationary)", name)
 	}

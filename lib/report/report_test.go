@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -252,5 +253,29 @@ func TestWriteHTML(t *testing.T) {
 	}
 	if q.NumStates() != r.Exported.NumStates() {
 		t.Errorf("exported file has %d states, the report %d", q.NumStates(), r.Exported.NumStates())
+	}
+}
+
+// TestPolicyMissing: a graph whose "-" is reached within the horizon is
+// refused, also when no family is computed (no quotient, no
+// policy.Analyze); it used to be evaluated with the "-" as a self-loop.
+func TestPolicyMissing(t *testing.T) {
+	m, b := tiger(t)
+	// Listen; after L listen again in node 1, after R nothing ("-").
+	holey := &fsc.FSC{Nodes: 2, NumActions: 3, NumObs: 2, Act: [][]int{{0, 0}}, Next: [][][]int{{{1, policy.None}, {0, 0}}}}
+	for _, budget := range []int64{0, 1 << 10} { // computed families, and all refused
+		_, err := Build(context.Background(), m, "tiger", Options{T: 3, Ground: b.Ground, MemBudget: budget, Policy: holey, PolicyName: "holey.pg"})
+		var me *policy.MissingError
+		if !errors.As(err, &me) || me.Node != 0 || me.Obs != 1 || !strings.Contains(err.Error(), "holey.pg") {
+			t.Errorf("budget %d: error %v, want a *policy.MissingError for node 0, observation R, naming holey.pg", budget, err)
+		}
+	}
+	// Within one step the "-" is never used: the report is built.
+	r, err := Build(context.Background(), m, "tiger", Options{T: 1, Ground: b.Ground, Policy: holey, PolicyName: "holey.pg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Policy.ValueModel != -1 {
+		t.Errorf("one listen: value %g, want -1", r.Policy.ValueModel)
 	}
 }
