@@ -35,17 +35,17 @@ func (sg *signatures) id(parts ...[]int) int {
 // the same behaviour as graph c started in node start: the action it takes
 // after every observation sequence, and where c has no successor ("-"),
 // none. It is the minimal Moore machine of c's part reachable from start
-// (Moore's partition refinement on (action, successor classes), None a
-// class of its own), numbered breadth first from start, which becomes
-// node 0. classOf[n] is the node of the result that node n of c became,
-// or -1 for a node not reachable from start.
+// (Hopcroft's partition refinement of the nodes by action and successor
+// classes, None a class of its own), numbered breadth first from start,
+// which becomes node 0. classOf[n] is the node of the result that node n
+// of c became, or -1 for a node not reachable from start.
 //
 // Two nodes that differ only where one of them has "-" are kept apart
 // (merging them is a choice, and the smallest choice is a hard problem).
 // It panics if start is not a node of c and returns an error if c is not a
 // policy graph (deterministic, stationary).
 //
-// Cost: O(N·|O|) per refinement round, at most N rounds.
+// Cost: O(N·|O|·log N) time and O(N·|O|) memory for N nodes.
 func Minimize(c *fsc.FSC, start int) (min *fsc.FSC, classOf []int, err error) {
 	if err := checkGraph(c); err != nil {
 		return nil, nil, err
@@ -55,47 +55,20 @@ func Minimize(c *fsc.FSC, start int) (min *fsc.FSC, classOf []int, err error) {
 	}
 	reach := reachable(c, start)
 	act, next := c.Act[0], c.Next[0]
-	cls := make([]int, c.Nodes)
-	count := 0
-	{
-		sg := signatures{ids: map[string]int{}}
-		for _, n := range reach {
-			cls[n] = sg.id([]int{act[n]})
-		}
-		count = len(sg.ids)
-	}
-	row := make([]int, c.NumObs)
-	newCls := make([]int, c.Nodes)
-	for {
-		sg := signatures{ids: map[string]int{}}
-		for _, n := range reach {
-			for o, n2 := range next[n] {
-				row[o] = None
-				if n2 != None {
-					row[o] = cls[n2]
-				}
-			}
-			newCls[n] = sg.id([]int{cls[n]}, row)
-		}
-		cls, newCls = newCls, cls
-		if len(sg.ids) == count {
-			break
-		}
-		count = len(sg.ids)
-	}
+	cls := hopcroft(c, reach)
 	// Number classes breadth first from start (reach is in BFS order).
 	classOf = make([]int, c.Nodes)
 	for n := range classOf {
 		classOf[n] = -1
 	}
-	num := map[int]int{}
+	num := map[int32]int{}
 	var reps []int
-	for _, n := range reach {
-		if _, ok := num[cls[n]]; !ok {
-			num[cls[n]] = len(reps)
+	for e, n := range reach {
+		if _, ok := num[cls[e]]; !ok {
+			num[cls[e]] = len(reps)
 			reps = append(reps, n)
 		}
-		classOf[n] = num[cls[n]]
+		classOf[n] = num[cls[e]]
 	}
 	k := len(reps)
 	minAct := make([]int, k)
@@ -111,6 +84,169 @@ func Minimize(c *fsc.FSC, start int) (min *fsc.FSC, classOf []int, err error) {
 		}
 	}
 	return &fsc.FSC{Nodes: k, NumActions: c.NumActions, NumObs: c.NumObs, Act: [][]int{minAct}, Next: [][][]int{minNext}}, classOf, nil
+}
+
+// hopcroft returns the coarsest partition of the nodes reach of graph c
+// (closed under defined successors) that separates different actions and
+// is stable under every observation's successor map, as a block number
+// per position of reach. A "-" successor leads to a sink element of its
+// own (its own block, its successors itself). Hopcroft's algorithm:
+// splitters (block, observation) on a worklist, and after a split only
+// the smaller half needs to be added, so every element enters O(log N)
+// splitters per observation.
+func hopcroft(c *fsc.FSC, reach []int) []int32 {
+	nO := c.NumObs
+	R := len(reach)
+	idx := make([]int32, c.Nodes)
+	for e, n := range reach {
+		idx[n] = int32(e)
+	}
+	sink := -1
+	for _, n := range reach {
+		for _, n2 := range c.Next[0][n] {
+			if n2 == None {
+				sink = R
+			}
+		}
+	}
+	M := R
+	if sink >= 0 {
+		M++
+	}
+	succ := func(e, o int) int32 {
+		if e == sink {
+			return int32(sink)
+		}
+		if n2 := c.Next[0][reach[e]][o]; n2 != None {
+			return idx[n2]
+		}
+		return int32(sink)
+	}
+	// Inverse successor maps in compressed rows keyed by o·M + target.
+	inStart := make([]int, nO*M+1)
+	for e := 0; e < M; e++ {
+		for o := 0; o < nO; o++ {
+			inStart[o*M+int(succ(e, o))+1]++
+		}
+	}
+	for k := 0; k < nO*M; k++ {
+		inStart[k+1] += inStart[k]
+	}
+	in := make([]int32, nO*M)
+	fill := append([]int(nil), inStart[:nO*M]...)
+	for e := 0; e < M; e++ {
+		for o := 0; o < nO; o++ {
+			k := o*M + int(succ(e, o))
+			in[fill[k]] = int32(e)
+			fill[k]++
+		}
+	}
+	// The partition: elems ordered by block, block b holding positions
+	// bStart[b] … bEnd[b]−1; initial blocks by action (the sink apart).
+	elems := make([]int32, M)
+	pos := make([]int32, M)
+	blk := make([]int32, M)
+	bStart := make([]int32, 0, M)
+	bEnd := make([]int32, 0, M)
+	{
+		out := func(e int) int {
+			if e == sink {
+				return -1
+			}
+			return c.Act[0][reach[e]]
+		}
+		first := map[int]int32{}
+		var size []int32
+		for e := 0; e < M; e++ {
+			b, ok := first[out(e)]
+			if !ok {
+				b = int32(len(size))
+				first[out(e)] = b
+				size = append(size, 0)
+			}
+			blk[e] = b
+			size[b]++
+		}
+		at := int32(0)
+		for _, n := range size {
+			bStart = append(bStart, at)
+			at += n
+			bEnd = append(bEnd, at)
+		}
+		fillAt := append([]int32(nil), bStart...)
+		for e := 0; e < M; e++ {
+			b := blk[e]
+			elems[fillAt[b]], pos[e] = int32(e), fillAt[b]
+			fillAt[b]++
+		}
+	}
+	inW := make([]bool, M*nO)
+	var work []int // splitters b·nO + o
+	push := func(b int32, o int) {
+		if k := int(b)*nO + o; !inW[k] {
+			inW[k] = true
+			work = append(work, k)
+		}
+	}
+	for b := range bStart {
+		for o := 0; o < nO; o++ {
+			push(int32(b), o)
+		}
+	}
+	marked := make([]int32, M)
+	var touched []int32
+	var x []int32
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		inW[k] = false
+		a, o := int32(k/nO), k%nO
+		// X: the elements whose o-successor lies in block a.
+		x = x[:0]
+		for i := bStart[a]; i < bEnd[a]; i++ {
+			t := int(elems[i])
+			x = append(x, in[inStart[o*M+t]:inStart[o*M+t+1]]...)
+		}
+		// Move X's elements to the front of their blocks.
+		touched = touched[:0]
+		for _, p := range x {
+			b := blk[p]
+			if marked[b] == 0 {
+				touched = append(touched, b)
+			}
+			i, j := pos[p], bStart[b]+marked[b]
+			q := elems[j]
+			elems[i], pos[q] = q, i
+			elems[j], pos[p] = p, j
+			marked[b]++
+		}
+		for _, b := range touched {
+			m := marked[b]
+			marked[b] = 0
+			if m == bEnd[b]-bStart[b] {
+				continue
+			}
+			nb := int32(len(bStart))
+			bStart = append(bStart, bStart[b])
+			bEnd = append(bEnd, bStart[b]+m)
+			bStart[b] += m
+			for i := bStart[nb]; i < bEnd[nb]; i++ {
+				blk[elems[i]] = nb
+			}
+			small := nb
+			if bEnd[b]-bStart[b] < m {
+				small = b
+			}
+			for o2 := 0; o2 < nO; o2++ {
+				if inW[int(b)*nO+o2] {
+					push(nb, o2)
+				} else {
+					push(small, o2)
+				}
+			}
+		}
+	}
+	return blk[:R]
 }
 
 // reachable returns the nodes of graph c reachable from start along

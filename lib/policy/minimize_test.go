@@ -1,8 +1,10 @@
 package policy
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,5 +266,132 @@ func TestMinimizeUpToPartial(t *testing.T) {
 		if !defined(l.FSC, c, start, T) {
 			t.Fatalf("trial %d: layered %v does not behave as %v from %d", trial, l.FSC, c, start)
 		}
+	}
+}
+
+// mooreClasses is the textbook oracle for Minimize: Moore's refinement of
+// the nodes reachable from start by (class, action-free successor
+// classes) rounds until the class count stops growing, "-" a class of its
+// own; classes numbered by first occurrence in breadth-first order from
+// start, -1 for unreachable nodes. O(N²·|O|) in the worst case.
+func mooreClasses(c *fsc.FSC, start int) []int {
+	reach := reachable(c, start)
+	cls := make([]int, c.Nodes)
+	ids := map[string]int{}
+	for _, n := range reach {
+		key := fmt.Sprint(c.Act[0][n])
+		if _, ok := ids[key]; !ok {
+			ids[key] = len(ids)
+		}
+		cls[n] = ids[key]
+	}
+	for count := len(ids); ; {
+		ids = map[string]int{}
+		next := make([]int, c.Nodes)
+		for _, n := range reach {
+			key := fmt.Sprint(cls[n])
+			for _, n2 := range c.Next[0][n] {
+				if n2 == None {
+					key += " -"
+				} else {
+					key += fmt.Sprint(" ", cls[n2])
+				}
+			}
+			if _, ok := ids[key]; !ok {
+				ids[key] = len(ids)
+			}
+			next[n] = ids[key]
+		}
+		cls = next
+		if len(ids) == count {
+			break
+		}
+		count = len(ids)
+	}
+	out := make([]int, c.Nodes)
+	for n := range out {
+		out[n] = -1
+	}
+	num := map[int]int{}
+	for _, n := range reach {
+		if _, ok := num[cls[n]]; !ok {
+			num[cls[n]] = len(num)
+		}
+		out[n] = num[cls[n]]
+	}
+	return out
+}
+
+// TestMinimizeOracle: Minimize's classes equal Moore's refinement's on
+// random partial graphs too large for TestMinimize's enumeration, and on
+// chains, where Moore needs a round per node.
+func TestMinimizeOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	var graphs []*fsc.FSC
+	for trial := 0; trial < 300; trial++ {
+		graphs = append(graphs, randomPartialGraph(rng, 1+rng.IntN(3), 1+rng.IntN(4), 1+rng.IntN(80)))
+	}
+	for _, n := range []int{1, 2, 50, 200} {
+		graphs = append(graphs, chain(n, 2))
+	}
+	for i, c := range graphs {
+		start := rng.IntN(c.Nodes)
+		min, classOf, err := Minimize(c, start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mooreClasses(c, start)
+		if fmt.Sprint(classOf) != fmt.Sprint(want) {
+			t.Fatalf("graph %d (%v) from %d: classes %v, Moore's refinement %v", i, c, start, classOf, want)
+		}
+		if err := checkGraph(min); err != nil || min.Nodes != max(slices.Max(want), 0)+1 {
+			t.Fatalf("graph %d: minimal graph %v (%v) for %d classes", i, min, err, slices.Max(want)+1)
+		}
+	}
+}
+
+// chain is an n-node graph in which every node listens (action 0) and
+// moves to the next node whatever it observes, and the last node acts
+// (action 1) and returns to node 0: no two nodes behave alike, and node i
+// differs from node i+1 only n−1−i steps ahead.
+func chain(n, nO int) *fsc.FSC {
+	act := make([]int, n)
+	next := make([][]int, n)
+	for i := range next {
+		next[i] = make([]int, nO)
+		for o := range next[i] {
+			next[i][o] = (i + 1) % n
+		}
+	}
+	act[n-1] = 1
+	return &fsc.FSC{Nodes: n, NumActions: 2, NumObs: nO, Act: [][]int{act}, Next: [][][]int{next}}
+}
+
+// TestMinimizeLongChain: a chain of 65536 nodes is already minimal. Moore's
+// refinement, which Minimize used before, needs a round per node here
+// (about N²·|O| = 10¹⁰ steps: over ten minutes, past go test's default
+// timeout); Hopcroft's takes O(N·|O|·log N).
+func TestMinimizeLongChain(t *testing.T) {
+	const n = 1 << 16
+	c := chain(n, 3)
+	min, classOf, err := Minimize(c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if min.Nodes != n {
+		t.Fatalf("%d nodes, want %d", min.Nodes, n)
+	}
+	for i, k := range classOf {
+		if k != i {
+			t.Fatalf("node %d became %d", i, k)
+		}
+	}
+	// A chain of 2n nodes that acts at nodes n−1 and 2n−1 is the n-chain
+	// run twice round: node i and node i+n merge.
+	twice := chain(2*n, 3)
+	twice.Act[0][n-1] = 1
+	min, _, err = Minimize(twice, 0)
+	if err != nil || min.Nodes != n {
+		t.Fatalf("two chained copies: %d nodes (%v), want %d", min.Nodes, err, n)
 	}
 }
