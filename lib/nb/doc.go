@@ -34,7 +34,10 @@
 // selector of the probe family (GoNB's gonbui/widgets) that redraw the
 // class-count curve's marker, the quotient diagram and the partition in place
 // while the cell runs; without a live front end (nbconvert) it leaves the view
-// at ε = 0, and outside a notebook it prints text.
+// at ε = 0, and outside a notebook it prints text. Its cell runs until Done is
+// pressed or the slider has been idle for ten minutes, and a kernel runs one
+// cell at a time: make it a notebook's last code cell, so that Run All is not
+// held up by it.
 //
 // Displays of pomdpq's own types (partitions, quotients, policy families) belong
 // in this package too, one file per concept named after it (partition.go,

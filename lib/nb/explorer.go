@@ -188,8 +188,10 @@ type ExplorerOptions struct {
 // largest family at ε = Eps[0] and, when the front end answers, a slider
 // over the ε grid, a selector of the family and a Done button, redrawing
 // the view in place on every change until Done is pressed or the session
-// has been idle for opt.Idle; the cell runs until then. Outside a notebook
-// it writes Text(0) to Output.
+// has been idle for opt.Idle; the cell runs until then, and the kernel
+// runs no other cell meanwhile (with Jupyter's Run All, the cells below
+// wait: put the explorer last). Outside a notebook it writes Text(0) to
+// Output.
 func (e *Explorer) Show(opt ExplorerOptions) error {
 	if opt.Connect <= 0 {
 		opt.Connect = 10 * time.Second
