@@ -66,7 +66,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	alphaPath := fset.String("alpha", "", "alpha vectors (.alpha) to compare max_α α·b0 with")
 	minOut := fset.String("minimize-out", "", "write the smallest equivalent graph (from the start node) to this .pg file")
 	alphaOut := fset.String("alpha-out", "", "write the exact value of every node as alpha vectors (.alpha) to this file")
-	qeps := fset.Float64("quotient-eps", -1, "look at the policy through the ε-quotient for this ε (with --family, --m, --T)")
+	qeps := fset.Float64("quotient-eps", 0, "look at the policy through the ε-quotient for this ε (with --family, --m, --T)")
 	family := fset.String("family", "stationary", "probe family of the quotient: stationary or clock")
 	mem := fset.Int("m", 2, "memory bound of the quotient's probe family")
 	qT := fset.Int("T", 3, "horizon of the quotient")
@@ -79,6 +79,19 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	}
 	if *pgPath == "" {
 		return usageError{"evaluate: missing --policy FILE.pg"}
+	}
+	set := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["start"] && *start < 0 {
+		return usageError{fmt.Sprintf("evaluate: --start %d: want a node number (0, 1, …)", *start)}
+	}
+	if set["quotient-eps"] {
+		if !(*qeps >= 0) {
+			return usageError{fmt.Sprintf("evaluate: --quotient-eps %g: want a non-negative tolerance", *qeps)}
+		}
+		if *qT < 1 || *mem < 1 {
+			return usageError{fmt.Sprintf("evaluate: the quotient needs --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *qT, *mem)}
+		}
 	}
 	md, g, err := loadModel(*model)
 	if err != nil {
@@ -96,6 +109,10 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	rep := newReporter(stderr, string(progress))
 	rep.Phase("evaluate")
 	ev, err := policy.EvaluateContext(ctx, md, c, *horizon, policy.Options{Progress: rep.Progress})
+	var me *policy.MissingError
+	if errors.As(err, &me) {
+		return fmt.Errorf("%s: %w", *pgPath, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -169,7 +186,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		out.Minimal = &min.Nodes
 		text = append(text, fmt.Sprintf("smallest equivalent graph from node %d: %d nodes (of %d), written to %s with the start as node 0", from, min.Nodes, c.Nodes, *minOut))
 	}
-	if *qeps >= 0 {
+	if set["quotient-eps"] {
 		kind, err := fsc.ParseKind(*family)
 		if err != nil || (kind != fsc.KindStationary && kind != fsc.KindClock) {
 			return usageError{"evaluate: --family must be stationary or clock"}
@@ -180,6 +197,9 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Phase("analysis")
 		a, err := policy.Analyze(q, c, from, kind, *mem)
+		if errors.As(err, &me) {
+			return fmt.Errorf("%s: %w", *pgPath, err)
+		}
 		if err != nil {
 			return err
 		}

@@ -123,6 +123,13 @@ func TestEvaluateErrors(t *testing.T) {
 		{[]string{"--model", "tiger95", "--policy", dash}, `node 0 has no successor ("-") for observation tiger-left`},
 		{[]string{"--model", "tiger95", "--policy", counterPG, "--start", "9"}, "--start 9 is not a node"},
 		{[]string{"--model", "tiger95", "--policy", counterPG, "extra"}, "unexpected argument"},
+		// Values that used to be ignored silently, and the file of a reached "-".
+		{[]string{"--model", "tiger95", "--policy", counterPG, "--start", "-2"}, "--start -2: want a node number"},
+		{[]string{"--model", "tiger95", "--policy", counterPG, "--quotient-eps", "-0.5"}, "--quotient-eps -0.5: want a non-negative tolerance"},
+		{[]string{"--model", "tiger95", "--policy", counterPG, "--quotient-eps", "NaN"}, "--quotient-eps NaN: want a non-negative tolerance"},
+		{[]string{"--model", "tiger95", "--policy", counterPG, "--quotient-eps", "0", "--T", "0"}, "the quotient needs --T ≥ 1 and --m ≥ 1"},
+		{[]string{"--model", "tiger95", "--policy", dash}, dash + `: policy: node 0 has no successor`},
+		{[]string{"--model", "tiger95", "--policy", dash, "--horizon", "1", "--quotient-eps", "0", "--T", "2"}, dash + `: policy: node 0 has no successor`},
 	} {
 		_, err := runCLI(t, append([]string{"evaluate"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
