@@ -166,6 +166,12 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		text = append(text, line)
 	}
 	if *alphaOut != "" {
+		for n, v := range ev.Start {
+			if math.IsNaN(v) {
+				return fmt.Errorf("evaluate --alpha-out: node %d of %s has no value (a \"-\" successor is reached with positive probability from it), so there is no alpha vector to write for it; "+
+					"--minimize-out writes the graph from the start node, whose nodes all have values", n, *pgPath)
+			}
+		}
 		if err := policy.SaveAlpha(*alphaOut, ev.Alpha(c)); err != nil {
 			return err
 		}

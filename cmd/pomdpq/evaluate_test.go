@@ -112,11 +112,16 @@ func TestEvaluateErrors(t *testing.T) {
 	if err := os.WriteFile(dash, []byte("0 0  - 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	part := filepath.Join(dir, "part.pg")
+	if err := os.WriteFile(part, []byte("0 0  - 1\n1 0  1 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--model", "tiger95"}, "missing --policy"},
+		{[]string{"--model", "tiger95", "--policy", part, "--alpha-out", filepath.Join(dir, "part.alpha")}, "--alpha-out: node 0 of " + part + " has no value"},
 		{[]string{"--model", "tiger95", "--policy", filepath.Join(dir, "none.pg")}, "policy file " + filepath.Join(dir, "none.pg") + " does not exist"},
 		{[]string{"--model", "tiger95", "--policy", bad}, "policy: bad.pg:1: node 0, next node for observation tiger-right: dangling node 2"},
 		{[]string{"--model", "tiger-listen", "--policy", counterPG}, "counter.pg:4: node 3, action: action 2 out of range"},

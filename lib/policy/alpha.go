@@ -148,8 +148,10 @@ const AlphaDigits = 25
 // WriteAlpha writes alpha vectors in pomdp-solve's layout: per vector the
 // action index on a line, the values each printed with AlphaDigits
 // decimals and followed by a space on the next line, then a blank line.
-// Decimal expansions of binary floats are exact, so the values read back
-// bit for bit. It returns an error for a vector with a negative action or
+// Values of magnitude at least 1 (and zeros) read back bit for bit: 25
+// decimals resolve far below their spacing. Smaller ones read back within
+// 5e-26, the last printed decimal (a value below 5e-26 prints as zero, as
+// pomdp-solve's does). It returns an error for a vector with a negative action or
 // a non-finite value, or vectors of different lengths.
 func WriteAlpha(w io.Writer, vs []Alpha) error {
 	bw := bufio.NewWriter(w)

@@ -91,6 +91,8 @@ func (e *Evaluation) String() string {
 // Alpha returns the evaluation's alpha vectors, one per node of the
 // deterministic controller c it evaluated: node n's action at stage 0 and
 // V[n]. For a converged pomdp-solve graph they are the solver's vectors.
+// A node from which a "-" successor is reached has NaN values, which
+// WriteAlpha refuses.
 func (e *Evaluation) Alpha(c *fsc.FSC) []Alpha {
 	out := make([]Alpha, len(e.V))
 	for n, v := range e.V {
