@@ -46,7 +46,9 @@ type Options struct {
 	// runtime.GOMAXPROCS(0).
 	Workers int
 	// Progress, when set, is called after every sweep of value iteration
-	// with the sweeps done and the sweeps the a-priori bound needs.
+	// with the sweeps done and the sweeps the a-priori bound needs, and
+	// after every stage of the finite-horizon recursion with the stages
+	// done and T.
 	Progress func(done, total int)
 }
 
@@ -187,9 +189,9 @@ func EvaluateContext(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, opt
 	} else {
 		ev.Method = "backward recursion"
 		if c.Deterministic() {
-			ev.V, err = newFactored(m, c, opt.Workers).backward(ctx, T, ev.Discount)
+			ev.V, err = newFactored(m, c, opt.Workers).backward(ctx, T, ev.Discount, opt.Progress)
 		} else {
-			ev.V, err = backward(ctx, m, c, T, ev.Discount)
+			ev.V, err = backward(ctx, m, c, T, ev.Discount, opt.Progress)
 		}
 	}
 	if err != nil {
@@ -283,7 +285,7 @@ func reward(m *pomdp.Model, c *fsc.FSC, tau, n, s int) float64 {
 
 // backward runs the finite-horizon recursion; pairs that reach a None with
 // positive probability get NaN.
-func backward(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, gamma float64) ([][]float64, error) {
+func backward(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, gamma float64, progress func(done, total int)) ([][]float64, error) {
 	nS := m.NumStates()
 	next := make([][]float64, c.Nodes)
 	cur := make([][]float64, c.Nodes)
@@ -314,6 +316,9 @@ func backward(ctx context.Context, m *pomdp.Model, c *fsc.FSC, T int, gamma floa
 			}
 		}
 		cur, next = next, cur
+		if progress != nil {
+			progress(T-tau, T)
+		}
 	}
 	return next, nil
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -354,5 +355,35 @@ func TestEvaluateErrors(t *testing.T) {
 	und.HasDiscount = false
 	if _, err := Evaluate(und, fsc.Constant(1, 2, 0), 0); err == nil || !strings.Contains(err.Error(), "needs a discount") {
 		t.Errorf("infinite horizon without a discount: %v", err)
+	}
+}
+
+// TestEvaluateProgress: the finite-horizon recursion reports every stage
+// (it used to report nothing, however long T), deterministic and
+// stochastic controllers alike; value iteration reports its sweeps.
+func TestEvaluateProgress(t *testing.T) {
+	m := tiger95(t)
+	c, err := ReadPG(strings.NewReader(counterPG), "counter.pg", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ctrl := range []*fsc.FSC{c, fsc.Mixed(2, []float64{0.5, 0.25, 0.25})} {
+		var calls [][2]int
+		opt := Options{Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }}
+		if _, err := EvaluateContext(context.Background(), m, ctrl, 7, opt); err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 7 || calls[0] != [2]int{1, 7} || calls[6] != [2]int{7, 7} {
+			t.Errorf("%v: progress calls %v, want (1, 7) … (7, 7)", ctrl, calls)
+		}
+	}
+	var sweeps []int
+	opt := Options{MaxPairs: 1, Progress: func(done, total int) { sweeps = append(sweeps, done) }}
+	ev, err := EvaluateContext(context.Background(), m, c, 0, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Method != "value iteration" || len(sweeps) != ev.Sweeps || sweeps[len(sweeps)-1] != ev.Sweeps {
+		t.Errorf("value iteration: %d sweeps, progress %v", ev.Sweeps, sweeps)
 	}
 }

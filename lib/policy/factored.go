@@ -147,7 +147,7 @@ func (f *factored) scratch() [][]float64 {
 }
 
 // backward runs the finite-horizon recursion for T stages.
-func (f *factored) backward(ctx context.Context, T int, gamma float64) ([][]float64, error) {
+func (f *factored) backward(ctx context.Context, T int, gamma float64, progress func(done, total int)) ([][]float64, error) {
 	K := f.c.Nodes * f.nS
 	next, cur := make([]float64, K), make([]float64, K)
 	sc := f.scratch()
@@ -157,6 +157,9 @@ func (f *factored) backward(ctx context.Context, T int, gamma float64) ([][]floa
 		}
 		f.sweep(tau, gamma, tau < T-1, next, cur, sc)
 		cur, next = next, cur
+		if progress != nil {
+			progress(T-tau, T)
+		}
 	}
 	return f.split(next), nil
 }
