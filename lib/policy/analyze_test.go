@@ -11,7 +11,9 @@ import (
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
+	"github.com/pomdpq/pomdpq/lib/value"
 )
 
 func tigerQuotient(t *testing.T, T int, eps float64) *quotient.Quotient {
@@ -167,5 +169,42 @@ func TestAnalyzeMissing(t *testing.T) {
 	var me *MissingError
 	if !errors.As(err, &me) || me.Node != 0 || me.Obs != 1 {
 		t.Errorf("error %v, want node 0 observation 1", err)
+	}
+}
+
+// TestAnalyzeLatentReward: the exact quotient keeps a probe's observation
+// law, and so the value of a reward that is a function of what it
+// observes (value.WithObsReward), but not of the model's latent reward
+// R(s, a): the quotient's reward is that of its class's average belief
+// (quotient.ClassBeliefs), and the members of an exact class may have
+// different beliefs. On the 4×3 maze with one-node probes at T = 3, the
+// probe "always east", a member of the family, loses 0.064 of latent
+// value (by hand: T = 1, 2 agree, the depth-2 classes merge histories
+// whose beliefs differ) and keeps its observation-reward value.
+func TestAnalyzeLatentReward(t *testing.T) {
+	b, err := bench.Lookup("maze4x3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	east := fsc.Constant(4, 6, 2)
+	for _, tc := range []struct {
+		m     *pomdp.Model
+		equal bool
+	}{{b.Model, false}, {pomdp.Must(value.WithObsReward(b.Model)), true}} {
+		q, err := EpsQuotient(t.Context(), tc.m, b.Ground, fsc.KindStationary, 1, 3, 0, distance.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Analyze(q, east, 0, fsc.KindStationary, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Verdict != Member || !(a.SoundnessMax <= 1e-12) {
+			t.Fatalf("%s: verdict %v, soundness gap %g; want a member with no gap", tc.m.Name, a.Verdict, a.SoundnessMax)
+		}
+		gap := math.Abs(a.ModelValue - a.QuotientValue)
+		if tc.equal != (gap <= 1e-12) {
+			t.Errorf("%s: model value %.12g, quotient value %.12g (gap %.3g); equal expected: %v", tc.m.Name, a.ModelValue, a.QuotientValue, gap, tc.equal)
+		}
 	}
 }

@@ -269,6 +269,7 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 			rows = append(rows, []string{"largest such distance d^π", num(p.MaxLawSplit)})
 		}
 		r.table(&b, "Policy "+p.Name, []string{"quantity", "value"}, rows)
+		b.WriteString("<p class=\"note\">V<sub>M</sub><sup>π</sup> uses the model's reward R(s, a), which depends on the hidden state; the quotient gives each class the reward of its members' average belief. The two values agree when the quotient is exact, π is in the family and the reward is a function of actions and observations; with a latent reward they may differ even then, where members of one class hold different beliefs (the observation laws still agree: see the soundness gap).</p>\n")
 		if a := p.Analysis; a != nil && len(a.Splits) > 0 {
 			var rows [][]string
 			for k, s := range a.Splits {
