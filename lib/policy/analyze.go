@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -131,12 +132,19 @@ type Analysis struct {
 //   - clock(m, T): a member exactly when the clock-aware minimum up to T
 //     has at most m nodes.
 //
-// It returns an error if c is not a policy graph of q's model, or if a
-// "-" successor is reached with positive probability within the horizon.
+// It returns an error if c is not a policy graph of q's model, start is
+// not one of its nodes, or a "-" successor is reached with positive
+// probability within the horizon.
 func Analyze(q *quotient.Quotient, c *fsc.FSC, start int, kind fsc.Kind, mem int) (*Analysis, error) {
 	m, T := q.M, q.T
 	if T < 1 {
 		return nil, fmt.Errorf("policy: Analyze needs a quotient of horizon T ≥ 1")
+	}
+	if c == nil {
+		return nil, errors.New("policy: Analyze of a nil controller")
+	}
+	if start < 0 || start >= c.Nodes {
+		return nil, fmt.Errorf("policy: start node %d is not a node of the graph (nodes 0 … %d)", start, c.Nodes-1)
 	}
 	if c.NumActions != m.NumActions() || c.NumObs != m.NumObservations() {
 		return nil, fmt.Errorf("policy: controller has %d actions and %d observations, the model %d and %d", c.NumActions, c.NumObs, m.NumActions(), m.NumObservations())

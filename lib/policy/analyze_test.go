@@ -170,6 +170,12 @@ func TestAnalyzeMissing(t *testing.T) {
 	if !errors.As(err, &me) || me.Node != 0 || me.Obs != 1 {
 		t.Errorf("error %v, want node 0 observation 1", err)
 	}
+	// A start node outside the graph is an error (it used to panic).
+	for _, start := range []int{-1, 2} {
+		if _, err := Analyze(tigerQuotient(t, 3, 0), c, start, fsc.KindStationary, 2); err == nil || !strings.Contains(err.Error(), "is not a node") {
+			t.Errorf("start %d: error %v", start, err)
+		}
+	}
 }
 
 // TestAnalyzeLatentReward: the exact quotient keeps a probe's observation
