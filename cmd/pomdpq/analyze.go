@@ -24,10 +24,13 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 4 whose estimate fits the budget)")
 	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
 	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	fs.Var(&progress, "progress", "progress on stderr: --progress=auto, bar, lines or off (with the =)")
 	var mem memFlag
 	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of physical memory; unlimited: none)")
 	pos, err := parseFlags(fs, args)
+	if isHelp(err) {
+		return printHelp(stdout, analyzeUsage, fs)
+	}
 	if err != nil {
 		return err
 	}

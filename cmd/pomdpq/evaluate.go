@@ -61,7 +61,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	model := fset.String("model", "", "built-in model name or model file")
 	pgPath := fset.String("policy", "", "policy graph (.pg, pomdp-solve's format)")
 	horizon := fset.Int("horizon", 0, "horizon T (0: the discounted infinite horizon)")
-	start := fset.Int("start", -1, "start node (default: the best at b0)")
+	start := fset.Int("start", -1, "start node (-1: the best at b0)")
 	asJSON := fset.Bool("json", false, "print JSON")
 	alphaPath := fset.String("alpha", "", "alpha vectors (.alpha) to compare max_α α·b0 with")
 	minOut := fset.String("minimize-out", "", "write the smallest equivalent graph (from the start node) to this .pg file")
@@ -71,8 +71,11 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	mem := fset.Int("m", 2, "memory bound of the quotient's probe family")
 	qT := fset.Int("T", 3, "horizon of the quotient")
 	progress := progressFlag("auto")
-	fset.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	fset.Var(&progress, "progress", "progress on stderr: --progress=auto, bar, lines or off (with the =)")
 	if pos, err := parseFlags(fset, args); err != nil {
+		if isHelp(err) {
+			return printHelp(stdout, "usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json] [flags]", fset)
+		}
 		return err
 	} else if len(pos) > 0 {
 		return usageError{fmt.Sprintf("evaluate: unexpected argument %q (usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json])", pos[0])}
@@ -233,5 +236,22 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	for _, l := range text {
 		fmt.Fprintln(stdout, l)
 	}
+	return nil
+}
+
+// isHelp reports whether a parseFlags error is -h or --help.
+func isHelp(err error) bool {
+	var u usageError
+	return errors.As(err, &u) && u.msg == flag.ErrHelp.Error()
+}
+
+// printHelp writes a subcommand's usage line and its flags with their
+// defaults to w (-h and --help).
+func printHelp(w io.Writer, usage string, fset *flag.FlagSet) error {
+	fmt.Fprintln(w, usage)
+	fmt.Fprintln(w, "\nflags:")
+	fset.SetOutput(w)
+	fset.PrintDefaults()
+	fset.SetOutput(io.Discard)
 	return nil
 }

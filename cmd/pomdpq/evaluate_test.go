@@ -160,3 +160,31 @@ func TestEvaluateSample(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestEvaluateAnalyzeHelp: -h and --help list every flag (they printed
+// "flag: help requested" and exited 2, so --alpha, --start, --minimize-out,
+// --alpha-out and --quotient-eps could not be discovered).
+func TestEvaluateAnalyzeHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		flags []string
+	}{
+		{[]string{"evaluate", "-h"}, []string{"-alpha", "-alpha-out", "-minimize-out", "-quotient-eps", "-start", "-horizon", "-family"}},
+		{[]string{"evaluate", "--help"}, []string{"-policy"}},
+		{[]string{"analyze", "--help"}, []string{"-policy", "-eps", "-mem", "-out"}},
+	} {
+		out, err := runCLI(t, tc.args...)
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if !strings.HasPrefix(out, "usage: pomdpq "+tc.args[0]) {
+			t.Errorf("%v: output starts %q", tc.args, out[:min(len(out), 60)])
+		}
+		for _, f := range tc.flags {
+			if !strings.Contains(out, "  "+f+" ") && !strings.Contains(out, "  "+f+"\n") {
+				t.Errorf("%v: no %s in\n%s", tc.args, f, out)
+			}
+		}
+	}
+}
