@@ -223,7 +223,7 @@ type statJudge struct {
 // judge returns the statistical verdict on row i of t.
 func (j statJudge) judge(t *Table, i int) (bool, string) {
 	if j.skip != "" {
-		return false, "not reproduced here: " + j.skip
+		return false, NotJudgedPrefix + "not reproduced here: " + j.skip
 	}
 	row, pr := t.Rows[i], t.Printed[i]
 	var bad, good []string
@@ -295,7 +295,7 @@ func statTable(t *Table, judges map[int]statJudge) {
 	t.PatternOK = func(i int) (bool, string) {
 		j, ok := judges[i]
 		if !ok {
-			return true, ""
+			return false, NotJudgedPrefix + "no statistical judge for this row"
 		}
 		return j.judge(t, i)
 	}
@@ -594,7 +594,7 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.3, 0.5}
 	t := &Table{Name: "convergence", Paper: "convergence", Label: "tab:convergence",
 		Title: "ARI of sampled vs exact greedy partitions, GridWorld 3×3 (m = 1, T = 2), averaged over ε ∈ {0, 0.3, 0.5}; 5 replications (seeds 0–4)",
-		Columns: []Column{{"trajectories", Key}, {"mean_ari", Pattern}, {"min_ari", Pattern}, {"replications", Exact},
+		Columns: []Column{{"trajectories", Key}, {"mean_ari", Pattern}, {"min_ari", Pattern}, {"replications", Setting},
 			{"mean_ari_range", Info}, {"min_ari_range", Info}, {"mean_abs_error", Info}, {"max_bias", Info}}}
 	ms, err := newM1Sampler(ctx, env, "gridworld:3", 2)
 	if err != nil {
@@ -864,7 +864,7 @@ func slope(x, y []float64) float64 {
 func newBenchmarks(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "new-benchmarks", Paper: "new-benchmarks", Label: "tab:new-benchmarks",
 		Title: "Hallway and Network Monitoring (m = 1, T = 2), exact class counts",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"n_actions", Exact}, {"n_obs", Exact},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"n_actions", Setting}, {"n_obs", Setting},
 			{"classes_eps0", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact}, {"max_distance", Info}}}
 	for _, c := range []struct{ name, model string }{
 		{"Hallway (L=10)", "hallway:10"}, {"Hallway (L=20)", "hallway:20"},
@@ -887,7 +887,7 @@ func newBenchmarks(ctx context.Context, env *Env) (*Table, error) {
 func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "scaling-gridworld", Paper: "scaling-gridworld", Label: "app:experiments",
 		Title:   "GridWorld n×n (T = 2, m = 1, ε = 0.3): classes, compression (classes / 21 histories), time",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes", Exact}, {"compression", Exact}, {"time_s", Timing}}}
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"classes", Exact}, {"compression", Exact}, {"time_s", Timing}}}
 	for _, n := range []int{3, 4, 5, 6} {
 		b, err := bench.Lookup("gridworld:" + itoa(n))
 		if err != nil {
@@ -914,7 +914,7 @@ func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 func computationalProfile(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "computational-profile", Paper: "computational-profile", Label: "tab:computational-profile",
 		Title: "Pipeline stage breakdown (m = 1, T = 2): family enumeration vs distance cache (exact laws and W1)",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Exact}, {"fscs", Exact}, {"enum_s", Timing},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"m", Setting}, {"fscs", Exact}, {"enum_s", Timing},
 			{"cache_s", Timing}, {"cache_pct", Timing}, {"partition_s", Timing}}}
 	for _, c := range []struct{ name, model string }{{"Tiger", "tiger"}, {"GridWorld 3x3", "gridworld:3"}, {"RockSample(4,4)", "rocksample:4:4"}} {
 		b, err := bench.Lookup(c.model)
