@@ -41,10 +41,16 @@ func Frame(t *repro.Table) dataframe.DataFrame {
 			switch s {
 			case repro.Agree:
 				marks[i] = "✓"
+			case repro.Statistical:
+				marks[i] = "✓ (statistical)"
 			case repro.Patterns:
 				marks[i] = "✓ (pattern)"
+			case repro.Explained:
+				marks[i] = "✗ (explained)"
 			case repro.Differs:
 				marks[i] = "✗"
+			case repro.SettingRow:
+				marks[i] = "setting"
 			default:
 				marks[i] = "–"
 			}
@@ -76,13 +82,12 @@ func ShowRepro(t *repro.Table) error {
 			return err
 		}
 	}
-	agree := 0
-	for _, s := range t.Status {
-		if s == repro.Agree || s == repro.Patterns {
-			agree++
-		}
+	c := t.Counts()
+	caption := fmt.Sprintf("%s (%s): %d/%d judged rows agree with the paper (%d exactly, %d statistically, %d by pattern); %d differ with a computed explanation, %d without",
+		t.Title, t.Label, c.Agreeing(), c.Judged(), c.Exact, c.Statistical, c.Pattern, c.Explained, c.Unexplained)
+	if c.NotJudged > 0 || c.Settings > 0 {
+		caption += fmt.Sprintf("; %d not judged, %d settings (not counted)", c.NotJudged, c.Settings)
 	}
-	caption := fmt.Sprintf("%s (%s): %d/%d rows agree with the paper", t.Title, t.Label, agree, t.Compared())
 	if err := Table(Frame(t), Caption(caption)); err != nil {
 		return err
 	}
