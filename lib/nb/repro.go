@@ -74,7 +74,9 @@ func column(name string, cells []string) series.Series {
 }
 
 // ShowRepro displays a regenerated table beside the paper's printed values,
-// with per-row agreement and a summary ("7/9 rows agree with the paper").
+// with per-row agreement and a summary ("7/9 judged rows agree with the
+// paper", then the statistical, pattern, explained, unexplained, not
+// judged and settings counts where there are any; repro.Counts).
 // It compares the table first if that has not been done.
 func ShowRepro(t *repro.Table) error {
 	if t.Status == nil {
@@ -83,8 +85,13 @@ func ShowRepro(t *repro.Table) error {
 		}
 	}
 	c := t.Counts()
-	caption := fmt.Sprintf("%s (%s): %d/%d judged rows agree with the paper (%d exactly, %d statistically, %d by pattern); %d differ with a computed explanation, %d without",
-		t.Title, t.Label, c.Agreeing(), c.Judged(), c.Exact, c.Statistical, c.Pattern, c.Explained, c.Unexplained)
+	caption := fmt.Sprintf("%s (%s): %d/%d judged rows agree with the paper", t.Title, t.Label, c.Agreeing(), c.Judged())
+	if c.Statistical > 0 || c.Pattern > 0 {
+		caption += fmt.Sprintf(" (%d exactly, %d statistically, %d by pattern)", c.Exact, c.Statistical, c.Pattern)
+	}
+	if c.Explained > 0 || c.Unexplained > 0 {
+		caption += fmt.Sprintf("; %d differ with a computed explanation, %d without", c.Explained, c.Unexplained)
+	}
 	if c.NotJudged > 0 || c.Settings > 0 {
 		caption += fmt.Sprintf("; %d not judged, %d settings (not counted)", c.NotJudged, c.Settings)
 	}
