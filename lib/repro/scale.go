@@ -317,7 +317,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.1, 0.25, 0.45}
 	t := &Table{Name: "medium-scale", Paper: "medium-scale", Label: "tab:medium-scale",
 		Title: "Operational quotient class counts (m = 1, T = 2, sampled with 500 trajectories; 95% bootstrap CI on max W1, 1,000 resamples), with the exact values",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
 			{"classes_eps0_25", Exact}, {"classes_eps0_45", Exact}, {"cache_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}, {"laws", Info}}}
 	judges := map[int]statJudge{}
@@ -338,7 +338,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 			joinInts(sc.exactCnt), ranges(sc.lo, sc.hi), itoa(sc.run.Laws))
 		i := len(t.Rows)
 		t.Rows = append(t.Rows, row)
-		j := statJudge{exactCols: []int{1}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{7, 8}, iv: sc.iv, exactMax: sc.exactMax}
+		j := statJudge{countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{7, 8}, iv: sc.iv, exactMax: sc.exactMax}
 		if strings.HasPrefix(c.name, "Random") {
 			judges[i] = statJudge{skip: ""}
 			continue
@@ -413,7 +413,7 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.1, 0.3, 0.5}
 	t := &Table{Name: "m2-scaling", Paper: "m2-scaling", Label: "tab:m2-scaling",
 		Title: "m = 1 vs m = 2 class counts, sampled (500 trajectories, seed 0) beside the exact ones; 95% bootstrap CI on max W1",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Key}, {"horizon", Key}, {"fscs", Exact},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"m", Key}, {"horizon", Key}, {"fscs", Exact},
 			{"classes_eps0", Exact}, {"classes_eps0_1", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact},
 			{"runtime_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info},
@@ -443,7 +443,7 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 			row = append(row, f3(sc.seconds), fnum(sc.iv.Low), fnum(sc.iv.High), f3(sc.run.MaxDistance()), f3(sc.exactMax),
 				joinInts(sc.exactCnt), ranges(sc.lo, sc.hi), joinInts(pc), f3(pmax), itoa(sc.run.Laws), itoa(sc.run.Problems))
 			i := len(t.Rows)
-			judges[i] = statJudge{exactCols: []int{1, 4}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds,
+			judges[i] = statJudge{exactCols: []int{4}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds,
 				ciCols: [2]int{10, 11}, iv: sc.iv, exactMax: sc.exactMax}
 			perCounts[i] = pc
 			t.Rows = append(t.Rows, row)
@@ -484,7 +484,7 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.3}
 	t := &Table{Name: "meaningful-scale", Paper: "meaningful-scale", Label: "tab:meaningful-scale",
 		Title: "Large-state sampling (m = 1, 500 trajectories, seed 0), with exact values where computed",
-		Columns: []Column{{"track", Key}, {"benchmark", Key}, {"n_states", Exact}, {"n_obs", Exact}, {"horizon", Exact}, {"method", Key},
+		Columns: []Column{{"track", Key}, {"benchmark", Key}, {"n_states", Setting}, {"n_obs", Setting}, {"horizon", Setting}, {"method", Key},
 			{"classes_eps0", Exact}, {"classes_eps0_3", Exact}, {"runtime_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}}}
 	counts := colIndex(t, "classes_eps0", "classes_eps0_3")
@@ -528,7 +528,7 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		row := []string{c.track, c.name, itoa(sc.b.Model.NumStates()), itoa(sc.b.Model.NumObservations()), "2", c.method,
 			itoa(sc.counts[0]), itoa(sc.counts[1]), f3(sc.seconds), fnum(sc.iv.Low), fnum(sc.iv.High),
 			f3(sc.run.MaxDistance()), exMax, exCnt, ranges(sc.lo, sc.hi)}
-		j := statJudge{exactCols: []int{2, 3, 4}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{9, 10},
+		j := statJudge{countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{9, 10},
 			iv: sc.iv, exactMax: math.NaN(), why: tstep}
 		if c.exact {
 			j.exactMax = sc.exactMax
