@@ -168,3 +168,15 @@ func TestJudgesCompute(t *testing.T) {
 		t.Errorf("random rows: %d statistical, %d differ; want 4 judged, some differing", stat, diff)
 	}
 }
+
+// Item 3: a sampled row without a judge is not judged (statTable used to
+// return true for it).
+func TestStatTableWithoutJudge(t *testing.T) {
+	cols := []Column{{"benchmark", Key}, {"n_states", Setting}, {"classes_eps0", Exact}, {"ci_low", Pattern}, {"ci_high", Pattern}}
+	tab := &Table{Name: "t", Paper: "medium-scale", Columns: cols, Rows: [][]string{{"GridWorld 8x8", "64", "5", "0.3", "0.4"}}}
+	statTable(tab, map[int]statJudge{})
+	compareRows(t, tab)
+	if tab.Status[0] != NotJudged || !strings.HasPrefix(tab.Note[0], NotJudgedPrefix) {
+		t.Errorf("row without a judge: %q %q, want %q", tab.Status[0], tab.Note[0], NotJudged)
+	}
+}
