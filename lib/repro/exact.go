@@ -212,8 +212,8 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 		// the printed gap column, recomputed by the authors' mechanism:
 		// checked against the printed value
 		t.Reconstruct(i, "max_gap", f3(sl.Value), "the authors' code's column: clock-aware suffixes sliced twice (length T − 2t) against d^op under constant prefixes (paper_column_sliced)")
-		if printedGap != "" && !Agrees(f3(d.Gap), printedGap) {
-			t.Remark(i, why)
+		if printedGap != "" {
+			t.Remark(i, why) // the computed account, beside the checked reconstructions
 		}
 	}
 	t.Notes = append(t.Notes,
