@@ -837,6 +837,7 @@ type plPBVIResult struct {
 	gapEps0                float64 // value gap of the exact (ε = 0) quotient
 	alt                    string  // class counts in other settings
 	altCounts              []plAlt
+	ownRewardMax           float64 // max |R| of the benchmark's own reward
 }
 
 // plAlt is the class count of a PBVI benchmark in another setting.
@@ -884,6 +885,12 @@ func plPBVIRows(ctx context.Context, env *Env) ([]plPBVIResult, error) {
 			return nil, err
 		}
 		m := b.Model
+		ownMax := 0.0
+		for _, row := range m.R {
+			for _, v := range row {
+				ownMax = max(ownMax, math.Abs(v))
+			}
+		}
 		switch c.reward {
 		case "goal":
 			g, err := bench.Lookup(strings.Replace(c.model, "gridworld", "gridworld-goal", 1))
@@ -956,7 +963,7 @@ func plPBVIRows(ctx context.Context, env *Env) ([]plPBVIResult, error) {
 		out = append(out, plPBVIResult{name: c.name, model: c.model, reward: c.reward, nS: m.NumStates(), classes: q.Classes(),
 			qStates: qm.NumStates(), tOrig: po.Seconds, tQuot: pq.Seconds, tPart: tPart, vOrig: po.Value, vQuot: pq.Value,
 			vOnOrig: onOrig, gamma: po.Discount, ref: value.Policy(m, ref, T), pointsOrig: len(po.Beliefs), pointsQuot: len(pq.Beliefs),
-			gapEps0: po.Value - onOrig0, alt: strings.Join(alt, ", "), altCounts: altCounts})
+			gapEps0: po.Value - onOrig0, alt: strings.Join(alt, ", "), altCounts: altCounts, ownRewardMax: ownMax})
 	}
 	return out, nil
 }
@@ -1017,8 +1024,13 @@ func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
 				break
 			}
 		}
-		// value gap: the same pipeline on the exact (ε = 0) quotient
+		// value gap: the same pipeline on the exact (ε = 0) quotient; for
+		// a benchmark without a reward of its own, the gap under that
+		// (zero) reward
 		t.Reconstruct(i, "value_gap", f3(plClean(r.gapEps0)), "the same PBVI pipeline on the exact (ε = 0) quotient")
+		if r.reward != "own" && r.ownRewardMax == 0 {
+			t.Reconstruct(i, "value_gap", "0.000", "the gap under the model's own reward, which is zero (max |R| = 0 over every state and action, so every policy has value 0); we give it the "+reward[r.reward]+" instead")
+		}
 		t.Remark(i, fmt.Sprintf("value_gap: PBVI's policy on the %d-class quotient (ε = 0.5) scores %s on the original against PBVI's %s there", r.classes, plF4(r.vOnOrig), plF4(r.vOrig)))
 	}
 	t.Notes = append(t.Notes,
