@@ -3,7 +3,9 @@
 # which first builds the kernel and makes sure Jupyter is there).
 #
 #   1. go run ./cmd/pomdpq reproduce all --out out/tables
-#      (the tables, and out/tables/agreement.csv with columns table,agree,total)
+#      (the tables, and out/tables/agreement.csv: per table the rows agreeing
+#      exactly, statistically, by pattern, differing with and without a
+#      computed explanation, not judged, settings and ours only)
 #   2. go run ./cmd/pomdpq reproduce classic-models --out out/tables
 #      (our own table, no paper column: every model of datasets/models for
 #      m = 1 and m ≤ 2 at the largest T within 5 s and 2 GiB per run here,
@@ -12,7 +14,7 @@
 #      40 minutes: CLASSIC_SECONDS=60 CLASSIC_MEM=4G; CLASSIC=0 skips it)
 #   3. every notebook executed into out/notebooks/ and rendered into out/html/,
 #      then checked (scripts/run-notebooks.sh)
-#   4. a summary: for each table, the rows agreeing with the paper / all rows
+#   4. a summary: for each table, the rows of each status (every row once)
 #
 # Every step runs even if an earlier one failed; the exit status is non-zero
 # if any failed. Disagreeing rows are reported, not treated as failures.
@@ -66,21 +68,28 @@ echo "== agreement with the paper"
 if [[ -f "$out/tables/agreement.csv" ]]; then
 	"$PYTHON" - "$out/tables/agreement.csv" <<'PY' || status=1
 import csv, sys
+cols = ["exact", "statistical", "pattern", "explained", "unexplained", "not_judged", "settings"]
 rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
-if not rows or not {"table", "agree", "total"} <= set(rows[0]):
-    sys.exit("agreement.csv needs the columns table,agree,total")
+if not rows or not {"table", *cols} <= set(rows[0]):
+    sys.exit("agreement.csv needs the columns table," + ",".join(cols))
 w = max(len("table"), *(len(r["table"]) for r in rows))
-print("%-*s  %s" % (w, "table", "agree/total"))
-agree = total = 0
+heads = ["exact", "stat.", "pattern", "explained", "unexplained", "not judged", "settings"]
+print("%-*s  %s" % (w, "table", "  ".join(heads)))
+total = dict.fromkeys(cols, 0)
+def line(name, r):
+    print("%-*s  %s" % (w, name, "  ".join("%*d" % (len(h), int(r[c])) for h, c in zip(heads, cols))))
 for r in rows:
-    a, t = int(r["agree"]), int(r["total"])
-    agree, total = agree + a, total + t
-    note = ""
-    if a != t:
-        e = int(r.get("explained") or 0)
-        note = "  (%d differ%s, %d explained: see the note column)" % (t - a, "s" if t - a == 1 else "", e)
-    print("%-*s  %d/%d%s" % (w, r["table"], a, t, note))
-print("%-*s  %d/%d" % (w, "all", agree, total))
+    for c in cols:
+        total[c] += int(r[c])
+    line(r["table"], r)
+line("all", total)
+agree = total["exact"] + total["statistical"] + total["pattern"]
+judged = agree + total["explained"] + total["unexplained"]
+print("%d of %d judged rows agree with the paper (%d exactly, %d statistically, %d by pattern); "
+      "%d differ with a computed explanation, %d without (see the note column); "
+      "%d not judged, %d settings (inputs echoed back, not counted)" % (
+      agree, judged, total["exact"], total["statistical"], total["pattern"],
+      total["explained"], total["unexplained"], total["not_judged"], total["settings"]))
 PY
 else
 	echo "no out/tables/agreement.csv: nothing to summarize"

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/repro"
@@ -58,8 +57,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 	rep := newReporter(stderr, string(progress))
 	env := &repro.Env{Workers: *workers, Progress: func(stage string, done, total int) { rep.Progress(done, total) }}
-	summary := [][]string{{"table", "agree", "total", "explained", "seconds"}}
-	fmt.Fprintf(stdout, "%-28s %7s  %s\n", "table", "agree", "file")
+	summary := [][]string{append(append([]string{"table"}, summaryColumns...), "seconds")}
+	fmt.Fprintf(stdout, "%-28s %s  %s\n", "table", summaryHeader(), "file")
+	var total repro.Counts
 	for _, s := range specs {
 		rep.Phase(s.Name)
 		start := time.Now()
@@ -67,8 +67,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
-		agree, err := t.Compare()
-		if err != nil {
+		if _, err := t.Compare(); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 		path, err := writeTableCSV(*out, t)
@@ -76,17 +75,16 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		secs := time.Since(start).Seconds()
-		explained := 0
-		for i, st := range t.Status {
-			if st == repro.Differs && strings.HasPrefix(t.Note[i], "paper differs:") {
-				explained++
-			}
-		}
-		summary = append(summary, []string{t.Name, itoa(agree), itoa(t.Compared()), itoa(explained), fmt.Sprintf("%.3f", secs)})
-		fmt.Fprintf(stdout, "%-28s %3d/%-3d  %s\n", t.Name, agree, t.Compared(), path)
+		c := t.Counts()
+		total = total.Add(c)
+		summary = append(summary, append(append([]string{t.Name}, summaryCells(c)...), fmt.Sprintf("%.3f", secs)))
+		fmt.Fprintf(stdout, "%-28s %s  %s\n", t.Name, summaryLine(c), path)
 	}
 	rep.Phase("")
-	fmt.Fprintf(stdout, "%d tables in %.1fs\n", len(specs), rep.Seconds())
+	fmt.Fprintf(stdout, "%-28s %s\n", "all", summaryLine(total))
+	fmt.Fprintf(stdout, "%d tables in %.1fs; %d of %d judged rows agree (%d exactly, %d statistically, %d by pattern), %d differ with a computed explanation, %d without; %d not judged, %d settings (not counted)\n",
+		len(specs), rep.Seconds(), total.Agreeing(), total.Judged(), total.Exact, total.Statistical, total.Pattern,
+		total.Explained, total.Unexplained, total.NotJudged, total.Settings)
 	f, err := os.Create(filepath.Join(*out, "agreement.csv"))
 	if err != nil {
 		return err
@@ -101,6 +99,23 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 }
 
 func itoa(i int) string { return fmt.Sprint(i) }
+
+// summaryColumns are the agreement.csv columns after "table": every row
+// of a table is counted in exactly one of them (repro.Counts).
+var summaryColumns = []string{"exact", "statistical", "pattern", "explained", "unexplained", "not_judged", "settings", "ours_only"}
+
+func summaryCells(c repro.Counts) []string {
+	return []string{itoa(c.Exact), itoa(c.Statistical), itoa(c.Pattern), itoa(c.Explained), itoa(c.Unexplained),
+		itoa(c.NotJudged), itoa(c.Settings), itoa(c.OursOnly)}
+}
+
+func summaryHeader() string {
+	return fmt.Sprintf("%5s %5s %7s %9s %11s %10s %8s", "exact", "stat", "pattern", "explained", "unexplained", "not-judged", "settings")
+}
+
+func summaryLine(c repro.Counts) string {
+	return fmt.Sprintf("%5d %5d %7d %9d %11d %10d %8d", c.Exact, c.Statistical, c.Pattern, c.Explained, c.Unexplained, c.NotJudged, c.Settings)
+}
 
 // writeTableCSV writes t as DIR/NAME.csv and returns the path.
 func writeTableCSV(dir string, t *repro.Table) (string, error) {

@@ -79,7 +79,7 @@ func TestFrameSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if !strings.Contains(out, "classes (paper)") || !strings.Contains(out, "8/8 rows agree") {
+	if !strings.Contains(out, "classes (paper)") || !strings.Contains(out, "8/8 judged rows agree") {
 		t.Fatalf("side-by-side table missing paper column or summary:\n%s", out)
 	}
 }

@@ -41,10 +41,16 @@ func Frame(t *repro.Table) dataframe.DataFrame {
 			switch s {
 			case repro.Agree:
 				marks[i] = "✓"
+			case repro.Statistical:
+				marks[i] = "✓ (statistical)"
 			case repro.Patterns:
 				marks[i] = "✓ (pattern)"
+			case repro.Explained:
+				marks[i] = "✗ (explained)"
 			case repro.Differs:
 				marks[i] = "✗"
+			case repro.SettingRow:
+				marks[i] = "setting"
 			default:
 				marks[i] = "–"
 			}
@@ -68,7 +74,9 @@ func column(name string, cells []string) series.Series {
 }
 
 // ShowRepro displays a regenerated table beside the paper's printed values,
-// with per-row agreement and a summary ("7/9 rows agree with the paper").
+// with per-row agreement and a summary ("7/9 judged rows agree with the
+// paper", then the statistical, pattern, explained, unexplained, not
+// judged and settings counts where there are any; repro.Counts).
 // It compares the table first if that has not been done.
 func ShowRepro(t *repro.Table) error {
 	if t.Status == nil {
@@ -76,13 +84,17 @@ func ShowRepro(t *repro.Table) error {
 			return err
 		}
 	}
-	agree := 0
-	for _, s := range t.Status {
-		if s == repro.Agree || s == repro.Patterns {
-			agree++
-		}
+	c := t.Counts()
+	caption := fmt.Sprintf("%s (%s): %d/%d judged rows agree with the paper", t.Title, t.Label, c.Agreeing(), c.Judged())
+	if c.Statistical > 0 || c.Pattern > 0 {
+		caption += fmt.Sprintf(" (%d exactly, %d statistically, %d by pattern)", c.Exact, c.Statistical, c.Pattern)
 	}
-	caption := fmt.Sprintf("%s (%s): %d/%d rows agree with the paper", t.Title, t.Label, agree, t.Compared())
+	if c.Explained > 0 || c.Unexplained > 0 {
+		caption += fmt.Sprintf("; %d differ with a computed explanation, %d without", c.Explained, c.Unexplained)
+	}
+	if c.NotJudged > 0 || c.Settings > 0 {
+		caption += fmt.Sprintf("; %d not judged, %d settings (not counted)", c.NotJudged, c.Settings)
+	}
 	if err := Table(Frame(t), Caption(caption)); err != nil {
 		return err
 	}

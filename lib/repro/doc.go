@@ -3,10 +3,14 @@
 // datasets/paper (PAPER_MAP.md, "Kinds of agreement").
 //
 // Each table is a Spec whose Build function computes the rows; Compare
-// marks every row: "agree" when every exact column equals the printed
-// value to the printed digits (class counts, FSC counts and ARI exactly),
-// "differs" otherwise — with the reason when the disagreement is understood
-// ("paper differs: …") — and "pattern" rows (timings, random models) are
-// judged by their qualitative shape only. The command `pomdpq reproduce`
-// and the notebooks use the same specs.
+// judges every printed cell of a row by its column's Kind and gives the row
+// exactly one status: "agree" when every judged cell equals the printed
+// value within its tolerance (the printed digits; the column's printed
+// precision for ≈ cells), "statistical" or "pattern" when a judge
+// (PatternOK) computed the verdict, "differs (explained)" when a second
+// computation on the row (Table.Reconstruct, Table.Explain) accounts for
+// the printed value, "differs" when nothing does, "not judged" when a
+// printed value has no judge, and "setting" for rows whose printed values
+// are inputs echoed back. Table.Counts summarises a table. The command
+// `pomdpq reproduce` and the notebooks use the same specs.
 package repro

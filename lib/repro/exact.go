@@ -54,6 +54,8 @@ func clockQuotients(ctx context.Context, env *Env, model string, T int) (*clock.
 // returns the selection and values.
 type planning struct {
 	index            int     // selected string (first maximum on the quotient)
+	ties             int     // strings tied at the maximum on the quotient
+	strings          int     // open-loop strings searched
 	policy           string  // its action abbreviations
 	vQuotient        float64 // its value on the quotient
 	vSelectedOnOrig  float64 // its value on the original
@@ -75,12 +77,13 @@ func planOn(ctx context.Context, b bench.Benchmark, q *quotient.Quotient, obj va
 	}
 	p.tOrig = time.Since(start).Seconds()
 	p.vOrig = best.Value
+	p.strings = fam.Len()
 	start = time.Now()
 	res, err := plan.OpenLoop(ctx, q, obj, 0)
 	if err != nil {
 		return p, err
 	}
-	p.index, p.vQuotient, _ = plan.Best(res.Quotient, value.DefaultTol)
+	p.index, p.vQuotient, p.ties = plan.Best(res.Quotient, value.DefaultTol)
 	p.tQuotient = tQuotient + time.Since(start).Seconds()
 	p.vSelectedOnOrig = res.Original[p.index]
 	p.policy = fam.At(p.index).ActionString(value.Abbrev(m.Actions), q.T)
@@ -134,8 +137,7 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 		Title: "Exact comparison of Q_clk and Q_op (m = 1) under def:equiv (point-mass stand-in) and under the authors' possibility-pattern labelling; max_gap is the exact δ_clk = ‖d^clk − d^op‖∞",
 		Columns: []Column{{"benchmark", Key}, {"horizon", Key}, {"op_classes", Exact}, {"clk_classes", Exact}, {"ari", Exact},
 			{"max_gap", Exact}, {"obs_value_changed", Exact}, {"op_classes_pattern", Info}, {"clk_classes_pattern", Info}, {"ari_pattern", Info},
-			{"paper_column_sliced", Info}, {"paper_column_reconstructed", Info}, {"seconds", Timing}},
-		Explain: map[string]string{}}
+			{"paper_column_sliced", Info}, {"paper_column_reconstructed", Info}, {"seconds", Timing}}}
 	for _, c := range probeCases {
 		start := time.Now()
 		r, b, err := clockQuotients(ctx, env, c.model, c.T)
@@ -179,7 +181,7 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 		row := []string{c.name, itoa(c.T), itoa(r.Op.Total()), itoa(r.Clk.Total()), f3(r.ARI), f3(d.Gap), changed,
 			itoa(pp.Op.Total()), itoa(pp.Clk.Total()), f3(pp.ARI), f3(sl.Value), f3(d.PaperColumn()), f3(time.Since(start).Seconds())}
 		t.Rows = append(t.Rows, row)
-		key := t.Key(len(t.Rows) - 1)
+		i := len(t.Rows) - 1
 		keys := map[string]string{"benchmark": c.name, "horizon": itoa(c.T)}
 		printedGap := paperCell(t.Paper, keys, "max_gap")
 		why := fmt.Sprintf("the printed column is not the gap δ_clk (%s here) but the authors' code's: clock-aware suffixes sliced twice (length T − 2t) against d^op under constant prefixes gives %s (paper_column_sliced), which %s the printed %s; the largest d^clk at depth ⌈T/2⌉ is %s (paper_column_reconstructed), which %s it",
@@ -200,8 +202,19 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 			why += fmt.Sprintf("; the class counts are a convention: def:equiv with the point-mass stand-in gives |Q_op| = %d (%s), |Q_clk| = %d (%s), ARI %s over %d strings (%d (string, probe) pairs take the stand-in), while the authors' possibility-pattern labelling (every string labelled, per prefix, by whether it is possible and its belief class; depth T split by possibility) gives %d (%s), %d (%s), ARI %s (columns *_pattern), which %s the printed %s, %s, %s",
 				r.Op.Total(), counts(r.Op), r.Clk.Total(), counts(r.Clk), f3(r.ARI), len(r.Clk.Flat()), r.StandIns,
 				pp.Op.Total(), counts(pp.Op), pp.Clk.Total(), counts(pp.Clk), f3(pp.ARI), verdict, pOp, pClk, pARI)
+			// the class counts under the authors' convention: checked
+			// against the printed ones
+			how := "the count under the authors' possibility-pattern labelling (columns *_pattern)"
+			t.Reconstruct(i, "op_classes", itoa(pp.Op.Total()), how)
+			t.Reconstruct(i, "clk_classes", itoa(pp.Clk.Total()), how)
+			t.Reconstruct(i, "ari", f3(pp.ARI), "the ARI under the possibility-pattern labelling")
 		}
-		t.Explain[key] = why
+		// the printed gap column, recomputed by the authors' mechanism:
+		// checked against the printed value
+		t.Reconstruct(i, "max_gap", f3(sl.Value), "the authors' code's column: clock-aware suffixes sliced twice (length T − 2t) against d^op under constant prefixes (paper_column_sliced)")
+		if printedGap != "" {
+			t.Remark(i, why) // the computed account, beside the checked reconstructions
+		}
 	}
 	t.Notes = append(t.Notes,
 		"op_classes, clk_classes and ari follow def:equiv with the point-mass stand-in (clock.PointMass); the *_pattern columns follow the authors' exact pipeline (clock.PossibilityPattern: strings labelled by their possibility pattern over the prefixes). They differ only where some string is impossible under some prefix (here: the stationary witness).",
@@ -243,6 +256,12 @@ func planningTable(ctx context.Context, env *Env, t *Table, cases []planCase, on
 		}
 		t.Rows = append(t.Rows, []string{c.name, c.objName, itoa(c.T), itoa(q.Tree.Len()), itoa(r.Clk.Total()),
 			f3(p.tOrig), f3(p.tQuotient), p.policy, f3(p.vOrig), f3(v), f3(p.vOrig - p.vSelectedOnOrig)})
+		if p.ties == p.strings {
+			// every string is a maximum, so is the printed one
+			t.Explain(len(t.Rows)-1, fmt.Sprintf("all %d action strings tie at the maximum %s on the quotient (tolerance 1e-9), the printed one included; ours is the first in enumeration order", p.ties, f3(p.vQuotient)))
+		} else if p.ties > 1 {
+			t.Remark(len(t.Rows)-1, fmt.Sprintf("%d of %d action strings tie at the maximum on the quotient", p.ties, p.strings))
+		}
 	}
 	return nil
 }
@@ -252,9 +271,7 @@ func observationPlanning(ctx context.Context, env *Env) (*Table, error) {
 		Title: "Exact preservation of bounded observation–action objectives under Q_clk",
 		Columns: []Column{{"benchmark", Key}, {"objective", Key}, {"horizon", Key}, {"histories", Exact}, {"classes", Exact},
 			{"t_orig", Timing}, {"t_quotient", Timing}, {"policy", Exact}, {"v_orig", Exact}, {"v_quotient", Exact}, {"regret", Exact}},
-		Explain: map[string]string{
-			"Tiger|Obs score|8": "every Tiger action string ties at value T/2 for the observation score; the printed policy is a tie broken by floating-point noise in the paper's code, ours is the first string in enumeration order",
-		}}
+	}
 	var cases []planCase
 	for _, T := range []int{2, 4, 6, 8, 10} {
 		cases = append(cases, planCase{"Tiger", "tiger", "Obs score", T, obsScore}, planCase{"Tiger", "tiger", "Action+obs score", T, actionObs})

@@ -223,7 +223,7 @@ type statJudge struct {
 // judge returns the statistical verdict on row i of t.
 func (j statJudge) judge(t *Table, i int) (bool, string) {
 	if j.skip != "" {
-		return false, "not reproduced here: " + j.skip
+		return false, NotJudgedPrefix + "not reproduced here: " + j.skip
 	}
 	row, pr := t.Rows[i], t.Printed[i]
 	var bad, good []string
@@ -295,7 +295,7 @@ func statTable(t *Table, judges map[int]statJudge) {
 	t.PatternOK = func(i int) (bool, string) {
 		j, ok := judges[i]
 		if !ok {
-			return true, ""
+			return false, NotJudgedPrefix + "no statistical judge for this row"
 		}
 		return j.judge(t, i)
 	}
@@ -317,7 +317,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.1, 0.25, 0.45}
 	t := &Table{Name: "medium-scale", Paper: "medium-scale", Label: "tab:medium-scale",
 		Title: "Operational quotient class counts (m = 1, T = 2, sampled with 500 trajectories; 95% bootstrap CI on max W1, 1,000 resamples), with the exact values",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
 			{"classes_eps0_25", Exact}, {"classes_eps0_45", Exact}, {"cache_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}, {"laws", Info}}}
 	judges := map[int]statJudge{}
@@ -338,7 +338,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 			joinInts(sc.exactCnt), ranges(sc.lo, sc.hi), itoa(sc.run.Laws))
 		i := len(t.Rows)
 		t.Rows = append(t.Rows, row)
-		j := statJudge{exactCols: []int{1}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{7, 8}, iv: sc.iv, exactMax: sc.exactMax}
+		j := statJudge{countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{7, 8}, iv: sc.iv, exactMax: sc.exactMax}
 		if strings.HasPrefix(c.name, "Random") {
 			judges[i] = statJudge{skip: ""}
 			continue
@@ -413,7 +413,7 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.1, 0.3, 0.5}
 	t := &Table{Name: "m2-scaling", Paper: "m2-scaling", Label: "tab:m2-scaling",
 		Title: "m = 1 vs m = 2 class counts, sampled (500 trajectories, seed 0) beside the exact ones; 95% bootstrap CI on max W1",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Key}, {"horizon", Key}, {"fscs", Exact},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"m", Key}, {"horizon", Key}, {"fscs", Exact},
 			{"classes_eps0", Exact}, {"classes_eps0_1", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact},
 			{"runtime_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info},
@@ -443,7 +443,7 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 			row = append(row, f3(sc.seconds), fnum(sc.iv.Low), fnum(sc.iv.High), f3(sc.run.MaxDistance()), f3(sc.exactMax),
 				joinInts(sc.exactCnt), ranges(sc.lo, sc.hi), joinInts(pc), f3(pmax), itoa(sc.run.Laws), itoa(sc.run.Problems))
 			i := len(t.Rows)
-			judges[i] = statJudge{exactCols: []int{1, 4}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds,
+			judges[i] = statJudge{exactCols: []int{4}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds,
 				ciCols: [2]int{10, 11}, iv: sc.iv, exactMax: sc.exactMax}
 			perCounts[i] = pc
 			t.Rows = append(t.Rows, row)
@@ -484,7 +484,7 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.3}
 	t := &Table{Name: "meaningful-scale", Paper: "meaningful-scale", Label: "tab:meaningful-scale",
 		Title: "Large-state sampling (m = 1, 500 trajectories, seed 0), with exact values where computed",
-		Columns: []Column{{"track", Key}, {"benchmark", Key}, {"n_states", Exact}, {"n_obs", Exact}, {"horizon", Exact}, {"method", Key},
+		Columns: []Column{{"track", Key}, {"benchmark", Key}, {"n_states", Setting}, {"n_obs", Setting}, {"horizon", Setting}, {"method", Key},
 			{"classes_eps0", Exact}, {"classes_eps0_3", Exact}, {"runtime_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}}}
 	counts := colIndex(t, "classes_eps0", "classes_eps0_3")
@@ -528,7 +528,7 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		row := []string{c.track, c.name, itoa(sc.b.Model.NumStates()), itoa(sc.b.Model.NumObservations()), "2", c.method,
 			itoa(sc.counts[0]), itoa(sc.counts[1]), f3(sc.seconds), fnum(sc.iv.Low), fnum(sc.iv.High),
 			f3(sc.run.MaxDistance()), exMax, exCnt, ranges(sc.lo, sc.hi)}
-		j := statJudge{exactCols: []int{2, 3, 4}, countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{9, 10},
+		j := statJudge{countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{9, 10},
 			iv: sc.iv, exactMax: math.NaN(), why: tstep}
 		if c.exact {
 			j.exactMax = sc.exactMax
@@ -594,7 +594,7 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 	eps := []float64{0, 0.3, 0.5}
 	t := &Table{Name: "convergence", Paper: "convergence", Label: "tab:convergence",
 		Title: "ARI of sampled vs exact greedy partitions, GridWorld 3×3 (m = 1, T = 2), averaged over ε ∈ {0, 0.3, 0.5}; 5 replications (seeds 0–4)",
-		Columns: []Column{{"trajectories", Key}, {"mean_ari", Pattern}, {"min_ari", Pattern}, {"replications", Exact},
+		Columns: []Column{{"trajectories", Key}, {"mean_ari", Pattern}, {"min_ari", Pattern}, {"replications", Setting},
 			{"mean_ari_range", Info}, {"min_ari_range", Info}, {"mean_abs_error", Info}, {"max_bias", Info}}}
 	ms, err := newM1Sampler(ctx, env, "gridworld:3", 2)
 	if err != nil {
@@ -864,7 +864,7 @@ func slope(x, y []float64) float64 {
 func newBenchmarks(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "new-benchmarks", Paper: "new-benchmarks", Label: "tab:new-benchmarks",
 		Title: "Hallway and Network Monitoring (m = 1, T = 2), exact class counts",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"n_actions", Exact}, {"n_obs", Exact},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"n_actions", Setting}, {"n_obs", Setting},
 			{"classes_eps0", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact}, {"max_distance", Info}}}
 	for _, c := range []struct{ name, model string }{
 		{"Hallway (L=10)", "hallway:10"}, {"Hallway (L=20)", "hallway:20"},
@@ -887,7 +887,7 @@ func newBenchmarks(ctx context.Context, env *Env) (*Table, error) {
 func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "scaling-gridworld", Paper: "scaling-gridworld", Label: "app:experiments",
 		Title:   "GridWorld n×n (T = 2, m = 1, ε = 0.3): classes, compression (classes / 21 histories), time",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"classes", Exact}, {"compression", Exact}, {"time_s", Timing}}}
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"classes", Exact}, {"compression", Exact}, {"time_s", Timing}}}
 	for _, n := range []int{3, 4, 5, 6} {
 		b, err := bench.Lookup("gridworld:" + itoa(n))
 		if err != nil {
@@ -914,7 +914,7 @@ func scalingGridWorld(ctx context.Context, env *Env) (*Table, error) {
 func computationalProfile(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "computational-profile", Paper: "computational-profile", Label: "tab:computational-profile",
 		Title: "Pipeline stage breakdown (m = 1, T = 2): family enumeration vs distance cache (exact laws and W1)",
-		Columns: []Column{{"benchmark", Key}, {"n_states", Exact}, {"m", Exact}, {"fscs", Exact}, {"enum_s", Timing},
+		Columns: []Column{{"benchmark", Key}, {"n_states", Setting}, {"m", Setting}, {"fscs", Exact}, {"enum_s", Timing},
 			{"cache_s", Timing}, {"cache_pct", Timing}, {"partition_s", Timing}}}
 	for _, c := range []struct{ name, model string }{{"Tiger", "tiger"}, {"GridWorld 3x3", "gridworld:3"}, {"RockSample(4,4)", "rocksample:4:4"}} {
 		b, err := bench.Lookup(c.model)

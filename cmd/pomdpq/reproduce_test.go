@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestReproduceSummary checks agreement.csv: one column per status, every
+// row of a table counted in exactly one of them, and the printed summary.
+func TestReproduceSummary(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLI(t, "reproduce", "planning-claims", "--out", dir, "--progress=off")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "agreement.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "table,exact,statistical,pattern,explained,unexplained,not_judged,settings,ours_only,seconds"
+	if got := strings.Join(rows[0], ","); got != want {
+		t.Fatalf("agreement.csv header %q, want %q", got, want)
+	}
+	tf, err := os.Open(filepath.Join(dir, "planning-claims.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Close()
+	table, err := csv.NewReader(tf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, c := range rows[1][1:9] {
+		n, err := strconv.Atoi(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += n
+	}
+	if sum != len(table)-1 {
+		t.Errorf("statuses sum to %d, the table has %d rows", sum, len(table)-1)
+	}
+	if rows[1][7] == "0" {
+		t.Errorf("planning-claims has settings rows (sample sizes, defaults), agreement.csv counts none: %v", rows[1])
+	}
+	for _, w := range []string{"not judged", "settings (not counted)", "computed explanation"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package repro
+
+import (
+	"strings"
+	"testing"
+)
+
+// compareRows builds a table against a transcribed paper table and
+// compares it (the paper tables are embedded, so the tests below use real
+// transcriptions with known qualifiers).
+func compareRows(t *testing.T, tab *Table) {
+	t.Helper()
+	if _, err := tab.Compare(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Item 1: a pattern column in a row that also has exact columns is judged;
+// without a judge the row is not judged, never agreeing.
+func TestCompareJudgesEveryColumn(t *testing.T) {
+	row := []string{"GridWorld 3x3", "9", "6", "0.117"}
+	cols := []Column{{"benchmark", Key}, {"n_states", Setting}, {"quotient_n_states", Exact}, {"value_gap", Pattern}}
+	tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{row}}
+	compareRows(t, tab)
+	if tab.Status[0] != NotJudged {
+		t.Errorf("pattern column without a judge: status %q (%s), want %q", tab.Status[0], tab.Note[0], NotJudged)
+	}
+	tab.PatternOK = func(int) (bool, string) { return false, "gap 0.117 is not 0" }
+	compareRows(t, tab)
+	if tab.Status[0] != Differs {
+		t.Errorf("failing judge in a row with agreeing exact columns: status %q, want %q", tab.Status[0], Differs)
+	}
+	// value_gap as an exact column: 0.117 against the printed 0.00
+	cols[3].Kind = Exact
+	tab.PatternOK = nil
+	compareRows(t, tab)
+	if tab.Status[0] != Differs || !strings.Contains(tab.Note[0], "value_gap: ours 0.117, paper 0.00") {
+		t.Errorf("exact value_gap: status %q, note %q", tab.Status[0], tab.Note[0])
+	}
+}
+
+// Item 2: an ≈0 cell gets the tolerance of its column's printed precision
+// (two decimals: 0.005), not ½; the note says which tolerance was used.
+func TestCompareApproxTolerance(t *testing.T) {
+	cols := []Column{{"panel", Key}, {"eps", Key}, {"empirical_error", Exact}, {"d_w", Exact}}
+	for _, tc := range []struct {
+		dw   string
+		want string
+	}{{"0.092", Differs}, {"0.004", Agree}, {"0.006", Differs}} {
+		tab := &Table{Name: "t", Paper: "value-bounds", Columns: cols, Rows: [][]string{{"C", "0.3", "0.001", tc.dw}}}
+		compareRows(t, tab)
+		if tab.Status[0] != tc.want {
+			t.Errorf("d_w %s against ≈0: status %q (%s), want %q", tc.dw, tab.Status[0], tab.Note[0], tc.want)
+		}
+		if !strings.Contains(tab.Note[0], "d_w ≈0 compared within 0.005") {
+			t.Errorf("note %q does not give the tolerance", tab.Note[0])
+		}
+	}
+}
+
+func TestQualifiers(t *testing.T) {
+	q, err := qualifiers("empirical_error:approx; time_s:lt;x:star")
+	if err != nil || q["empirical_error"] != "approx" || q["time_s"] != "lt" || q["x"] != "star" {
+		t.Errorf("qualifiers: %v, %v", q, err)
+	}
+	for _, bad := range []string{"a", "a:about", ":approx:x"} {
+		if _, err := qualifiers(bad); err == nil {
+			t.Errorf("qualifiers(%q): no error", bad)
+		}
+	}
+	if ok, _ := cellCheck("0.009", "0.01", qualLess, 2); !ok {
+		t.Error("0.009 < 0.01 rejected")
+	}
+	if ok, _ := cellCheck("0.01", "0.01", qualLess, 2); ok {
+		t.Error("0.01 < 0.01 accepted")
+	}
+}
+
+// Item 4: settings are shown, never counted; a row of settings only has
+// status setting.
+func TestCompareSettings(t *testing.T) {
+	cols := []Column{{"benchmark", Key}, {"n_states", Setting}, {"quotient_n_states", Exact}}
+	tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"GridWorld 3x3", "9", "6"}, {"Tiger", "2", "6"}}}
+	tab.SetKind(1, "quotient_n_states", Setting)
+	compareRows(t, tab)
+	if tab.Status[0] != Agree || tab.Status[1] != SettingRow {
+		t.Errorf("statuses %q, want [agree setting]", tab.Status)
+	}
+	c := tab.Counts()
+	if c.Agreeing() != 1 || c.Settings != 1 || c.Judged() != 1 {
+		t.Errorf("counts %+v: a setting row counted as agreement", c)
+	}
+}
+
+// Item 6: a reconstruction explains a difference only if it reproduces
+// the printed value; otherwise the row stays unexplained.
+func TestCompareReconstruction(t *testing.T) {
+	cols := []Column{{"benchmark", Key}, {"n_states", Setting}, {"quotient_n_states", Exact}}
+	for _, tc := range []struct {
+		value, want string
+	}{{"3", Explained}, {"4", Differs}} {
+		tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"Tiger", "2", "6"}}}
+		tab.Reconstruct(0, "quotient_n_states", tc.value, "a second computation")
+		compareRows(t, tab)
+		if tab.Status[0] != tc.want {
+			t.Errorf("reconstruction %s of the printed 3: status %q (%s), want %q", tc.value, tab.Status[0], tab.Note[0], tc.want)
+		}
+		if tc.want == Explained && !strings.HasPrefix(tab.Note[0], ExplainPrefix) {
+			t.Errorf("explained note %q", tab.Note[0])
+		}
+	}
+	// An explanation is used only on a row that differs.
+	tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"GridWorld 3x3", "9", "6"}}}
+	tab.Explain(0, "why")
+	compareRows(t, tab)
+	if tab.Status[0] != Agree || tab.Note[0] != "" {
+		t.Errorf("agreeing row with an explanation: %q %q", tab.Status[0], tab.Note[0])
+	}
+}
+
+// Item 3: judges compute the conditions they assert.
+func TestJudgesCompute(t *testing.T) {
+	env := &Env{}
+	// sensor grid: W1 < 0.2 < TV, from the computed distances
+	we := buildTable(t, env, "worked-examples")
+	for _, id := range []string{"sensor_grid_w1_approx", "sensor_grid_tv_approx"} {
+		i := we.Row(id)
+		if i < 0 {
+			t.Fatalf("no row %s", id)
+		}
+		w := we.Rows[we.Row("sensor_grid_w1_approx")][3]
+		tv := we.Rows[we.Row("sensor_grid_tv_approx")][3]
+		if !strings.Contains(we.Note[i], "W1 = "+w) || !strings.Contains(we.Note[i], "TV = "+tv) {
+			t.Errorf("%s: note %q does not show the computed W1 %s and TV %s", id, we.Note[i], w, tv)
+		}
+	}
+	// sanity row: the deterministic maximum is computed, not 0.49 typed in
+	pc := buildTable(t, env, "planning-claims")
+	det := pc.Rows[pc.Row("sanity_det_max_w1")][3]
+	i := pc.Row("sanity_max_w1_mean")
+	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) {
+		t.Errorf("sanity note %q does not use the computed maximum %s", pc.Note[i], det)
+	}
+	for _, id := range []string{"sanity_per_seed", "sanity_n_stochastic", "pbvi_seed"} {
+		if st := pc.Status[pc.Row(id)]; st != SettingRow {
+			t.Errorf("%s: status %q, want %q", id, st, SettingRow)
+		}
+	}
+	// baseline-full Random rows: judged against our draws' interval, and
+	// one falls outside it
+	bf := buildTable(t, env, "baseline-full")
+	stat, diff := 0, 0
+	for i := range bf.Rows {
+		if bf.Rows[i][1] != "Random partition" {
+			continue
+		}
+		switch bf.Status[i] {
+		case Statistical:
+			stat++
+		case Differs:
+			diff++
+		}
+		if !strings.Contains(bf.Note[i], "our mean") {
+			t.Errorf("random row %d: note %q", i, bf.Note[i])
+		}
+	}
+	if stat+diff != 4 || diff == 0 {
+		t.Errorf("random rows: %d statistical, %d differ; want 4 judged, some differing", stat, diff)
+	}
+}
+
+// Item 3: a sampled row without a judge is not judged (statTable used to
+// return true for it).
+func TestStatTableWithoutJudge(t *testing.T) {
+	cols := []Column{{"benchmark", Key}, {"n_states", Setting}, {"classes_eps0", Exact}, {"ci_low", Pattern}, {"ci_high", Pattern}}
+	tab := &Table{Name: "t", Paper: "medium-scale", Columns: cols, Rows: [][]string{{"GridWorld 8x8", "64", "5", "0.3", "0.4"}}}
+	statTable(tab, map[int]statJudge{})
+	compareRows(t, tab)
+	if tab.Status[0] != NotJudged || !strings.HasPrefix(tab.Note[0], NotJudgedPrefix) {
+		t.Errorf("row without a judge: %q %q, want %q", tab.Status[0], tab.Note[0], NotJudged)
+	}
+}
