@@ -71,8 +71,14 @@ pomdpq=$(command -v "$pomdpq")
 q() { printf '%q' "$1"; } # one word, quoted for the job's shell
 flags=$(printf '%q ' "${args[@]}")
 last=$((shards - 1))
+# The job id: --parsable prints "ID" or, on a multi-cluster site, "ID;CLUSTER"
+# (--dependency takes the id alone).
 # shellcheck disable=SC2086 # $extra holds several sbatch arguments
-sb() { sbatch --parsable $extra "$@"; }
+sb() {
+	local out
+	out=$(sbatch --parsable $extra "$@") || return
+	echo "${out%%;*}"
+}
 
 # A task: skip when the part exists, else compute it (atomically).
 task() { # round, part prefix, extra flags
