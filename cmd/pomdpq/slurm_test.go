@@ -46,17 +46,30 @@ func TestSlurmScript(t *testing.T) {
 	}
 	dir := filepath.Join(tmp, "out dir")
 	quotient := []string{"--model", "tiger", "--family", "clock", "--m", "2", "--T", "3", "--eps", "0,0.3,0.5"}
-	submit := func(extra ...string) string {
-		t.Helper()
+	// run submits with the environment env (the job's: sbatch exports it).
+	run := func(dir string, env []string, extra ...string) (string, error) {
 		args := append([]string{script, "--shards", "3", "--dir", dir, "--pomdpq", bin, "--max-running", "2", "--wait"}, extra...)
 		cmd := exec.Command("bash", append(append(args, "--"), quotient...)...)
-		cmd.Env = append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "FAKE_SBATCH_STATE="+state)
+		for _, e := range os.Environ() {
+			if !strings.HasPrefix(e, "SLURM_") { // when the tests themselves run under Slurm
+				cmd.Env = append(cmd.Env, e)
+			}
+		}
+		cmd.Env = append(append(cmd.Env, "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "FAKE_SBATCH_STATE="+state), env...)
 		out, err := cmd.CombinedOutput()
 		jobs, _ := os.ReadFile(filepath.Join(state, "jobs"))
 		if err != nil {
-			t.Fatalf("quotient-array.sh: %v\n%s\njobs:\n%s", err, out, jobs)
+			return string(jobs), fmt.Errorf("quotient-array.sh: %v\n%s\njobs:\n%s", err, out, jobs)
 		}
-		return string(jobs)
+		return string(jobs), nil
+	}
+	submit := func(extra ...string) string {
+		t.Helper()
+		jobs, err := run(dir, nil, extra...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
 	}
 	jobs := submit()
 	want := "100 dependency= array=0-2%2\n101 dependency=afterok:100 array=\n102 dependency=afterok:101 array=0-2%2\n103 dependency=afterok:102 array=\n"
@@ -104,5 +117,19 @@ func TestSlurmScript(t *testing.T) {
 	}
 	if !slices.Equal(ran, []string{"dist-1.out"}) {
 		t.Errorf("the resumed run computed %v, want [dist-1.out]", ran)
+	}
+	// The job's memory allocation is the shards' budget: 1 MiB is refused
+	// with the estimate (not killed by the scheduler). Later ids: state
+	// carries on.
+	for k, env := range [][]string{{"SLURM_MEM_PER_NODE=1"}, {"SLURM_MEM_PER_CPU=1", "SLURM_CPUS_ON_NODE=1"}} {
+		small := filepath.Join(tmp, fmt.Sprintf("small-%d", k))
+		if _, err := run(small, env); err == nil {
+			t.Errorf("%v: the run succeeded with a 1 MiB allocation", env)
+			continue
+		}
+		log, _ := os.ReadFile(filepath.Join(small, "logs", "classes-0.out"))
+		if !strings.Contains(string(log), "exceeds the budget 1.0 MiB") {
+			t.Errorf("%v: shard 0's log does not refuse the budget:\n%s", env, log)
+		}
 	}
 }

@@ -80,11 +80,17 @@ sb() {
 	echo "${out%%;*}"
 }
 
-# A task: skip when the part exists, else compute it (atomically).
+# A task: skip when the part exists, else compute it (atomically). Its
+# memory budget is the job's allocation (pomdpq's default, half the node's
+# memory, would let the job be killed for memory instead of refusing with
+# the estimate); a --mem among the quotient flags comes later and wins.
 task() { # round, part prefix, extra flags
 	echo "set -eu; i=\$SLURM_ARRAY_TASK_ID; part=$(q "$dir")/$2-\$i.pq; " \
 		"if [ -e \"\$part\" ]; then echo \"shard \$i: \$part exists, skipped\"; exit 0; fi; " \
-		"$(q "$pomdpq") quotient $flags --progress=lines --shard \$i/$shards $3 --save \"\$part\""
+		"mem=; if [ \"\${SLURM_MEM_PER_NODE:-0}\" -gt 0 ] 2>/dev/null; then mem=\"--mem \${SLURM_MEM_PER_NODE}M\"; " \
+		"elif [ \"\${SLURM_MEM_PER_CPU:-0}\" -gt 0 ] 2>/dev/null && [ \"\${SLURM_CPUS_ON_NODE:-0}\" -gt 0 ] 2>/dev/null; then " \
+		"mem=\"--mem \$((SLURM_MEM_PER_CPU * SLURM_CPUS_ON_NODE))M\"; fi; " \
+		"$(q "$pomdpq") quotient \$mem $flags --progress=lines --shard \$i/$shards $3 --save \"\$part\""
 }
 
 j1=$(sb --job-name=pq-classes --array="0-$last$maxrun" --output="$dir/logs/classes-%a.out" \
