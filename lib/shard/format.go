@@ -90,13 +90,22 @@ func (h *Header) Same(o *Header) string {
 	case h.Convention != o.Convention:
 		return fmt.Sprintf("convention (%s vs %s)", h.Convention, o.Convention)
 	case math.Float64bits(h.Cap) != math.Float64bits(o.Cap):
-		return fmt.Sprintf("decision threshold (ε ≤ %g vs %g: give the same --eps, or --exact-distances to both)", h.Cap, o.Cap)
+		return fmt.Sprintf("decision threshold (%s vs %s: give the same --eps, or --exact-distances to both)", threshold(h.Cap), threshold(o.Cap))
 	case h.Count != o.Count:
 		return fmt.Sprintf("shard count (%d vs %d)", h.Count, o.Count)
 	case h.Plan != o.Plan:
 		return fmt.Sprintf("plan (%x… vs %x…)", h.Plan[:4], o.Plan[:4])
 	}
 	return ""
+}
+
+// threshold describes a decision threshold Cap as the largest ε it
+// decides (Cap is max ε + partition.ZeroTol).
+func threshold(c float64) string {
+	if math.IsInf(c, 1) {
+		return "exact distances"
+	}
+	return fmt.Sprintf("ε ≤ %g", c-partition.ZeroTol)
 }
 
 // File is one shard file.

@@ -227,7 +227,7 @@ func TestRefusals(t *testing.T) {
 		{"missing", []Part{parts[0], parts[2]}, []string{"missing", "shards 1"}},
 		{"duplicated", []Part{parts[0], parts[1], dup, parts[2]}, []string{"part-1.pq", "again.pq", "both shard 1 of 3"}},
 		{"other T", []Part{parts[0], other, parts[2]}, []string{"other-T.pq", "T (3 vs 4)"}},
-		{"other eps", []Part{parts[0], otherEps, parts[2]}, []string{"other-eps.pq", "decision threshold"}},
+		{"other eps", []Part{parts[0], otherEps, parts[2]}, []string{"other-eps.pq", "decision threshold (ε ≤ 0.5 vs ε ≤ 0.3"}},
 		{"other n", []Part{parts[0], otherN, parts[2]}, []string{"other-n.pq", "shard count"}},
 	}
 	for _, tc := range tests {
