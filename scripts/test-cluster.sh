@@ -25,16 +25,18 @@ need=()
 for b in slurmctld slurmd sbatch munged; do
 	command -v "$b" >/dev/null 2>&1 || need=(slurm-wlm munge)
 done
+# python3 compares the JSON results (not in a minimal Debian image).
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [[ ${#need[@]} -gt 0 ]]; then
 	if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
-		echo "test-cluster: Slurm is not installed and this is not root on Debian: install slurm-wlm and munge" >&2
+		echo "test-cluster: ${need[*]} missing and this is not root on Debian: install them" >&2
 		exit 1
 	fi
 	t0=$(date +%s)
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q
-	apt-get install -y -q slurm-wlm munge
-	echo "test-cluster: installed slurm-wlm and munge in $(($(date +%s) - t0)) s"
+	apt-get install -y -q "${need[@]}"
+	echo "test-cluster: installed ${need[*]} in $(($(date +%s) - t0)) s"
 fi
 # Debian starts the packaged services on install; ours use their own
 # ports, key and sockets, so those do not interfere.
