@@ -40,7 +40,10 @@ func TestSlurmScript(t *testing.T) {
 	}
 	// pomdpq is this test binary running main().
 	bin := filepath.Join(tmp, "pomdpq")
-	wrapper := fmt.Sprintf("#!/bin/sh\nPOMDPQ_TEST_AS_CLI=1 exec '%s' \"$@\"\n", os.Args[0])
+	// With FAIL_FINAL_MERGE=1 the final merge prints a line and fails.
+	wrapper := fmt.Sprintf("#!/bin/sh\n"+
+		"if [ \"${FAIL_FINAL_MERGE:-}\" = 1 ] && [ \"$1 $2\" = \"merge dist-0.pq\" ]; then echo partial; exit 3; fi\n"+
+		"POMDPQ_TEST_AS_CLI=1 exec '%s' \"$@\"\n", os.Args[0])
 	if err := os.WriteFile(bin, []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +133,16 @@ func TestSlurmScript(t *testing.T) {
 		log, _ := os.ReadFile(filepath.Join(small, "logs", "classes-0.out"))
 		if !strings.Contains(string(log), "exceeds the budget 1.0 MiB") {
 			t.Errorf("%v: shard 0's log does not refuse the budget:\n%s", env, log)
+		}
+	}
+	// A failed final merge leaves no result file (and no partial one).
+	failed := filepath.Join(tmp, "failed")
+	if _, err := run(failed, []string{"FAIL_FINAL_MERGE=1"}); err == nil {
+		t.Fatal("the run succeeded although its final merge failed")
+	}
+	for _, f := range []string{"result.txt", "result.json", ".result.txt.tmp", ".result.json.tmp"} {
+		if _, err := os.Stat(filepath.Join(failed, f)); err == nil {
+			t.Errorf("a failed final merge left %s", f)
 		}
 	}
 }

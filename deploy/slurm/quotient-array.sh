@@ -100,7 +100,7 @@ j2=$(sb --job-name=pq-plan --dependency=afterok:"$j1" --kill-on-invalid-dep=yes 
 j3=$(sb --job-name=pq-dist --dependency=afterok:"$j2" --kill-on-invalid-dep=yes --array="0-$last$maxrun" --output="$dir/logs/dist-%a.out" \
 	--wrap "$(task 2 dist "--plan $(q "$dir/plan.pq") --probes $(q "$dir")/classes-\$i.pq")")
 final=(--job-name=pq-merge --dependency=afterok:"$j3" --kill-on-invalid-dep=yes --output="$dir/logs/merge.out"
-	--wrap "set -eu; cd $(q "$dir"); $(q "$pomdpq") merge dist-*.pq --eps $(q "$eps") >result.txt; $(q "$pomdpq") merge dist-*.pq --eps $(q "$eps") --json >result.json")
+	--wrap "set -eu; cd $(q "$dir"); trap 'rm -f .result.txt.tmp .result.json.tmp' EXIT; $(q "$pomdpq") merge dist-*.pq --eps $(q "$eps") >.result.txt.tmp; $(q "$pomdpq") merge dist-*.pq --eps $(q "$eps") --json >.result.json.tmp; mv .result.txt.tmp result.txt; mv .result.json.tmp result.json")
 echo "submitted: round 1 $j1 (array 0-$last), plan $j2, round 2 $j3 (array 0-$last); results in $dir"
 if [[ $wait -eq 1 ]]; then
 	j4=$(sb --wait "${final[@]}") || { echo "final merge failed; logs in $dir/logs; rerun with --resume" >&2; exit 1; }
