@@ -48,7 +48,8 @@ func TestSlurmScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(tmp, "out dir")
-	quotient := []string{"--model", "tiger", "--family", "clock", "--m", "2", "--T", "3", "--eps", "0,0.3,0.5"}
+	// -eps: Go flags take one dash too; the script must still find the list.
+	quotient := []string{"--model", "tiger", "--family", "clock", "--m", "2", "--T", "3", "-eps", "0,0.3,0.5"}
 	// run submits with the environment env (the job's: sbatch exports it).
 	run := func(dir string, env []string, extra ...string) (string, error) {
 		args := append([]string{script, "--shards", "3", "--dir", dir, "--pomdpq", bin, "--max-running", "2", "--wait"}, extra...)

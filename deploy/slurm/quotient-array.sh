@@ -55,8 +55,8 @@ eps=0
 args=("$@")
 for ((k = 0; k < ${#args[@]}; k++)); do
 	case "${args[k]}" in
-	--eps) eps=${args[k + 1]} ;;
-	--eps=*) eps=${args[k]#--eps=} ;;
+	--eps | -eps) eps=${args[k + 1]} ;; # Go flags take one dash or two
+	--eps=* | -eps=*) eps=${args[k]#*=} ;;
 	esac
 done
 mkdir -p "$dir/logs"
