@@ -26,7 +26,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	progress := progressFlag("auto")
 	fs.Var(&progress, "progress", "progress on stderr: --progress=auto, bar, lines or off (with the =)")
 	var mem memFlag
-	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of physical memory; unlimited: none)")
+	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
 	pos, err := parseFlags(fs, args)
 	if isHelp(err) {
 		return printHelp(stdout, analyzeUsage, fs)

@@ -122,7 +122,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	progress := progressFlag("auto")
 	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per phase otherwise), bar, lines or off")
 	var mem memFlag
-	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of physical memory; unlimited: none)")
+	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
 	dryRun := fs.Bool("dry-run", false, "estimate memory and work (runs only the cheap exact-class phase) and stop")
 	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
 	exactDist := fs.Bool("exact-distances", false, "solve every pair exactly, also above the largest ε (slower; gives the exact max distance)")

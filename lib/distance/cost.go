@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -221,23 +223,95 @@ func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, supp
 }
 
 // DefaultMemBudget returns the memory budget used when Options.MemBudget
-// is 0: half of the physical memory (MemTotal of /proc/meminfo), or 4 GiB
-// where that cannot be read.
+// is 0: half of the memory this process may use, that is, of the smaller
+// of the physical memory (MemTotal of /proc/meminfo) and the memory limit
+// of its control group (cgroup v2 memory.max along the process's cgroup
+// path, or cgroup v1 memory.limit_in_bytes), as set by containers, Slurm
+// jobs or Kubernetes pods; 4 GiB where neither can be read.
 func DefaultMemBudget() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fields := strings.Fields(sc.Text())
-			if len(fields) >= 2 && fields[0] == "MemTotal:" {
-				if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil && kb > 0 {
-					return kb * 1024 / 2
+	return defaultMemBudget("/")
+}
+
+// defaultMemBudget is DefaultMemBudget with the file system rooted at root
+// (tests give a folder holding proc/ and sys/).
+func defaultMemBudget(root string) int64 {
+	total := memTotal(filepath.Join(root, "proc", "meminfo"))
+	if lim := cgroupLimit(root); lim > 0 && (total <= 0 || lim < total) {
+		total = lim
+	}
+	if total <= 0 {
+		return 4 << 30
+	}
+	return total / 2
+}
+
+// memTotal reads MemTotal from a meminfo file, 0 when it cannot.
+func memTotal(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil && kb > 0 {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+// cgroupLimit returns the smallest memory limit of the process's control
+// group and its ancestors, 0 when there is none or it cannot be read: for
+// every folder from the process's cgroup (/proc/self/cgroup) up to the
+// root, cgroup v2's memory.max ("max" means none) or cgroup v1's
+// memory.limit_in_bytes of the memory controller (values near 2⁶³ mean
+// none); then the files at the root of /sys/fs/cgroup (a container's own
+// view).
+func cgroupLimit(root string) int64 {
+	var best int64
+	take := func(path string) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		v := strings.TrimSpace(string(data))
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 || n >= 1<<62 {
+			return // "max", garbage or unlimited
+		}
+		if best == 0 || n < best {
+			best = n
+		}
+	}
+	base := filepath.Join(root, "sys", "fs", "cgroup")
+	if data, err := os.ReadFile(filepath.Join(root, "proc", "self", "cgroup")); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			parts := strings.SplitN(line, ":", 3)
+			if len(parts) != 3 {
+				continue
+			}
+			sub, file := "", "memory.max" // v2: "0::/path"
+			if parts[0] != "0" {
+				if !slices.Contains(strings.Split(parts[1], ","), "memory") {
+					continue
+				}
+				sub, file = "memory", "memory.limit_in_bytes" // v1: "N:memory:/path"
+			}
+			for dir := filepath.Clean("/" + parts[2]); ; dir = filepath.Dir(dir) {
+				take(filepath.Join(base, sub, dir, file))
+				if dir == "/" {
+					break
 				}
 			}
 		}
 	}
-	return 4 << 30
+	take(filepath.Join(base, "memory.max"))
+	take(filepath.Join(base, "memory", "memory.limit_in_bytes"))
+	return best
 }
 
 // ParseBytes reads a memory size such as "8G", "512MiB", "1.5GB" or a

@@ -47,7 +47,7 @@ func ParseMetric(s string) (Metric, error) {
 
 // Options configure Compute. The zero value means: W1, discrete ground
 // metric, uniform stand-in, all cores, no progress, de-duplication on,
-// distances over exact classes, half of physical memory as the budget, no
+// distances over exact classes, half of the usable memory (physical or cgroup limit) as the budget, no
 // tensor.
 type Options struct {
 	Metric     Metric
@@ -76,7 +76,7 @@ type Options struct {
 	AllPairs bool
 	// MemBudget is the largest estimated peak memory, in bytes, Compute
 	// accepts before refusing with a *BudgetError: 0 means
-	// DefaultMemBudget() (half of physical memory), a negative value no
+	// DefaultMemBudget() (half of the physical memory or of the cgroup limit), a negative value no
 	// limit.
 	MemBudget int64
 	// Eps, when not empty, lists the ε values the caller will partition
