@@ -1,0 +1,545 @@
+package clock2
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// DefaultMaxNodes is the default bound on the branch-and-bound nodes one
+// tail search may visit (Options.MaxNodes).
+const DefaultMaxNodes = 2e8
+
+// ErrTooLarge is returned (wrapped) when a search exceeds Options.MaxNodes.
+var ErrTooLarge = errors.New("clock2: search too large")
+
+var errNodes = errors.New("node limit")
+
+// Options configure Compute. The zero value means: discrete ground metric,
+// uniform stand-in, exact values, all cores, DefaultMaxNodes.
+type Options struct {
+	Ground     ot.Ground      // nil: the discrete metric
+	Convention law.Convention // impossible-history stand-in
+	// Eps, when not empty, lists the ε values the caller will partition
+	// at (decision mode): Partition(ε) is exact for the listed ε only,
+	// and Lower holds values in the same ε-bracket as the true distances
+	// (see the package comment). Empty: every distance is exact.
+	Eps     []float64
+	Workers int // 0: runtime.GOMAXPROCS(0)
+	// MaxNodes bounds the branch-and-bound nodes of one tail search
+	// (0: DefaultMaxNodes); a search past it fails with ErrTooLarge.
+	MaxNodes float64
+	// Progress, when set, is called with the history pairs done and their
+	// total, from one goroutine at a time.
+	Progress func(done, total int)
+}
+
+// Result holds the two-node clock-aware distances of one model and horizon.
+type Result struct {
+	Tree law.Tree
+	// Lower[t] is the matrix over the depth-t histories of the best probe
+	// values found: the exact distance in exact mode, a value in the same
+	// ε-bracket as the distance in decision mode. Upper[t] holds proven
+	// upper bounds (+Inf where a pair exceeded the decision cap).
+	Lower, Upper []partition.Matrix
+	// Cap is +Inf in exact mode, else max(Eps) + partition.ZeroTol.
+	Cap float64
+	// FamilySize is the number of controllers of Π^clk_{2,T} (not
+	// enumerated), RootPairs the distinct tail problems solved, Nodes the
+	// branch-and-bound nodes visited.
+	FamilySize *big.Int
+	RootPairs  int
+	Nodes      int64
+	Seconds    float64
+	Convention law.Convention
+}
+
+// Partition returns the greedy complete-linkage ε-partition (as
+// lib/distance's). It panics for an ε outside a decision-mode run's list.
+func (r *Result) Partition(eps float64) *partition.Partition {
+	if !math.IsInf(r.Cap, 1) && eps+partition.ZeroTol > r.Cap {
+		panic(fmt.Sprintf("clock2: Partition(%g) of a run decided only up to ε = %g", eps, r.Cap-partition.ZeroTol))
+	}
+	return partition.Greedy(r.Lower, eps)
+}
+
+// MaxDistance returns the largest value of Lower (a lower bound when it
+// exceeds Cap).
+func (r *Result) MaxDistance() float64 {
+	m := 0.0
+	for _, d := range r.Lower {
+		m = max(m, d.Max())
+	}
+	return m
+}
+
+// Work returns the number of (history pair, tail controller) combinations
+// an enumeration of the tails alone would visit: Σ_t C(|O|^t, 2)·
+// (|A|²)^{T−t}·(2^{2|O|})^{T−t−1}, the worst case of the search.
+func Work(nA, nO, T int) float64 {
+	w := 0.0
+	for t := 1; t < T; t++ {
+		n := math.Pow(float64(nO), float64(t))
+		L := float64(T - t)
+		w += n * (n - 1) / 2 * math.Pow(float64(nA*nA), L) * math.Pow(math.Pow(2, float64(2*nO)), L-1)
+	}
+	return w
+}
+
+func newProblem(m *pomdp.Model, T int, opt Options) (*problem, error) {
+	if m == nil {
+		return nil, errors.New("clock2: nil model")
+	}
+	if T < 1 {
+		return nil, fmt.Errorf("clock2: horizon T = %d, want T ≥ 1", T)
+	}
+	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
+	if nO > maxObs {
+		return nil, fmt.Errorf("clock2: model %s has %d observations, more than %d", m.Name, nO, maxObs)
+	}
+	g, err := ot.ForObservations(opt.Ground, nO)
+	if err != nil {
+		return nil, fmt.Errorf("clock2: model %s: %w", m.Name, err)
+	}
+	if _, err := law.NewTree(nO, T); err != nil {
+		return nil, err
+	}
+	p := &problem{m: m, nS: nS, nA: nA, nO: nO, T: T, w: 2 * nS, g: g, gmax: g.Max(),
+		uniform: opt.Convention == law.UniformStandIn, capV: math.Inf(1)}
+	p.maxNodes = int64(opt.MaxNodes)
+	if opt.MaxNodes == 0 {
+		p.maxNodes = DefaultMaxNodes
+	}
+	if len(opt.Eps) > 0 {
+		p.eps = slices.Clone(opt.Eps)
+		slices.Sort(p.eps)
+		p.capV = p.eps[len(p.eps)-1] + partition.ZeroTol
+	}
+	p.pow = make([]int, T+1)
+	p.pow[0] = 1
+	for k := 1; k <= T; k++ {
+		p.pow[k] = p.pow[k-1] * nO
+	}
+	// Additive prefix costs, for the prefixes a bound meets (k < T).
+	p.seqc = make([][]float64, T)
+	for k := 0; k < T; k++ {
+		n := p.pow[k]
+		if n*n > 1<<24 {
+			break // bounds at this depth are not needed for any feasible search
+		}
+		c := make([]float64, n*n)
+		for x := 0; x < n; x++ {
+			for y := 0; y < n; y++ {
+				v, a, b := 0.0, x, y
+				for range k {
+					v += g[a%nO][b%nO]
+					a /= nO
+					b /= nO
+				}
+				c[x*n+y] = v
+			}
+		}
+		p.seqc[k] = c
+	}
+	p.buildBasis()
+	return p, nil
+}
+
+// buildBasis computes orthonormal bases of the continuation functionals
+// J ↦ P^R(y | J) for every remaining horizon r = 0 … T (see the package
+// comment).
+func (p *problem) buildBasis() {
+	nS, w := p.nS, p.w
+	dense := make([][][]float64, p.nA) // dense[a][s][s']
+	e, pred := make([]float64, nS), make([]float64, nS)
+	for a := 0; a < p.nA; a++ {
+		dense[a] = make([][]float64, nS)
+		for s := 0; s < nS; s++ {
+			clear(e)
+			e[s] = 1
+			dense[a][s] = make([]float64, nS)
+			p.m.Predict(dense[a][s], e, a)
+		}
+	}
+	_ = pred
+	p.basis = make([][][]float64, p.T+1)
+	p.full = make([]bool, p.T+1)
+	one := make([]float64, w)
+	for i := range one {
+		one[i] = 1 / math.Sqrt(float64(w))
+	}
+	p.basis[0] = [][]float64{one}
+	p.full[0] = w == 1
+	obsOf := make([]float64, nS)
+	for r := 1; r <= p.T; r++ {
+		var bs [][]float64
+		if p.full[r-1] {
+			p.full[r] = true
+			p.basis[r] = p.basis[r-1]
+			continue
+		}
+		// Per-node blocks f_{a,b,o,g}(s) = Σ_s' T(s,a,s') Z(s',a,o) g(b, s');
+		// a functional concatenates a block for node 0 and one for node 1
+		// with the same g and o.
+		zero := make([]float64, nS)
+		add := func(v []float64) {
+			u := slices.Clone(v)
+			for range 2 { // re-orthogonalise once for stability
+				for _, q := range bs {
+					d := dot(q, u)
+					for i := range u {
+						u[i] -= d * q[i]
+					}
+				}
+			}
+			n := math.Sqrt(dot(u, u))
+			if n > 1e-9 {
+				for i := range u {
+					u[i] /= n
+				}
+				bs = append(bs, u)
+			}
+		}
+	outer:
+		for _, gv := range p.basis[r-1] {
+			for o := 0; o < p.nO; o++ {
+				blocks := make([][]float64, 0, 2*p.nA)
+				for a := 0; a < p.nA; a++ {
+					states, probs := p.m.ObsColumn(a, o)
+					for b := 0; b < 2; b++ {
+						clear(obsOf)
+						for k, s2 := range states {
+							obsOf[s2] = probs[k] * gv[b*nS+s2]
+						}
+						f := make([]float64, nS)
+						for s := 0; s < nS; s++ {
+							v := 0.0
+							for s2, t := range dense[a][s] {
+								v += t * obsOf[s2]
+							}
+							f[s] = v
+						}
+						blocks = append(blocks, f)
+					}
+				}
+				for _, f0 := range blocks {
+					for _, f1 := range blocks {
+						add(slices.Concat(f0, f1))
+						if len(bs) == w {
+							break outer
+						}
+					}
+				}
+			}
+		}
+		_ = zero
+		p.basis[r] = bs
+		p.full[r] = len(bs) == w
+	}
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// Compute returns the two-node clock-aware distances of model m at
+// horizon T (see the package comment). It is cancelled with ctx.
+func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, error) {
+	start := time.Now()
+	p, err := newProblem(m, T, opt)
+	if err != nil {
+		return nil, err
+	}
+	tree, _ := law.NewTree(p.nO, T)
+	size, _ := fsc.Size(fsc.KindClock, p.nA, p.nO, 2, T)
+	res := &Result{Tree: tree, Cap: p.capV, FamilySize: size, Convention: opt.Convention,
+		Lower: make([]partition.Matrix, T+1), Upper: make([]partition.Matrix, T+1)}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	total := 0
+	for t := 0; t < T; t++ {
+		n := tree.Count(t)
+		total += n * (n - 1) / 2
+	}
+	done := 0
+	var mu sync.Mutex // guards memo, done, res counters and Progress
+	memo := make(map[string]memoEntry)
+	for t := 0; t <= T; t++ {
+		n := tree.Count(t)
+		res.Lower[t] = partition.NewMatrix(n)
+		res.Upper[t] = partition.NewMatrix(n)
+		if t == T || n < 2 {
+			continue
+		}
+		L := T - t
+		type job struct{ i, j int }
+		jobs := make(chan job)
+		var wg sync.WaitGroup
+		var firstErr error
+		cctx, cancel := context.WithCancel(ctx)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s := newSearcher(p, cctx)
+				ps := newPairStates(p)
+				for jb := range jobs {
+					lo, hi, err := p.pair(s, ps, memo, &mu, t, L, tree.History(t, jb.i), tree.History(t, jb.j))
+					mu.Lock()
+					if err != nil {
+						if firstErr == nil {
+							if errors.Is(err, errNodes) {
+								err = fmt.Errorf("%w: %s at T = %d: a tail search at depth %d (%d steps left) visited more than %d nodes; "+
+									"the worst case is %.3g (history pair, tail) combinations in all; lower T, raise the node limit, or give the ε values (decision mode)",
+									ErrTooLarge, m.Name, T, t, L, p.maxNodes, Work(p.nA, p.nO, T))
+							}
+							firstErr = err
+						}
+						cancel()
+						mu.Unlock()
+						continue
+					}
+					k := res.Lower[t].Index(jb.i, jb.j)
+					res.Lower[t].Data[k], res.Upper[t].Data[k] = lo, hi
+					done++
+					if opt.Progress != nil {
+						opt.Progress(done, total)
+					}
+					mu.Unlock()
+				}
+				mu.Lock()
+				res.Nodes += s.nodes
+				mu.Unlock()
+			}()
+		}
+	feed:
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				select {
+				case jobs <- job{i, j}:
+				case <-cctx.Done():
+					break feed
+				}
+			}
+		}
+		close(jobs)
+		wg.Wait()
+		cancel()
+		if firstErr != nil {
+			return nil, firstErr
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	res.RootPairs = len(memo)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+type memoEntry struct{ own, ub float64 }
+
+// pair returns the bracket [lo, hi] of d(h, h') for two depth-t histories.
+func (p *problem) pair(s *searcher, ps *pairStates, memo map[string]memoEntry, mu *sync.Mutex, t, L int, h, h2 []int) (lo, hi float64, err error) {
+	roots := ps.roots(h, h2)
+	for _, rp := range roots {
+		key := string(rune('0'+L)) + rp.key
+		mu.Lock()
+		e, ok := memo[key]
+		mu.Unlock()
+		if ok && (e.own > p.capV || e.ub <= p.theta(max(lo, e.own))) {
+			lo, hi = max(lo, e.own), max(hi, e.ub)
+		} else {
+			own, ub, err := s.run(rp.a, rp.b, L, lo)
+			if err != nil {
+				return 0, 0, err
+			}
+			mu.Lock()
+			if old, ok := memo[key]; ok {
+				own, ub = max(own, old.own), min(ub, old.ub)
+			}
+			memo[key] = memoEntry{own: own, ub: ub}
+			mu.Unlock()
+			lo, hi = max(lo, own), max(hi, ub)
+		}
+		if lo > p.capV {
+			return lo, math.Inf(1), nil
+		}
+	}
+	return lo, hi, nil
+}
+
+// rootPair is one realisable pair of tail roots with its canonical key.
+type rootPair struct {
+	a, b root
+	key  string
+}
+
+// pairStates enumerates the realisable (J, J') of a history pair.
+type pairStates struct {
+	p    *problem
+	pred []float64
+	tmp  []float64
+	key  []byte
+}
+
+func newPairStates(p *problem) *pairStates {
+	return &pairStates{p: p, pred: make([]float64, p.nS), tmp: make([]float64, p.nS)}
+}
+
+// pstate is the state of the two paths after k steps: normalised beliefs
+// (nil: impossible under the prefix) and whether they share a node.
+type pstate struct {
+	v1, v2 []float64
+	merged bool
+}
+
+func (ps *pairStates) step(v []float64, a, o int) []float64 {
+	if v == nil {
+		return nil
+	}
+	ps.p.m.Predict(ps.pred, v, a)
+	mass := ps.p.m.Observe(ps.tmp, ps.pred, a, o)
+	if mass == 0 {
+		return nil
+	}
+	out := make([]float64, len(ps.tmp))
+	for i, x := range ps.tmp {
+		out[i] = x / mass
+	}
+	return out
+}
+
+func roundAppend(dst []byte, v []float64) []byte {
+	if v == nil {
+		return append(dst, 0)
+	}
+	dst = append(dst, 1)
+	for _, x := range v {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(int64(math.Round(x*1e12))))
+	}
+	return dst
+}
+
+// roots returns the distinct realisable root pairs of histories h, h'.
+func (ps *pairStates) roots(h, h2 []int) []rootPair {
+	p := ps.p
+	cur := []pstate{{v1: p.m.B0, v2: p.m.B0, merged: true}}
+	seen := make(map[string]bool)
+	for k := range h {
+		o1, o2 := h[k], h2[k]
+		clear(seen)
+		var next []pstate
+		push := func(st pstate) {
+			if st.v1 == nil || st.v2 == nil {
+				st.merged = false // the node of an impossible path does not matter
+			}
+			ps.key = roundAppend(ps.key[:0], st.v1)
+			ps.key = roundAppend(ps.key, st.v2)
+			if st.merged {
+				ps.key = append(ps.key, 1)
+			}
+			if seen[string(ps.key)] {
+				return
+			}
+			seen[string(ps.key)] = true
+			next = append(next, st)
+		}
+		for _, st := range cur {
+			for a := 0; a < p.nA; a++ {
+				for a2 := 0; a2 < p.nA; a2++ {
+					if st.merged && a2 != a {
+						continue
+					}
+					v1, v2 := ps.step(st.v1, a, o1), ps.step(st.v2, a2, o2)
+					push(pstate{v1, v2, true})
+					if !(st.merged && o1 == o2) {
+						push(pstate{v1, v2, false})
+					}
+				}
+			}
+		}
+		cur = next
+	}
+	out := make([]rootPair, 0, len(cur))
+	dedup := make(map[string]bool)
+	for _, st := range cur {
+		a := ps.rootOf(st.v1, 0)
+		n2 := 1
+		if st.merged {
+			n2 = 0
+		}
+		b := ps.rootOf(st.v2, n2)
+		key := canonKey(a, b, p.nS)
+		if dedup[key] {
+			continue
+		}
+		dedup[key] = true
+		out = append(out, rootPair{a: a, b: b, key: key})
+	}
+	return out
+}
+
+// rootOf places belief v on node n, or returns the stand-in root.
+func (ps *pairStates) rootOf(v []float64, n int) root {
+	p := ps.p
+	if v == nil {
+		if !p.uniform {
+			return root{pm: true}
+		}
+		j := make([]float64, p.w)
+		for i := range j {
+			j[i] = 1 / float64(p.w)
+		}
+		return root{j: j}
+	}
+	j := make([]float64, p.w)
+	copy(j[n*p.nS:], v)
+	return root{j: j}
+}
+
+// canonKey names a root pair up to the order of the sides and the
+// relabelling of the two nodes (both leave the maximum unchanged).
+func canonKey(a, b root, nS int) string {
+	enc := func(r root, swap bool) []byte {
+		if r.pm {
+			return []byte{0}
+		}
+		j := r.j
+		if swap {
+			j = slices.Concat(r.j[nS:], r.j[:nS])
+		}
+		return roundAppend(nil, j)
+	}
+	best := ""
+	for _, swap := range []bool{false, true} {
+		x, y := string(enc(a, swap)), string(enc(b, swap))
+		if y < x {
+			x, y = y, x
+		}
+		k := x + "|" + y
+		if best == "" || k < best {
+			best = k
+		}
+	}
+	return best
+}
