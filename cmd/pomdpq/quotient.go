@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
+	"github.com/pomdpq/pomdpq/lib/clock2"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -129,6 +130,8 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
 	var sh shardFlags
 	sh.register(fs)
+	enumerate := fs.Bool("enumerate", false, "clock m = 2: enumerate the family (the cross-check; implied by --shard) instead of searching it")
+	maxNodes := fs.Float64("max-nodes", clock2.DefaultMaxNodes, "clock m = 2 search: largest number of branch-and-bound nodes of one tail search")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -163,6 +166,14 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := sh.check(kind, *dryRun); err != nil {
 		return err
+	}
+	if kind == fsc.KindClock && *m == 2 && !*enumerate && !sh.active() {
+		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), 2, *T)
+		if err != nil {
+			return err
+		}
+		return quotientClock2(clock2Args{model: md, ground: g, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
+			workers: *workers, maxNodes: *maxNodes, asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
 	}
 	var fam fsc.Family
 	if sh.active() {
