@@ -358,27 +358,61 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 
 type memoEntry struct{ own, ub float64 }
 
+// probeBudget is the node budget per root of the probing pass.
+const probeBudget = 64
+
 // pair returns the bracket [lo, hi] of d(h, h') for two depth-t histories.
+// In decision mode a probing pass first gives every root a small node
+// budget: one value above the cap decides the pair without proofs.
 func (p *problem) pair(s *searcher, ps *pairStates, memo map[string]memoEntry, mu *sync.Mutex, t, L int, h, h2 []int) (lo, hi float64, err error) {
 	roots := ps.roots(h, h2)
-	for _, rp := range roots {
-		key := string(rune('0'+L)) + rp.key
+	keys := make([]string, len(roots))
+	for k, rp := range roots {
+		keys[k] = string(rune('0'+L)) + rp.key
+	}
+	lookup := func(key string) (memoEntry, bool) {
 		mu.Lock()
+		defer mu.Unlock()
 		e, ok := memo[key]
-		mu.Unlock()
+		return e, ok
+	}
+	store := func(key string, own, ub float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if old, ok := memo[key]; ok {
+			own, ub = max(own, old.own), min(ub, old.ub)
+		}
+		memo[key] = memoEntry{own: own, ub: ub}
+	}
+	if !math.IsInf(p.capV, 1) {
+		for k, rp := range roots {
+			e, ok := lookup(keys[k])
+			if ok {
+				lo = max(lo, e.own)
+			} else {
+				own, ub, err := s.run(rp.a, rp.b, L, lo, probeBudget)
+				if err != nil {
+					return 0, 0, err
+				}
+				store(keys[k], own, ub)
+				lo = max(lo, own)
+			}
+			if lo > p.capV {
+				return lo, math.Inf(1), nil
+			}
+		}
+	}
+	for k, rp := range roots {
+		key := keys[k]
+		e, ok := lookup(key)
 		if ok && (e.own > p.capV || e.ub <= p.theta(max(lo, e.own))) {
 			lo, hi = max(lo, e.own), max(hi, e.ub)
 		} else {
-			own, ub, err := s.run(rp.a, rp.b, L, lo)
+			own, ub, err := s.run(rp.a, rp.b, L, lo, 0)
 			if err != nil {
 				return 0, 0, err
 			}
-			mu.Lock()
-			if old, ok := memo[key]; ok {
-				own, ub = max(own, old.own), min(ub, old.ub)
-			}
-			memo[key] = memoEntry{own: own, ub: ub}
-			mu.Unlock()
+			store(key, own, ub)
 			lo, hi = max(lo, own), max(hi, ub)
 		}
 		if lo > p.capV {

@@ -1,8 +1,10 @@
 package clock2
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
@@ -75,7 +77,11 @@ type searcher struct {
 	// Search state.
 	own, lb, th float64
 	stopped     bool
+	out         bool  // the budget of a probing pass ran out
+	budget      int64 // node count at which a probing pass stops (0: none)
 	nodes       int64
+	base        int64 // node count at the start of the current search
+	kids        [][]kid // per depth: children of the node being expanded
 	err         error
 }
 
@@ -103,9 +109,16 @@ func newSearcher(p *problem, ctx context.Context) *searcher {
 // It returns the best value found by this search (own, 0 if none beat
 // lb's threshold) and an upper bound on the maximum (+Inf when the search
 // stopped because a value exceeded the cap).
-func (s *searcher) run(r1, r2 root, L int, lb float64) (own, ub float64, err error) {
+//
+// A positive budget bounds the nodes of this search: when it runs out the
+// search returns its best value and ub = +Inf (a probing pass).
+func (s *searcher) run(r1, r2 root, L int, lb float64, budget int64) (own, ub float64, err error) {
 	p := s.p
-	s.L, s.own, s.lb, s.stopped, s.err = L, 0, lb, false, nil
+	s.L, s.own, s.lb, s.stopped, s.err, s.out = L, 0, lb, false, nil, false
+	s.budget, s.base = 0, s.nodes
+	if budget > 0 {
+		s.budget = s.nodes + budget
+	}
 	s.th = p.theta(lb)
 	rs := [2]root{r1, r2}
 	for sd := 0; sd < 2; sd++ {
@@ -129,7 +142,7 @@ func (s *searcher) run(r1, r2 root, L int, lb float64) (own, ub float64, err err
 	if s.err != nil {
 		return 0, 0, s.err
 	}
-	if s.stopped {
+	if s.stopped || s.out {
 		return s.own, math.Inf(1), nil
 	}
 	return s.own, math.Min(rootUB, s.th), nil
@@ -221,22 +234,31 @@ func (s *searcher) update(v float64) {
 	}
 }
 
-// rec branches on the tables of stage k, the frontier at depth k known.
+// kid is a child of a search node: the stage tables that lead to it and
+// its bound.
+type kid struct {
+	a0, a1 int
+	mask   int
+	ub     float64
+}
+
+// rec branches on the tables of stage k, the frontier at depth k known
+// and its bound above the threshold. Children are bounded first and
+// visited best bound first, so that large values are found early.
 func (s *searcher) rec(k int) {
 	p := s.p
 	s.nodes++
-	if s.nodes&4095 == 0 {
+	if s.budget > 0 && s.nodes > s.budget {
+		s.out, s.stopped = true, true
+		return
+	}
+	if s.nodes&1023 == 0 {
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.stopped = err, true
 			return
 		}
-		if p.maxNodes > 0 && s.nodes > p.maxNodes {
+		if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base {
 			s.err, s.stopped = errNodes, true
-			return
-		}
-	}
-	if k > 0 {
-		if ub := s.bound(k); ub <= s.th {
 			return
 		}
 	}
@@ -267,46 +289,70 @@ func (s *searcher) rec(k int) {
 	if rel[1] {
 		na1 = p.nA
 	}
-	last := k == s.L-1
-	var ent []int // relevant β entries n·|O| + o
-	for a0 := 0; a0 < na0; a0++ {
-		for a1 := 0; a1 < na1; a1++ {
-			act := [2]int{a0, a1}
-			s.expand(k, act)
-			if last {
+	if k == s.L-1 {
+		for a0 := 0; a0 < na0; a0++ {
+			for a1 := 0; a1 < na1; a1++ {
+				s.expand(k, [2]int{a0, a1})
 				s.leaf(k)
-				if s.stopped {
-					return
-				}
-				continue
-			}
-			ent = ent[:0]
-			for n := 0; n < 2; n++ {
-				for o := 0; o < p.nO; o++ {
-					if s.entryUsed(k, n, o) {
-						ent = append(ent, n*p.nO+o)
-					}
-				}
-			}
-			if len(ent) == 0 {
-				continue // both sides point masses: nothing to branch on
-			}
-			free := len(ent) - 1 // the first entry is 0 (relabelling symmetry)
-			for mask := 0; mask < 1<<free; mask++ {
-				var beta [2][maxObs]uint8
-				for b, e := range ent[1:] {
-					if mask>>b&1 == 1 {
-						beta[e/p.nO][e%p.nO] = 1
-					}
-				}
-				s.merge(k, &beta)
-				s.rec(k + 1)
 				if s.stopped {
 					return
 				}
 			}
 		}
+		return
 	}
+	for len(s.kids) <= k {
+		s.kids = append(s.kids, nil)
+	}
+	kids := s.kids[k][:0]
+	var ent []int
+	for a0 := 0; a0 < na0; a0++ {
+		for a1 := 0; a1 < na1; a1++ {
+			s.expand(k, [2]int{a0, a1})
+			ent = s.entries(k, ent[:0])
+			if len(ent) == 0 {
+				continue // both sides point masses: nothing to branch on
+			}
+			for mask := 0; mask < 1<<(len(ent)-1); mask++ {
+				s.merge(k, ent, mask)
+				if ub := s.bound(k + 1); ub > s.th {
+					kids = append(kids, kid{a0, a1, mask, ub})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(kids, func(a, b kid) int { return cmp.Compare(b.ub, a.ub) })
+	s.kids[k] = kids
+	last := [2]int{-1, -1}
+	for i := range kids {
+		kd := s.kids[k][i]
+		if kd.ub <= s.th {
+			continue // the threshold rose since the child was bounded
+		}
+		if act := [2]int{kd.a0, kd.a1}; act != last {
+			s.expand(k, act)
+			ent = s.entries(k, ent[:0])
+			last = act
+		}
+		s.merge(k, ent, kd.mask)
+		s.rec(k + 1)
+		if s.stopped {
+			return
+		}
+	}
+}
+
+// entries appends the next-node entries n·|O| + o of stage k that move
+// mass under the actions just expanded.
+func (s *searcher) entries(k int, ent []int) []int {
+	for n := 0; n < 2; n++ {
+		for o := 0; o < s.p.nO; o++ {
+			if s.entryUsed(k, n, o) {
+				ent = append(ent, n*s.p.nO+o)
+			}
+		}
+	}
+	return ent
 }
 
 // maxObs bounds |O| for the on-stack next-node tables.
@@ -367,9 +413,17 @@ func (s *searcher) expand(k int, act [2]int) {
 }
 
 // merge builds the depth-(k+1) frontier from the unmerged successors and
-// the next-node table beta.
-func (s *searcher) merge(k int, beta *[2][maxObs]uint8) {
+// the next-node table given by the used entries ent and mask: entry
+// ent[0] goes to node 0 (relabelling symmetry), ent[b+1] to bit b of mask,
+// unused entries to node 0.
+func (s *searcher) merge(k int, ent []int, mask int) {
 	p := s.p
+	var beta [2][maxObs]uint8
+	for b, e := range ent[1:] {
+		if mask>>b&1 == 1 {
+			beta[e/p.nO][e%p.nO] = 1
+		}
+	}
 	nS, nO := p.nS, p.nO
 	for sd := 0; sd < 2; sd++ {
 		if s.pm[sd] {
