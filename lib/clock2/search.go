@@ -80,7 +80,7 @@ type searcher struct {
 	out         bool  // the budget of a probing pass ran out
 	budget      int64 // node count at which a probing pass stops (0: none)
 	nodes       int64
-	base        int64 // node count at the start of the current search
+	base        int64   // node count at the start of the current search
 	kids        [][]kid // per depth: children of the node being expanded
 	err         error
 }
