@@ -282,7 +282,9 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 	}
 	done := 0
 	var mu sync.Mutex // guards memo, done, res counters and Progress
-	memo := make(map[string]memoEntry)
+	memo := make(map[memoKey]memoEntry)
+	bs := newBeliefs(p)
+	seen := make(map[[3]int32]bool)
 	for t := 0; t <= T; t++ {
 		n := tree.Count(t)
 		res.Lower[t] = partition.NewMatrix(n)
@@ -291,7 +293,22 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 			continue
 		}
 		L := T - t
-		type job struct{ i, j int }
+		// The realisable roots of every pair, before the searches (the
+		// belief table is read-only while they run).
+		type job struct {
+			i, j int
+			rks  []rootKey
+		}
+		var all []job
+		for i := 0; i < n; i++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			hi := tree.History(t, i)
+			for j := i + 1; j < n; j++ {
+				all = append(all, job{i, j, bs.roots(nil, hi, tree.History(t, j), seen)})
+			}
+		}
 		jobs := make(chan job)
 		var wg sync.WaitGroup
 		var firstErr error
@@ -301,9 +318,8 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 			go func() {
 				defer wg.Done()
 				s := newSearcher(p, cctx)
-				ps := newPairStates(p)
 				for jb := range jobs {
-					lo, hi, err := p.pair(s, ps, memo, &mu, t, L, tree.History(t, jb.i), tree.History(t, jb.j))
+					lo, hi, err := p.pair(s, bs, memo, &mu, L, jb.rks)
 					mu.Lock()
 					if err != nil {
 						if firstErr == nil {
@@ -332,13 +348,11 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 			}()
 		}
 	feed:
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				select {
-				case jobs <- job{i, j}:
-				case <-cctx.Done():
-					break feed
-				}
+		for _, jb := range all {
+			select {
+			case jobs <- jb:
+			case <-cctx.Done():
+				break feed
 			}
 		}
 		close(jobs)
@@ -361,22 +375,23 @@ type memoEntry struct{ own, ub float64 }
 // probeBudget is the node budget per root of the probing pass.
 const probeBudget = 64
 
-// pair returns the bracket [lo, hi] of d(h, h') for two depth-t histories.
-// In decision mode a probing pass first gives every root a small node
-// budget: one value above the cap decides the pair without proofs.
-func (p *problem) pair(s *searcher, ps *pairStates, memo map[string]memoEntry, mu *sync.Mutex, t, L int, h, h2 []int) (lo, hi float64, err error) {
-	roots := ps.roots(h, h2)
-	keys := make([]string, len(roots))
-	for k, rp := range roots {
-		keys[k] = string(rune('0'+L)) + rp.key
-	}
-	lookup := func(key string) (memoEntry, bool) {
+type memoKey struct {
+	L int
+	r rootKey
+}
+
+// pair returns the bracket [lo, hi] of d(h, h') for two depth-t histories
+// with realisable roots rks. In decision mode a probing pass first gives
+// every root a small node budget: one value above the cap decides the
+// pair without proofs.
+func (p *problem) pair(s *searcher, bs *beliefs, memo map[memoKey]memoEntry, mu *sync.Mutex, L int, rks []rootKey) (lo, hi float64, err error) {
+	lookup := func(key memoKey) (memoEntry, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		e, ok := memo[key]
 		return e, ok
 	}
-	store := func(key string, own, ub float64) {
+	store := func(key memoKey, own, ub float64) {
 		mu.Lock()
 		defer mu.Unlock()
 		if old, ok := memo[key]; ok {
@@ -384,17 +399,26 @@ func (p *problem) pair(s *searcher, ps *pairStates, memo map[string]memoEntry, m
 		}
 		memo[key] = memoEntry{own: own, ub: ub}
 	}
+	search := func(rk rootKey, lo float64, budget int64) (float64, float64, error) {
+		n2 := 1
+		if rk.same {
+			n2 = 0
+		}
+		r1 := p.rootOf(bs, rk.b1, 0, s.root1)
+		r2 := p.rootOf(bs, rk.b2, n2, s.root2)
+		return s.run(r1, r2, L, lo, budget)
+	}
 	if !math.IsInf(p.capV, 1) {
-		for k, rp := range roots {
-			e, ok := lookup(keys[k])
-			if ok {
+		for _, rk := range rks {
+			key := memoKey{L, rk}
+			if e, ok := lookup(key); ok {
 				lo = max(lo, e.own)
 			} else {
-				own, ub, err := s.run(rp.a, rp.b, L, lo, probeBudget)
+				own, ub, err := search(rk, lo, probeBudget)
 				if err != nil {
 					return 0, 0, err
 				}
-				store(keys[k], own, ub)
+				store(key, own, ub)
 				lo = max(lo, own)
 			}
 			if lo > p.capV {
@@ -402,13 +426,13 @@ func (p *problem) pair(s *searcher, ps *pairStates, memo map[string]memoEntry, m
 			}
 		}
 	}
-	for k, rp := range roots {
-		key := keys[k]
+	for _, rk := range rks {
+		key := memoKey{L, rk}
 		e, ok := lookup(key)
 		if ok && (e.own > p.capV || e.ub <= p.theta(max(lo, e.own))) {
 			lo, hi = max(lo, e.own), max(hi, e.ub)
 		} else {
-			own, ub, err := s.run(rp.a, rp.b, L, lo, 0)
+			own, ub, err := search(rk, lo, 0)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -422,158 +446,151 @@ func (p *problem) pair(s *searcher, ps *pairStates, memo map[string]memoEntry, m
 	return lo, hi, nil
 }
 
-// rootPair is one realisable pair of tail roots with its canonical key.
-type rootPair struct {
-	a, b root
-	key  string
+// standInID is the belief ID of an impossible path (the stand-in root).
+const standInID = -1
+
+// beliefs interns the beliefs met along history paths (rounded to 12
+// decimals) and memoises their successors. It is filled by one goroutine
+// per depth, before the searches, and read-only during them.
+type beliefs struct {
+	p     *problem
+	index map[string]int32
+	vecs  [][]float64
+	next  map[[3]int32]int32 // (belief, action, observation) → belief or standInID
+	pred  []float64
+	tmp   []float64
+	key   []byte
 }
 
-// pairStates enumerates the realisable (J, J') of a history pair.
-type pairStates struct {
-	p    *problem
-	pred []float64
-	tmp  []float64
-	key  []byte
+func newBeliefs(p *problem) *beliefs {
+	bs := &beliefs{p: p, index: make(map[string]int32), next: make(map[[3]int32]int32),
+		pred: make([]float64, p.nS), tmp: make([]float64, p.nS)}
+	bs.intern(p.m.B0)
+	return bs
 }
 
-func newPairStates(p *problem) *pairStates {
-	return &pairStates{p: p, pred: make([]float64, p.nS), tmp: make([]float64, p.nS)}
-}
-
-// pstate is the state of the two paths after k steps: normalised beliefs
-// (nil: impossible under the prefix) and whether they share a node.
-type pstate struct {
-	v1, v2 []float64
-	merged bool
-}
-
-func (ps *pairStates) step(v []float64, a, o int) []float64 {
-	if v == nil {
-		return nil
-	}
-	ps.p.m.Predict(ps.pred, v, a)
-	mass := ps.p.m.Observe(ps.tmp, ps.pred, a, o)
-	if mass == 0 {
-		return nil
-	}
-	out := make([]float64, len(ps.tmp))
-	for i, x := range ps.tmp {
-		out[i] = x / mass
-	}
-	return out
-}
-
-func roundAppend(dst []byte, v []float64) []byte {
-	if v == nil {
-		return append(dst, 0)
-	}
-	dst = append(dst, 1)
+func (bs *beliefs) intern(v []float64) int32 {
+	bs.key = bs.key[:0]
 	for _, x := range v {
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(int64(math.Round(x*1e12))))
+		bs.key = binary.LittleEndian.AppendUint64(bs.key, uint64(int64(math.Round(x*1e12))))
 	}
-	return dst
+	if id, ok := bs.index[string(bs.key)]; ok {
+		return id
+	}
+	id := int32(len(bs.vecs))
+	bs.index[string(bs.key)] = id
+	bs.vecs = append(bs.vecs, slices.Clone(v))
+	return id
 }
 
-// roots returns the distinct realisable root pairs of histories h, h'.
-func (ps *pairStates) roots(h, h2 []int) []rootPair {
-	p := ps.p
-	cur := []pstate{{v1: p.m.B0, v2: p.m.B0, merged: true}}
-	seen := make(map[string]bool)
+// step returns the belief after action a and observation o from belief
+// b, or standInID when o has probability 0 (the path becomes impossible).
+func (bs *beliefs) step(b int32, a, o int) int32 {
+	if b == standInID {
+		return standInID
+	}
+	k := [3]int32{b, int32(a), int32(o)}
+	if id, ok := bs.next[k]; ok {
+		return id
+	}
+	m := bs.p.m
+	m.Predict(bs.pred, bs.vecs[b], a)
+	mass := m.Observe(bs.tmp, bs.pred, a, o)
+	id := int32(standInID)
+	if mass > 0 {
+		for i := range bs.tmp {
+			bs.tmp[i] /= mass
+		}
+		id = bs.intern(bs.tmp)
+	}
+	bs.next[k] = id
+	return id
+}
+
+// rootKey is a realisable pair of tail roots up to the order of the sides
+// and the relabelling of the nodes (both leave the maximum unchanged):
+// beliefs b1 ≤ b2 (standInID for a stand-in), on the same node or not.
+type rootKey struct {
+	b1, b2 int32
+	same   bool
+}
+
+// roots appends to dst the distinct realisable root pairs of histories h
+// and h2: the paths share their node (and so their action) until they
+// part, stay together after equal observations while they share it, and
+// are otherwise free.
+func (bs *beliefs) roots(dst []rootKey, h, h2 []int, seen map[[3]int32]bool) []rootKey {
+	p := bs.p
+	type st struct {
+		b1, b2 int32
+		same   bool
+	}
+	cur := []st{{0, 0, true}}
+	var next []st
 	for k := range h {
 		o1, o2 := h[k], h2[k]
 		clear(seen)
-		var next []pstate
-		push := func(st pstate) {
-			if st.v1 == nil || st.v2 == nil {
-				st.merged = false // the node of an impossible path does not matter
+		next = next[:0]
+		push := func(s st) {
+			if s.b1 == standInID || s.b2 == standInID {
+				s.same = false // the node of an impossible path does not matter
 			}
-			ps.key = roundAppend(ps.key[:0], st.v1)
-			ps.key = roundAppend(ps.key, st.v2)
-			if st.merged {
-				ps.key = append(ps.key, 1)
+			sk := [3]int32{s.b1, s.b2, 0}
+			if s.same {
+				sk[2] = 1
 			}
-			if seen[string(ps.key)] {
-				return
+			if !seen[sk] {
+				seen[sk] = true
+				next = append(next, s)
 			}
-			seen[string(ps.key)] = true
-			next = append(next, st)
 		}
-		for _, st := range cur {
+		for _, s := range cur {
 			for a := 0; a < p.nA; a++ {
 				for a2 := 0; a2 < p.nA; a2++ {
-					if st.merged && a2 != a {
+					if s.same && a2 != a {
 						continue
 					}
-					v1, v2 := ps.step(st.v1, a, o1), ps.step(st.v2, a2, o2)
-					push(pstate{v1, v2, true})
-					if !(st.merged && o1 == o2) {
-						push(pstate{v1, v2, false})
+					v1, v2 := bs.step(s.b1, a, o1), bs.step(s.b2, a2, o2)
+					push(st{v1, v2, true})
+					if !(s.same && o1 == o2) {
+						push(st{v1, v2, false})
 					}
 				}
 			}
 		}
-		cur = next
+		cur, next = next, cur
 	}
-	out := make([]rootPair, 0, len(cur))
-	dedup := make(map[string]bool)
-	for _, st := range cur {
-		a := ps.rootOf(st.v1, 0)
-		n2 := 1
-		if st.merged {
-			n2 = 0
+	clear(seen)
+	for _, s := range cur {
+		b1, b2 := s.b1, s.b2
+		if b2 < b1 {
+			b1, b2 = b2, b1
 		}
-		b := ps.rootOf(st.v2, n2)
-		key := canonKey(a, b, p.nS)
-		if dedup[key] {
+		sk := [3]int32{b1, b2, 0}
+		if s.same {
+			sk[2] = 1
+		}
+		if seen[sk] {
 			continue
 		}
-		dedup[key] = true
-		out = append(out, rootPair{a: a, b: b, key: key})
+		seen[sk] = true
+		dst = append(dst, rootKey{b1, b2, s.same})
 	}
-	return out
+	return dst
 }
 
-// rootOf places belief v on node n, or returns the stand-in root.
-func (ps *pairStates) rootOf(v []float64, n int) root {
-	p := ps.p
-	if v == nil {
+// rootOf places belief b on node n, or returns the stand-in root.
+func (p *problem) rootOf(bs *beliefs, b int32, n int, dst []float64) root {
+	if b == standInID {
 		if !p.uniform {
 			return root{pm: true}
 		}
-		j := make([]float64, p.w)
-		for i := range j {
-			j[i] = 1 / float64(p.w)
+		for i := range dst {
+			dst[i] = 1 / float64(p.w)
 		}
-		return root{j: j}
+		return root{j: dst}
 	}
-	j := make([]float64, p.w)
-	copy(j[n*p.nS:], v)
-	return root{j: j}
-}
-
-// canonKey names a root pair up to the order of the sides and the
-// relabelling of the two nodes (both leave the maximum unchanged).
-func canonKey(a, b root, nS int) string {
-	enc := func(r root, swap bool) []byte {
-		if r.pm {
-			return []byte{0}
-		}
-		j := r.j
-		if swap {
-			j = slices.Concat(r.j[nS:], r.j[:nS])
-		}
-		return roundAppend(nil, j)
-	}
-	best := ""
-	for _, swap := range []bool{false, true} {
-		x, y := string(enc(a, swap)), string(enc(b, swap))
-		if y < x {
-			x, y = y, x
-		}
-		k := x + "|" + y
-		if best == "" || k < best {
-			best = k
-		}
-	}
-	return best
+	clear(dst)
+	copy(dst[n*p.nS:], bs.vecs[b])
+	return root{j: dst}
 }

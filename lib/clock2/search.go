@@ -82,11 +82,14 @@ type searcher struct {
 	nodes       int64
 	base        int64   // node count at the start of the current search
 	kids        [][]kid // per depth: children of the node being expanded
+	root1       []float64
+	root2       []float64
 	err         error
 }
 
 func newSearcher(p *problem, ctx context.Context) *searcher {
-	s := &searcher{p: p, ctx: ctx, pred: make([]float64, p.nS), delta: make([]float64, p.w)}
+	s := &searcher{p: p, ctx: ctx, pred: make([]float64, p.nS), delta: make([]float64, p.w),
+		root1: make([]float64, p.w), root2: make([]float64, p.w)}
 	for sd := 0; sd < 2; sd++ {
 		s.front[sd] = make([][]float64, p.T+1)
 		s.mass[sd] = make([][]float64, p.T+1)
