@@ -34,6 +34,7 @@ type clock2Args struct {
 	dryRun     bool
 	workers    int
 	maxNodes   float64
+	mem        int64 // --mem: 0 default, negative none
 	asJSON     bool
 	rep        *reporter
 	stdout     io.Writer
@@ -59,7 +60,7 @@ func quotientClock2(a clock2Args) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	eps := a.eps
-	opt := clock2.Options{Ground: a.ground, Convention: a.conv, Workers: a.workers, MaxNodes: a.maxNodes, Progress: a.rep.Progress}
+	opt := clock2.Options{Ground: a.ground, Convention: a.conv, Workers: a.workers, MaxNodes: a.maxNodes, MemBudget: a.mem, Progress: a.rep.Progress}
 	if !a.exact {
 		opt.Eps = append([]float64{0}, eps...) // 0 gives the exact classes
 	}

@@ -173,7 +173,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return quotientClock2(clock2Args{model: md, ground: g, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
-			workers: *workers, maxNodes: *maxNodes, asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
+			workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
 	}
 	var fam fsc.Family
 	if sh.active() {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -45,6 +46,48 @@ type Options struct {
 	// Progress, when set, is called with the history pairs done and their
 	// total, from one goroutine at a time.
 	Progress func(done, total int)
+	// MemBudget bounds the estimated memory of the belief table, the
+	// realisable roots and the memo, in bytes (0: distance.DefaultMemBudget(),
+	// negative: none); past it Compute fails with ErrTooLarge naming the
+	// largest term.
+	MemBudget int64
+}
+
+// Per-item byte costs of the memory estimate, an upper bound: every root
+// listed is counted with a memo entry, though the memo holds only the
+// distinct ones (GridWorld 3×3 at T = 4: 10.1 million roots listed, 0.57
+// million distinct, estimate 0.8 GB, peak resident 0.26 GB).
+const (
+	bytesPerRoot   = 16 + 64 // a root in its pair's list, and a memo entry
+	bytesPerStep   = 48       // a memoised belief successor
+	bytesPerBelief = 96       // plus 16 bytes per state (vector and key)
+)
+
+// memCheck refuses a run whose tables are estimated above the budget.
+func (p *problem) memCheck(budget int64, depth int, roots, beliefs, steps int) error {
+	if budget < 0 {
+		return nil
+	}
+	terms := []struct {
+		name string
+		b    int64
+	}{
+		{"realisable roots and their memo entries", int64(roots) * bytesPerRoot},
+		{"belief successors", int64(steps) * bytesPerStep},
+		{"beliefs", int64(beliefs) * (bytesPerBelief + 16*int64(p.nS))},
+	}
+	total, big := int64(0), 0
+	for k, t := range terms {
+		total += t.b
+		if t.b > terms[big].b {
+			big = k
+		}
+	}
+	if total <= budget {
+		return nil
+	}
+	return fmt.Errorf("%w: %s at T = %d: the search tables may need up to %s at depth %d (largest term: %s, %s), above the budget %s; lower T or raise the budget (--mem)",
+		ErrTooLarge, p.m.Name, p.T, distance.FormatBytes(total), depth, terms[big].name, distance.FormatBytes(terms[big].b), distance.FormatBytes(budget))
 }
 
 // Result holds the two-node clock-aware distances of one model and horizon.
@@ -283,6 +326,11 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 	done := 0
 	var mu sync.Mutex // guards memo, done, res counters and Progress
 	memo := make(map[memoKey]memoEntry)
+	budget := opt.MemBudget
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	listed := 0 // roots listed so far (every one may get a memo entry)
 	bs := newBeliefs(p)
 	seen := make(map[[3]int32]bool)
 	for t := 0; t <= T; t++ {
@@ -304,10 +352,18 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			if err := p.memCheck(budget, t, listed, len(bs.vecs), len(bs.next)); err != nil {
+				return nil, err
+			}
 			hi := tree.History(t, i)
 			for j := i + 1; j < n; j++ {
-				all = append(all, job{i, j, bs.roots(nil, hi, tree.History(t, j), seen)})
+				rks := bs.roots(nil, hi, tree.History(t, j), seen)
+				listed += len(rks)
+				all = append(all, job{i, j, rks})
 			}
+		}
+		if err := p.memCheck(budget, t, listed, len(bs.vecs), len(bs.next)); err != nil {
+			return nil, err
 		}
 		jobs := make(chan job)
 		var wg sync.WaitGroup

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -244,5 +245,13 @@ func TestErrors(t *testing.T) {
 	_, err := Compute(context.Background(), b.Model, 5, Options{Ground: b.Ground, MaxNodes: 10})
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("node limit 10: err = %v, want ErrTooLarge", err)
+	}
+	g := lookup(t, "gridworld:3")
+	_, err = Compute(context.Background(), g.Model, 3, Options{Ground: g.Ground, MemBudget: 100 << 10})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "largest term: realisable roots") || !strings.Contains(err.Error(), "--mem") {
+		t.Errorf("budget 100 KiB: err = %v, want ErrTooLarge naming the roots and --mem", err)
+	}
+	if _, err := Compute(context.Background(), g.Model, 2, Options{Ground: g.Ground, MemBudget: -1, Eps: []float64{0.5}}); err != nil {
+		t.Errorf("no budget: %v", err)
 	}
 }
