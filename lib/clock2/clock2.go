@@ -59,8 +59,8 @@ type Options struct {
 // million distinct, estimate 0.8 GB, peak resident 0.26 GB).
 const (
 	bytesPerRoot   = 16 + 64 // a root in its pair's list, and a memo entry
-	bytesPerStep   = 48       // a memoised belief successor
-	bytesPerBelief = 96       // plus 16 bytes per state (vector and key)
+	bytesPerStep   = 48      // a memoised belief successor
+	bytesPerBelief = 96      // plus 16 bytes per state (vector and key)
 )
 
 // memCheck refuses a run whose tables are estimated above the budget.
