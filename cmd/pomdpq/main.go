@@ -36,6 +36,8 @@
 //	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
+//	quotient --family clock --m 2 (searched, lib/clock2): the quotient schema with "method": "search",
+//	          "root_pairs": int, "search_nodes": int; "distinct" and "estimate_bytes" 0, "stand_ins" −1 (not counted)
 //	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
 //	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...]}
 //	merge:    the quotient schema without seconds, phases, estimate_bytes and delta_clk (distances
@@ -86,7 +88,8 @@ commands:
   family --model MODEL --kind K --m M [--T T] [--json]
                                         size of a probe family (K = stationary or clock)
   quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
-                                        class counts of the ε-quotients
+                                        class counts of the ε-quotients (clock m = 2: searched, not
+                                        enumerated; --enumerate for the enumeration)
   quotient … --shard i/n [--plan PLAN] --save PART
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
