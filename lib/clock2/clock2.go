@@ -98,8 +98,10 @@ type Result struct {
 	// ε-bracket as the distance in decision mode. Upper[t] holds proven
 	// upper bounds (+Inf where a pair exceeded the decision cap).
 	Lower, Upper []partition.Matrix
-	// Cap is +Inf in exact mode, else max(Eps) + partition.ZeroTol.
+	// Cap is +Inf in exact mode, else max(Eps) + partition.ZeroTol; Eps
+	// lists the decided ε (nil in exact mode).
 	Cap float64
+	Eps []float64
 	// FamilySize is the number of controllers of Π^clk_{2,T} (not
 	// enumerated), RootPairs the distinct tail problems solved, Nodes the
 	// branch-and-bound nodes visited.
@@ -111,10 +113,11 @@ type Result struct {
 }
 
 // Partition returns the greedy complete-linkage ε-partition (as
-// lib/distance's). It panics for an ε outside a decision-mode run's list.
+// lib/distance's). In decision mode only the listed ε are decided: it
+// panics for any other.
 func (r *Result) Partition(eps float64) *partition.Partition {
-	if !math.IsInf(r.Cap, 1) && eps+partition.ZeroTol > r.Cap {
-		panic(fmt.Sprintf("clock2: Partition(%g) of a run decided only up to ε = %g", eps, r.Cap-partition.ZeroTol))
+	if r.Eps != nil && !slices.Contains(r.Eps, eps) {
+		panic(fmt.Sprintf("clock2: Partition(%g) of a run that decided only ε ∈ %v (Options.Eps)", eps, r.Eps))
 	}
 	return partition.Greedy(r.Lower, eps)
 }
@@ -312,7 +315,7 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 	}
 	tree, _ := law.NewTree(p.nO, T)
 	size, _ := fsc.Size(fsc.KindClock, p.nA, p.nO, 2, T)
-	res := &Result{Tree: tree, Cap: p.capV, FamilySize: size, Convention: opt.Convention,
+	res := &Result{Tree: tree, Cap: p.capV, Eps: p.eps, FamilySize: size, Convention: opt.Convention,
 		Lower: make([]partition.Matrix, T+1), Upper: make([]partition.Matrix, T+1)}
 	workers := opt.Workers
 	if workers <= 0 {

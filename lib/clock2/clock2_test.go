@@ -224,6 +224,14 @@ func TestDecisionBrackets(t *testing.T) {
 			}
 		}
 	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Partition(0.1) of a run deciding {0, 0.3, 0.5} did not panic")
+			}
+		}()
+		dec.Partition(0.1)
+	}()
 	if dec.Nodes >= ex.Nodes {
 		t.Errorf("decision mode visited %d nodes, exact mode %d: the decision should prune more", dec.Nodes, ex.Nodes)
 	}
