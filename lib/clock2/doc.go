@@ -46,6 +46,14 @@
 // values are exact at every listed ε. Without Eps the values are exact
 // maxima (to partition.ZeroTol).
 //
+// Measured (2 shared cores, decision mode at ε = 0, 0.3, 0.5): Tiger
+// T = 4 (26,873,856 controllers) in 0.002 s, T = 6 (5.6·10¹¹) in 0.03 s,
+// T = 10 in 26 s; GridWorld 3×3 T = 4 (6.6·10¹²) in 7 s and 260 MiB,
+// most of it the 10 million realisable roots of depth 3. Exact values
+// cost more (Tiger T = 6: 4 s; GridWorld 3×3 T = 3: 4 s; T = 4 did not
+// finish in 400 s): pairs above the largest ε need their maximum, not
+// one probe past it.
+//
 // Impossible histories take the stand-in of the chosen convention
 // (law.UniformStandIn: the uniform joint over (state, node), run with the
 // controller's tables from stage t; law.PointMassStandIn: the point mass
