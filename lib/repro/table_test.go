@@ -1,6 +1,7 @@
 package repro
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -214,5 +215,24 @@ func TestUnearnedExplanations(t *testing.T) {
 	tab := buildTable(t, env, "meaningful-scale")
 	if i := tab.Row("Scale-up|Network Monitoring (n=12)|Sampling"); i < 0 || tab.Status[i] != Explained {
 		t.Errorf("meaningful-scale n = 12: row %d not explained", i)
+	}
+}
+
+// TestLargerScaleRandomJudge checks that the judge of larger-scale's
+// random rows compares the printed counts: it used to check only that our
+// counts fall with ε, which a greedy ε-partition always does.
+func TestLargerScaleRandomJudge(t *testing.T) {
+	tab := buildTable(t, &Env{}, "larger-scale")
+	i := tab.Row("Random |S|=20|3")
+	if i < 0 {
+		t.Fatal("no Random |S|=20, T = 3 row")
+	}
+	if ok, note := tab.PatternOK(i); !ok {
+		t.Fatalf("printed row judged different: %s", note)
+	}
+	c := slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == "classes_eps0_3" })
+	tab.Printed[i][c] = "9" // a printed count our draw does not give
+	if ok, note := tab.PatternOK(i); ok || !strings.Contains(note, "classes_eps0_3: ours 4, paper 9") {
+		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
 	}
 }
