@@ -236,3 +236,22 @@ func TestLargerScaleRandomJudge(t *testing.T) {
 		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
 	}
 }
+
+// TestMediumScaleRandomJudge: the random rows of medium-scale are judged
+// against the printed counts (the judge compared the ε = 0.1 count with a
+// constant 3 and never read the paper's row).
+func TestMediumScaleRandomJudge(t *testing.T) {
+	tab := buildTable(t, &Env{}, "medium-scale")
+	i := tab.Row("Random |S|=50")
+	if i < 0 {
+		t.Fatal("no Random |S|=50 row")
+	}
+	if ok, note := tab.PatternOK(i); !ok {
+		t.Fatalf("printed row judged different: %s", note)
+	}
+	c := slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == "classes_eps0" })
+	tab.Printed[i][c] = "7"
+	if ok, note := tab.PatternOK(i); ok || !strings.Contains(note, "classes_eps0: ours 6, paper 7") {
+		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
+	}
+}
