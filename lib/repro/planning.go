@@ -814,14 +814,24 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 	judge := t.PatternOK
 	t.PatternOK = func(i int) (bool, string) {
 		ok, note := judge(i)
-		if strings.HasPrefix(t.Rows[i][0], "sanity_max_w1") {
-			note += "; the printed mean fits " + fitText + " controllers per seed (" + strings.Join(fitWhy, "; ") + ")"
+		id := t.Rows[i][0]
+		if !strings.HasPrefix(id, "sanity_max_w1") {
+			return ok, note
 		}
-		return ok, note
+		fit := "the printed mean fits " + fitText + " controllers per seed (" + strings.Join(fitWhy, "; ") + ")"
+		if id != "sanity_max_w1_max" {
+			// One condition (every per-seed maximum below the deterministic
+			// one) is the claim; it is judged once, on the row whose value
+			// it is about. The mean, std and low end are statistics of our
+			// sampler, not the paper's: not judged (they were counted as
+			// three more agreements with the same verdict).
+			return false, NotJudgedPrefix + "a per-seed statistic of our own sampler (Dirichlet(1) tables), not the paper's; the claim is judged on sanity_max_w1_max; " + fit
+		}
+		return ok, note + "; " + fit
 	}
 	t.Notes = append(t.Notes,
 		"Settings rows (stochastic controllers per seed and in total, bisimulation iterations and discount, PBVI points, discount and seed) read the inputs and defaults of lib/baseline and lib/pbvi, which follow the paper: they are shown with status 'setting' and never counted as agreement.",
-		"The sanity-check statistics come from our sampler (Dirichlet(1) tables), not the paper's, so they are compared by pattern: the per-seed maxima stay below the deterministic 0.49.")
+		"The sanity-check statistics come from our sampler (Dirichlet(1) tables), not the paper's, so only the claim is judged, once, by pattern on sanity_max_w1_max: the per-seed maxima stay below the deterministic 0.49. Their mean, std and low end are not judged.")
 	return t, nil
 }
 

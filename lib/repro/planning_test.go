@@ -41,7 +41,7 @@ func TestPlanningAgreement(t *testing.T) {
 		"noise-sensitivity":  {0, 0, 0, 1, 3, 0, 0, 0},
 		"belief-sensitivity": {5, 0, 0, 0, 0, 0, 0, 0},
 		"ablation":           {0, 0, 0, 6, 0, 0, 0, 0},
-		"planning-claims":    {13, 0, 4, 2, 0, 0, 7, 5},
+		"planning-claims":    {13, 0, 1, 2, 0, 3, 7, 5},
 		"pbvi-comparison":    {0, 0, 0, 1, 4, 0, 0, 0},
 		"horizon-gap":        {0, 0, 0, 0, 0, 0, 0, 9},
 	}

@@ -142,9 +142,16 @@ func TestJudgesCompute(t *testing.T) {
 	// sanity row: the deterministic maximum is computed, not 0.49 typed in
 	pc := buildTable(t, env, "planning-claims")
 	det := pc.Rows[pc.Row("sanity_det_max_w1")][3]
-	i := pc.Row("sanity_max_w1_mean")
-	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) {
-		t.Errorf("sanity note %q does not use the computed maximum %s", pc.Note[i], det)
+	i := pc.Row("sanity_max_w1_max")
+	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) || pc.Status[i] != Patterns {
+		t.Errorf("sanity row %s %q does not judge the claim with the computed maximum %s", pc.Status[i], pc.Note[i], det)
+	}
+	// the claim is one condition, judged once: the other per-seed
+	// statistics of our sampler are not counted as three more agreements
+	for _, id := range []string{"sanity_max_w1_mean", "sanity_max_w1_std", "sanity_max_w1_min"} {
+		if st := pc.Status[pc.Row(id)]; st != NotJudged {
+			t.Errorf("%s: status %q, want %q", id, st, NotJudged)
+		}
 	}
 	for _, id := range []string{"sanity_per_seed", "sanity_n_stochastic", "pbvi_seed"} {
 		if st := pc.Status[pc.Row(id)]; st != SettingRow {
