@@ -4,9 +4,11 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReproduceSummary checks agreement.csv: one column per status, every
@@ -56,6 +58,34 @@ func TestReproduceSummary(t *testing.T) {
 	for _, w := range []string{"not judged", "settings (not counted)", "computed explanation"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestReproduceWallTime checks that the summary line reports the real
+// wall time of a fast table (it printed "in 0.0s" for tables under 50 ms).
+func TestReproduceWallTime(t *testing.T) {
+	out, err := runCLI(t, "reproduce", "worked-examples", "--out", t.TempDir(), "--progress=off")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`1 tables in (\S+);`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no wall time in the summary:\n%s", out)
+	}
+	d, err := time.ParseDuration(m[1])
+	if err != nil || d <= 0 {
+		t.Errorf("wall time %q is not a positive duration (%v):\n%s", m[1], err, out)
+	}
+}
+
+func TestWallTime(t *testing.T) {
+	for _, c := range []struct {
+		secs float64
+		want string
+	}{{0.0114567, "11.457ms"}, {0.0000042, "4µs"}, {2.34567, "2.346s"}, {125.5, "2m5.5s"}} {
+		if got := wallTime(c.secs); got != c.want {
+			t.Errorf("wallTime(%g) = %q, want %q", c.secs, got, c.want)
 		}
 	}
 }

@@ -48,10 +48,10 @@ func ExampleTable_Counts() {
 	c := t.Counts()
 	fmt.Printf("%d agree, %d explained, %d unexplained\n", c.Agreeing(), c.Explained, c.Unexplained)
 	// Output:
-	// Tiger                    gap 2.860: differs (explained)
+	// Tiger                    gap 2.860: differs
 	// GridWorld 3x3            gap 0.117: differs (explained)
-	// GridWorld 5x5            gap 0.097: differs (explained)
-	// Network Monitoring (n=4) gap 0.085: differs (explained)
+	// GridWorld 5x5            gap 0.097: differs
+	// Network Monitoring (n=4) gap 0.085: differs
 	// RockSample(4,4)          gap 5.000: differs
-	// 0 agree, 4 explained, 1 unexplained
+	// 0 agree, 1 explained, 4 unexplained
 }

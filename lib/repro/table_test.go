@@ -1,6 +1,7 @@
 package repro
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,25 +122,36 @@ func TestCompareReconstruction(t *testing.T) {
 // Item 3: judges compute the conditions they assert.
 func TestJudgesCompute(t *testing.T) {
 	env := &Env{}
-	// sensor grid: W1 < 0.2 < TV, from the computed distances
+	// sensor grid: W1 < 0.2 < TV, from the computed distances; each row
+	// judges its own value against its printed one (W1 0.1406 ≈ 0.14; TV
+	// 0.5625 is not ≈0.57 within 0.005), so the two rows are not one
+	// verdict counted twice
 	we := buildTable(t, env, "worked-examples")
-	for _, id := range []string{"sensor_grid_w1_approx", "sensor_grid_tv_approx"} {
-		i := we.Row(id)
+	for _, c := range []struct{ id, name, status, says string }{
+		{"sensor_grid_w1_approx", "W1", Patterns, "stays below ε = 0.2 and is the printed ≈0.14"},
+		{"sensor_grid_tv_approx", "TV", Differs, "exceeds ε = 0.2 as claimed, but is not the printed ≈0.57"},
+	} {
+		i := we.Row(c.id)
 		if i < 0 {
-			t.Fatalf("no row %s", id)
+			t.Fatalf("no row %s", c.id)
 		}
-		w := we.Rows[we.Row("sensor_grid_w1_approx")][3]
-		tv := we.Rows[we.Row("sensor_grid_tv_approx")][3]
-		if !strings.Contains(we.Note[i], "W1 = "+w) || !strings.Contains(we.Note[i], "TV = "+tv) {
-			t.Errorf("%s: note %q does not show the computed W1 %s and TV %s", id, we.Note[i], w, tv)
+		if !strings.Contains(we.Note[i], c.name+" = "+we.Rows[i][3]) || !strings.Contains(we.Note[i], c.says) || we.Status[i] != c.status {
+			t.Errorf("%s: %s %q, want %s with the computed %s %s and %q", c.id, we.Status[i], we.Note[i], c.status, c.name, we.Rows[i][3], c.says)
 		}
 	}
 	// sanity row: the deterministic maximum is computed, not 0.49 typed in
 	pc := buildTable(t, env, "planning-claims")
 	det := pc.Rows[pc.Row("sanity_det_max_w1")][3]
-	i := pc.Row("sanity_max_w1_mean")
-	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) {
-		t.Errorf("sanity note %q does not use the computed maximum %s", pc.Note[i], det)
+	i := pc.Row("sanity_max_w1_max")
+	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) || pc.Status[i] != Patterns {
+		t.Errorf("sanity row %s %q does not judge the claim with the computed maximum %s", pc.Status[i], pc.Note[i], det)
+	}
+	// the claim is one condition, judged once: the other per-seed
+	// statistics of our sampler are not counted as three more agreements
+	for _, id := range []string{"sanity_max_w1_mean", "sanity_max_w1_std", "sanity_max_w1_min"} {
+		if st := pc.Status[pc.Row(id)]; st != NotJudged {
+			t.Errorf("%s: status %q, want %q", id, st, NotJudged)
+		}
 	}
 	for _, id := range []string{"sanity_per_seed", "sanity_n_stochastic", "pbvi_seed"} {
 		if st := pc.Status[pc.Row(id)]; st != SettingRow {
@@ -178,5 +190,79 @@ func TestStatTableWithoutJudge(t *testing.T) {
 	compareRows(t, tab)
 	if tab.Status[0] != NotJudged || !strings.HasPrefix(tab.Note[0], NotJudgedPrefix) {
 		t.Errorf("row without a judge: %q %q, want %q", tab.Status[0], tab.Note[0], NotJudged)
+	}
+}
+
+// TestUnearnedExplanations pins rows whose former "paper differs"
+// explanation accounted for no printed value: a remark that the paper
+// contradicts itself (capacity-sweep-tiger m = 2, ε = 0.5), a statement
+// that the printed value is not attained (value-bounds B, ε = 0.5), a
+// per-row search over settings for the printed quotient size
+// (pbvi-comparison), and a reading that gives one of a row's two printed
+// counts but not the other (meaningful-scale, Random). Each must be an
+// unexplained difference whose note keeps the computed remark.
+func TestUnearnedExplanations(t *testing.T) {
+	env := &Env{}
+	for _, c := range []struct{ table, key, remark string }{
+		{"capacity-sweep-tiger", "Tiger|4|2|0.5", "not explained: the paper's own tab:principal-horizon prints 10"},
+		{"value-bounds", "B|0.5", "not explained: the exact error of Tiger's reward"},
+		{"pbvi-comparison", "Tiger", "no one setting gives every row's printed size"},
+		{"pbvi-comparison", "GridWorld 5x5", "no one setting gives every row's printed size"},
+		{"pbvi-comparison", "Network Monitoring (n=4)", "no one setting gives every row's printed size"},
+		{"meaningful-scale", "Large |O||Random|Sampling", "does not give the printed classes_eps0_3 10"},
+	} {
+		tab := buildTable(t, env, c.table)
+		i := tab.Row(c.key)
+		if i < 0 {
+			t.Errorf("%s: no row %q", c.table, c.key)
+			continue
+		}
+		if tab.Status[i] != Differs || !strings.Contains(tab.Note[i], c.remark) {
+			t.Errorf("%s row %q: %s, %q; want %s with %q", c.table, c.key, tab.Status[i], tab.Note[i], Differs, c.remark)
+		}
+	}
+	// the T-step reading does give both printed counts of n = 12 (its
+	// exact counts 13 and 5): that row stays explained
+	tab := buildTable(t, env, "meaningful-scale")
+	if i := tab.Row("Scale-up|Network Monitoring (n=12)|Sampling"); i < 0 || tab.Status[i] != Explained {
+		t.Errorf("meaningful-scale n = 12: row %d not explained", i)
+	}
+}
+
+// TestLargerScaleRandomJudge checks that the judge of larger-scale's
+// random rows compares the printed counts: it used to check only that our
+// counts fall with ε, which a greedy ε-partition always does.
+func TestLargerScaleRandomJudge(t *testing.T) {
+	tab := buildTable(t, &Env{}, "larger-scale")
+	i := tab.Row("Random |S|=20|3")
+	if i < 0 {
+		t.Fatal("no Random |S|=20, T = 3 row")
+	}
+	if ok, note := tab.PatternOK(i); !ok {
+		t.Fatalf("printed row judged different: %s", note)
+	}
+	c := slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == "classes_eps0_3" })
+	tab.Printed[i][c] = "9" // a printed count our draw does not give
+	if ok, note := tab.PatternOK(i); ok || !strings.Contains(note, "classes_eps0_3: ours 4, paper 9") {
+		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
+	}
+}
+
+// TestMediumScaleRandomJudge: the random rows of medium-scale are judged
+// against the printed counts (the judge compared the ε = 0.1 count with a
+// constant 3 and never read the paper's row).
+func TestMediumScaleRandomJudge(t *testing.T) {
+	tab := buildTable(t, &Env{}, "medium-scale")
+	i := tab.Row("Random |S|=50")
+	if i < 0 {
+		t.Fatal("no Random |S|=50 row")
+	}
+	if ok, note := tab.PatternOK(i); !ok {
+		t.Fatalf("printed row judged different: %s", note)
+	}
+	c := slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == "classes_eps0" })
+	tab.Printed[i][c] = "7"
+	if ok, note := tab.PatternOK(i); ok || !strings.Contains(note, "classes_eps0: ours 6, paper 7") {
+		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
 	}
 }
