@@ -100,7 +100,7 @@ type Coverage struct {
 	T     int    `json:"T"`
 	// Criteria still open when the class was reached; RuledOut maps the
 	// ones settled without enumeration to the argument.
-	Criteria []Criterion         `json:"criteria"`
+	Criteria []Criterion          `json:"criteria"`
 	RuledOut map[Criterion]string `json:"ruled_out,omitempty"`
 	// Size is the number of models of the class (codes); Mode is
 	// "argument", "exhausted" (every model up to the last witness needed,

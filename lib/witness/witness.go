@@ -37,8 +37,8 @@ type Witness struct {
 	// Index is the model's number in its class (mixed radix over the
 	// rows, see Search) when the class is enumerated, −1 when sampled;
 	// Code lists the composition index of every row.
-	Index int64 `json:"index"`
-	Code  []int `json:"code"`
+	Index int64        `json:"index"`
+	Code  []int        `json:"code"`
 	Model *pomdp.Model `json:"-"`
 	// Depth is the separating depth; Small and Large the class counts per
 	// depth of the two partitions (Clk: Q_op and Q_clk; Mem: m = 1 and
