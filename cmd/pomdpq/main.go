@@ -15,6 +15,7 @@
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
 //	pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E]
+//	pomdpq search-witness [--criteria LIST] [--max-states 5] [--max-t 4] [--grids 1,1:2,2,4] [--budget 60s] [--json] [--out DIR]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
 // netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
@@ -104,6 +105,8 @@ commands:
   bench [--out FILE]                    time the main computations, write a table
   analyze MODEL [--policy FILE.pg] [--out report.html]
                                         one HTML page: families, curves, certificates, quotient
+  search-witness [--budget 60s] [--json] [--out DIR]
+                                        smallest models separating Q_op/Q_clk, m = 1/2, W1/TV
 
 MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
 
@@ -138,6 +141,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdBench(rest, stdout, stderr)
 	case "analyze":
 		return cmdAnalyze(rest, stdout, stderr)
+	case "search-witness":
+		return cmdSearchWitness(rest, stdout, stderr)
 	case "classic-row":
 		return cmdClassicRow(args[1:], stdout)
 	case "bench-row":

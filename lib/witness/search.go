@@ -21,7 +21,7 @@ const (
 	DefaultMaxActions  = 2
 	DefaultMaxT        = 4
 	DefaultMaxModels   = 2_000_000
-	DefaultClassModels = 100_000
+	DefaultClassModels = 300_000
 )
 
 // DefaultGrids are the probability grids searched by default:
