@@ -221,17 +221,33 @@ func firstDiff(p, q *partition.Partition, ok func(t int) bool) int {
 }
 
 func testClk(ctx context.Context, m *pomdp.Model, T int) (*hit, error) {
+	h, err := partitionsClk(ctx, m, T)
+	if err != nil || h.Small.Equal(h.Large) {
+		return nil, err
+	}
+	return h, nil
+}
+
+// partitionsClk returns Q_op and Q_clk (package clock).
+func partitionsClk(ctx context.Context, m *pomdp.Model, T int) (*hit, error) {
 	r, err := clock.Quotients(ctx, m, T, nil)
 	if err != nil {
 		return nil, err
-	}
-	if r.Clk.Equal(r.Op) {
-		return nil, nil
 	}
 	return &hit{Small: r.Op, Large: r.Clk}, nil
 }
 
 func testMem(ctx context.Context, m *pomdp.Model, T int) (*hit, error) {
+	h, err := partitionsMem(ctx, m, T)
+	if err != nil || h.Small.Equal(h.Large) {
+		return nil, err
+	}
+	return h, nil
+}
+
+// partitionsMem returns the exact m = 1 and m ≤ 2 stationary partitions
+// (package distance, uniform stand-in).
+func partitionsMem(ctx context.Context, m *pomdp.Model, T int) (*hit, error) {
 	s, l, err := families(Mem, m.NumActions(), m.NumObservations(), T)
 	if err != nil {
 		return nil, err
@@ -244,9 +260,6 @@ func testMem(ctx context.Context, m *pomdp.Model, T int) (*hit, error) {
 	rl, err := distance.Exact(ctx, m, l, T, opt)
 	if err != nil {
 		return nil, err
-	}
-	if rs.Partition.Equal(rl.Partition) {
-		return nil, nil
 	}
 	return &hit{Small: rs.Partition, Large: rl.Partition}, nil
 }

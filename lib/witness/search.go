@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // Defaults of Options.
@@ -417,4 +419,23 @@ func witnessName(cr Criterion, c Class, T int) string {
 		}
 	}
 	return fmt.Sprintf("sep-%s-s%d-o%d-a%d-g%s-T%d", cr, c.S, c.O, c.A, g, T)
+}
+
+// Check runs criterion cr on any model m at horizon T (the paper's
+// witness, a model file) and, when the fast path separates, returns the
+// witness certified by the oracle; it returns nil, nil when the two
+// partitions agree. The oracle sums over all |S|^{T+1} state sequences
+// per observation sequence and probe, so keep |S|, |O| and T small.
+func Check(ctx context.Context, cr Criterion, m *pomdp.Model, T int) (*Witness, error) {
+	h, err := test(ctx, cr, m, T)
+	if err != nil || h == nil {
+		return nil, err
+	}
+	c := Class{S: m.NumStates(), O: m.NumObservations(), A: m.NumActions()}
+	w := &Witness{Criterion: cr, Class: c, T: T, Index: -1, Model: m, Depth: h.Depth, Eps: h.Eps, small: h.Small, large: h.Large,
+		SmallCounts: h.Small.Counts(), LargeCounts: h.Large.Counts(), SmallClasses: h.Small.Total(), LargeClasses: h.Large.Total()}
+	if err := w.Certify(); err != nil {
+		return nil, err
+	}
+	return w, nil
 }

@@ -278,7 +278,13 @@ func lawString(l []Atom) string {
 // String describes the witness and its certificate on a few lines.
 func (w *Witness) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s, T = %d (model %d of the class)\n", w.Criterion, w.Class, w.T, w.Index)
+	if w.Index >= 0 {
+		fmt.Fprintf(&b, "%s: %s, T = %d (model %d of the class)\n", w.Criterion, w.Class, w.T, w.Index)
+	} else if w.Class.Grid.Dyn > 0 {
+		fmt.Fprintf(&b, "%s: %s, T = %d (sampled)\n", w.Criterion, w.Class, w.T)
+	} else {
+		fmt.Fprintf(&b, "%s: %s |S|=%d |O|=%d |A|=%d, T = %d\n", w.Criterion, w.Model.Name, w.Class.S, w.Class.O, w.Class.A, w.T)
+	}
 	names := map[Criterion][2]string{Clk: {"Q_op", "Q_clk"}, Mem: {"m = 1", "m ≤ 2"}, Metric: {"W1", "TV"}}[w.Criterion.base()]
 	fmt.Fprintf(&b, "  classes %s = %d %v, %s = %d %v", names[0], w.SmallClasses, w.SmallCounts, names[1], w.LargeClasses, w.LargeCounts)
 	if w.Criterion.base() == Metric {
