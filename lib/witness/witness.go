@@ -312,3 +312,7 @@ func (w *Witness) String() string {
 	fmt.Fprintf(&b, "  both histories possible under every probe: %v; verified by brute force: %v", w.Possible, w.Verified)
 	return b.String()
 }
+
+// Partitions returns the two partitions the fast path computed (Clk:
+// Q_op and Q_clk; Mem: m = 1 and m ≤ 2; Metric: W1 and TV at Eps).
+func (w *Witness) Partitions() (small, large *partition.Partition) { return w.small, w.large }

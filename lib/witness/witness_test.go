@@ -402,3 +402,72 @@ func FuzzParseCriteria(f *testing.F) {
 		}
 	})
 }
+
+// TestSeparatingBuiltins: the search (default options, restricted to one
+// grid and criterion, which does not change that criterion's first
+// witness) finds exactly the models typed in bench.Separating, which
+// datasets/models exports; each separates at its horizon and is verified.
+func TestSeparatingBuiltins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the searches behind bench.Separating (about 10 s)")
+	}
+	for _, tc := range []struct {
+		name string
+		cr   Criterion
+		grid Grid
+		S    int
+	}{
+		{"clk", Clk, Grid{2, 2}, 1},
+		{"clk-free", ClkFree, Grid{2, 2}, 2},
+		{"clk-free-det", ClkFree, Grid{1, 2}, 3},
+		{"m2", Mem, Grid{1, 1}, 1},
+		{"m2-free", MemFree, Grid{4, 4}, 1},
+		{"tv-free", MetricFree, Grid{1, 2}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Search(context.Background(), Options{MaxStates: tc.S, Grids: []Grid{tc.grid}, Criteria: []Criterion{tc.cr}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Witnesses) != 1 {
+				t.Fatalf("no witness: %+v", rep.NotFound)
+			}
+			w := rep.Witnesses[0]
+			b, err := bench.Separating(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameModel(w.Model, b.Model); err != nil {
+				t.Errorf("search found %s, bench.Separating(%q) differs: %v", w.Model.Name, tc.name, err)
+			}
+			w2, err := Check(context.Background(), tc.cr, b.Model, w.T)
+			if err != nil || w2 == nil || !w2.Verified {
+				t.Errorf("bench model at T = %d: %v, %v", w.T, w2, err)
+			}
+		})
+	}
+}
+
+func sameModel(a, b *pomdp.Model) error {
+	if a.NumStates() != b.NumStates() || a.NumActions() != b.NumActions() || a.NumObservations() != b.NumObservations() {
+		return fmt.Errorf("sizes %v vs %v", a, b)
+	}
+	if !slices.Equal(a.States, b.States) || !slices.Equal(a.Actions, b.Actions) || !slices.Equal(a.Observations, b.Observations) || !slices.Equal(a.B0, b.B0) {
+		return fmt.Errorf("names or b0 differ: %v %v", a.B0, b.B0)
+	}
+	for s := range a.NumStates() {
+		for ac := range a.NumActions() {
+			for s2 := range a.NumStates() {
+				if a.TransitionProb(s, ac, s2) != b.TransitionProb(s, ac, s2) {
+					return fmt.Errorf("T(%d, %d, %d)", s, ac, s2)
+				}
+			}
+			for o := range a.NumObservations() {
+				if a.ObsProb(s, ac, o) != b.ObsProb(s, ac, o) {
+					return fmt.Errorf("Z(%d, %d, %d)", s, ac, o)
+				}
+			}
+		}
+	}
+	return nil
+}
