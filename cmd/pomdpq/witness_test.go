@@ -26,7 +26,12 @@ func TestSearchWitness(t *testing.T) {
 			LargeClasses int    `json:"large_classes"`
 			Verified     bool   `json:"verified"`
 			Possible     bool   `json:"possible"`
-			Class        struct{ S, O, A int }
+			Class        struct {
+				S    int    `json:"states"`
+				O    int    `json:"observations"`
+				A    int    `json:"actions"`
+				Grid string `json:"grid"`
+			} `json:"class"`
 		} `json:"witnesses"`
 		Coverage []struct {
 			Mode string `json:"mode"`
@@ -41,7 +46,7 @@ func TestSearchWitness(t *testing.T) {
 	}
 	for _, w := range rep.Witnesses {
 		want := map[string]int{"clk": 1, "clk-free": 2}[w.Criterion]
-		if w.Class.S != want || w.T != 2 || !w.Verified || w.SmallClasses >= w.LargeClasses {
+		if w.Class.S != want || w.Class.Grid != "2" || w.T != 2 || !w.Verified || w.SmallClasses >= w.LargeClasses {
 			t.Errorf("witness %+v", w)
 		}
 	}

@@ -18,6 +18,43 @@ import (
 // linkage itself. Only the exact W1 between two laws comes from package
 // ot (an exact transport solver, tested on its own).
 
+// MaxOracleWork bounds the oracle's work estimate (see OracleWork): a
+// larger certification is refused before any law is computed.
+const MaxOracleWork = 2e9
+
+// OracleWork estimates the oracle's work for criterion cr on a model with
+// nS states, nO observations and nA actions at horizon T: probes × |O|^T
+// observation sequences × |S|^{T+1} state sequences (the sum over state
+// sequences prunes zero-probability prefixes, so this is an upper bound),
+// and names the largest factor.
+func OracleWork(cr Criterion, nS, nO, nA, T int) (work float64, largest string) {
+	probes := float64(nA)
+	switch cr.base() {
+	case Clk:
+		probes = math.Pow(float64(nA), float64(T))
+	case Mem:
+		probes = float64(nA) + float64(nA*nA)*math.Pow(2, float64(2*nO))
+	}
+	seqs := math.Pow(float64(nO), float64(T))
+	paths := math.Pow(float64(nS), float64(T+1))
+	work = probes * seqs * paths
+	largest = fmt.Sprintf("|S|^(T+1) = %.3g state sequences", paths)
+	if seqs > paths && seqs >= probes {
+		largest = fmt.Sprintf("|O|^T = %.3g observation sequences", seqs)
+	} else if probes > paths {
+		largest = fmt.Sprintf("%.3g probes", probes)
+	}
+	return work, largest
+}
+
+func checkOracleWork(cr Criterion, nS, nO, nA, T int) error {
+	if w, largest := OracleWork(cr, nS, nO, nA, T); w > MaxOracleWork {
+		return fmt.Errorf("witness: the brute-force oracle would need about %.3g operations for %s at |S| = %d, |O| = %d, |A| = %d, T = %d (largest factor: %s), above %.3g; lower T or use a smaller model",
+			w, cr, nS, nO, nA, T, largest, float64(MaxOracleWork))
+	}
+	return nil
+}
+
 // oprobe is a deterministic controller of the oracle: open-loop when open
 // is not nil (stage k plays open[k]), otherwise stationary with act[n]
 // and next[n][o].

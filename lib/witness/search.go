@@ -152,8 +152,17 @@ type Report struct {
 // (Workers and time do not change it) unless ctx ends the search early;
 // then Report.Stopped says so and the witnesses and coverage so far are
 // returned with a nil error.
+//
+// Options beyond the oracle's reach are refused before any work: the
+// largest class must satisfy OracleWork ≤ MaxOracleWork for every
+// criterion asked for.
 func Search(ctx context.Context, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
+	for _, cr := range opt.Criteria {
+		if err := checkOracleWork(cr, opt.MaxStates, opt.MaxObs, opt.MaxActions, opt.MaxT); err != nil {
+			return nil, fmt.Errorf("%w (Options.MaxStates, MaxObs, MaxActions, MaxT)", err)
+		}
+	}
 	start := time.Now()
 	rep := &Report{NotFound: map[string][]Criterion{}, MaxStates: opt.MaxStates, MaxObs: opt.MaxObs, MaxActions: opt.MaxActions,
 		MaxT: opt.MaxT, Seed: opt.Seed, ClassModels: opt.ClassModels, MaxModels: opt.MaxModels, Symmetry: !opt.NoSymmetry}
@@ -425,8 +434,12 @@ func witnessName(cr Criterion, c Class, T int) string {
 // witness, a model file) and, when the fast path separates, returns the
 // witness certified by the oracle; it returns nil, nil when the two
 // partitions agree. The oracle sums over all |S|^{T+1} state sequences
-// per observation sequence and probe, so keep |S|, |O| and T small.
+// per observation sequence and probe, so keep |S|, |O| and T small: it
+// returns an error when OracleWork exceeds MaxOracleWork.
 func Check(ctx context.Context, cr Criterion, m *pomdp.Model, T int) (*Witness, error) {
+	if err := checkOracleWork(cr, m.NumStates(), m.NumObservations(), m.NumActions(), T); err != nil {
+		return nil, err
+	}
 	h, err := test(ctx, cr, m, T)
 	if err != nil || h == nil {
 		return nil, err

@@ -25,6 +25,19 @@ func (g Grid) String() string {
 	return fmt.Sprintf("%d:%d", g.Dyn, g.Init)
 }
 
+// MarshalText writes the grid as String does.
+func (g Grid) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText parses the grid as ParseGrid does.
+func (g *Grid) UnmarshalText(b []byte) error {
+	v, err := ParseGrid(string(b))
+	if err != nil {
+		return err
+	}
+	*g = v
+	return nil
+}
+
 // ParseGrid accepts "g" (both resolutions g) or "dyn:init", each between 1
 // and 8.
 func ParseGrid(s string) (Grid, error) {
@@ -43,8 +56,10 @@ func ParseGrid(s string) (Grid, error) {
 // Class is a size class of models: |S| states, |O| observations, |A|
 // actions, probabilities on Grid.
 type Class struct {
-	S, O, A int
-	Grid    Grid
+	S    int  `json:"states"`
+	O    int  `json:"observations"`
+	A    int  `json:"actions"`
+	Grid Grid `json:"grid"`
 }
 
 func (c Class) String() string {

@@ -121,10 +121,15 @@ func probeLabel(m *pomdp.Model, p oprobe) string {
 // linkage): both partitions must agree with the fast path's at every
 // depth, differ at Depth, and, for a "-free" criterion, every history of
 // Depth must be possible under every probe. It fills the certificate and
-// sets Verified, or returns an error describing the disagreement.
+// sets Verified, or returns an error describing the disagreement. It
+// refuses, before computing anything, a problem whose OracleWork exceeds
+// MaxOracleWork.
 func (w *Witness) Certify() error {
 	m, T, cr := w.Model, w.T, w.Criterion
 	nA, nO := m.NumActions(), m.NumObservations()
+	if err := checkOracleWork(cr, m.NumStates(), nO, nA, T); err != nil {
+		return err
+	}
 	small, large := oracleFamily(cr, nA, nO, T)
 	pointMass := cr.base() == Clk
 	lawsOf := func(ps []oprobe) (l [][][][]float64, poss [][][]bool) {

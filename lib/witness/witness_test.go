@@ -471,3 +471,18 @@ func sameModel(a, b *pomdp.Model) error {
 	}
 	return nil
 }
+
+// TestOracleBudget: a certification or a search beyond the oracle's
+// reach is refused before any work, naming the largest factor.
+func TestOracleBudget(t *testing.T) {
+	big := pomdp.Must(bench.Lookup("hallway:20")).Model
+	if _, err := Check(context.Background(), Clk, big, 8); err == nil || !strings.Contains(err.Error(), "state sequences") {
+		t.Errorf("Check on hallway:20 at T = 8: %v", err)
+	}
+	if _, err := Search(context.Background(), Options{MaxStates: 8, MaxT: 6, Criteria: []Criterion{Mem}}); err == nil || !strings.Contains(err.Error(), "MaxStates") {
+		t.Errorf("Search beyond the oracle: %v", err)
+	}
+	if w, _ := OracleWork(Mem, 5, 3, 2, 4); !(w <= MaxOracleWork) {
+		t.Errorf("the default space needs %g > MaxOracleWork", w)
+	}
+}
