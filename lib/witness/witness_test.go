@@ -486,3 +486,36 @@ func TestOracleBudget(t *testing.T) {
 		t.Errorf("the default space needs %g > MaxOracleWork", w)
 	}
 }
+
+// TestSearchSeeded: with classes too large to exhaust, the samples come
+// from the seed: the same seed gives the same report (whatever the
+// number of workers), another seed other samples.
+func TestSearchSeeded(t *testing.T) {
+	run := func(seed uint64, workers int) *Report {
+		rep, err := Search(context.Background(), Options{MaxStates: 2, MaxT: 2, Grids: []Grid{{4, 4}}, Criteria: []Criterion{ClkFree},
+			ClassModels: 50, Seed: seed, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Seconds = 0
+		return rep
+	}
+	key := func(r *Report) string {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	a, b, c := run(5, 1), run(5, 2), run(6, 2)
+	if key(a) != key(b) {
+		t.Errorf("same seed, different reports:\n%s\n%s", key(a), key(b))
+	}
+	last := a.Coverage[len(a.Coverage)-1]
+	if last.Mode != "sampled" || len(a.Witnesses) != 1 || a.Witnesses[0].Index != -1 {
+		t.Fatalf("expected a witness from a sampled class: %+v", last)
+	}
+	if slices.Equal(a.Witnesses[0].Code, c.Witnesses[0].Code) {
+		t.Errorf("seeds 5 and 6 found the same sampled model %v", a.Witnesses[0].Code)
+	}
+}
