@@ -392,8 +392,8 @@ func searchClass(ctx context.Context, c Class, T int, open []Criterion, opt Opti
 	var found []*Witness
 	for k, cr := range todo {
 		i := best[k].Load()
-		if i == math.MaxInt64 || ctx.Err() != nil && i >= limit {
-			continue
+		if i == math.MaxInt64 || ctx.Err() != nil {
+			continue // a stopped class may have untested models below i
 		}
 		code := make([]int, len(sp.radix))
 		idx := int64(-1)
