@@ -28,7 +28,7 @@ func cmdSearchWitness(args []string, stdout, stderr io.Writer) error {
 	maxT := fs.Int("max-t", witness.DefaultMaxT, "largest horizon T")
 	grids := fs.String("grids", "1,1:2,2,4", "probability grids: g (entries multiples of 1/g) or dyn:init (T and Z rows on 1/dyn, b0 on 1/init)")
 	classModels := fs.Int64("class-models", witness.DefaultClassModels, "exhaust a class of at most this many models, else sample this many")
-	models := fs.Int64("models", witness.DefaultMaxModels, "budget: (model, horizon) pairs tested in all")
+	models := fs.Int64("models", witness.DefaultMaxModels, "budget: (model, horizon) pairs visited in all")
 	budget := fs.Duration("budget", 0, "time budget, e.g. 60s (0: none); the report then says what was covered")
 	seed := fs.Uint64("seed", 0, "seed of the samples of large classes (PCG)")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores)")

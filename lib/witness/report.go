@@ -75,9 +75,12 @@ func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "search-witness: |S| ≤ %d, T ≤ %d, |O| ≤ %d, |A| ≤ %d, grids %s; seed %d; classes of at most %d models exhausted, larger ones sampled; symmetry reduction %v\n",
 		r.MaxStates, r.MaxT, r.MaxObs, r.MaxActions, strings.Join(r.Grids, ", "), r.Seed, r.ClassModels, r.Symmetry)
-	fmt.Fprintf(&b, "tested %d (model, horizon) pairs in %.1f s", r.Tested, r.Seconds)
+	fmt.Fprintf(&b, "visited %d and tested %d (model, horizon) pairs in %.1f s", r.Visited, r.Tested, r.Seconds)
 	if r.Stopped != "" {
 		fmt.Fprintf(&b, "; stopped early: %s", r.Stopped)
+		if len(r.Unreached) > 0 {
+			fmt.Fprintf(&b, " (grids not started: %s)", strings.Join(r.Unreached, ", "))
+		}
 	}
 	b.WriteString("\n\nsmallest witnesses (order |S|, T, |O|, |A|):\n")
 	b.WriteString(table(r.Summary()))
@@ -87,7 +90,11 @@ func (r *Report) Text() string {
 			for _, c := range nf {
 				s = append(s, string(c))
 			}
-			fmt.Fprintf(&b, "grid %s: no witness in the searched space for %s\n", g, strings.Join(s, ", "))
+			if r.Stopped != "" && g == r.lastGrid() {
+				fmt.Fprintf(&b, "grid %s: no witness found before the search stopped for %s\n", g, strings.Join(s, ", "))
+			} else {
+				fmt.Fprintf(&b, "grid %s: no witness in the searched space for %s\n", g, strings.Join(s, ", "))
+			}
 		}
 	}
 	b.WriteString("\ncertificates (re-derived by the brute-force oracle):\n")
@@ -100,6 +107,14 @@ func (r *Report) Text() string {
 	b.WriteString("\nsettled by an argument, without enumeration:\n")
 	b.WriteString(r.RuledOutText())
 	return b.String()
+}
+
+// lastGrid returns the grid the search was in when it ended.
+func (r *Report) lastGrid() string {
+	if len(r.Coverage) == 0 {
+		return ""
+	}
+	return r.Coverage[len(r.Coverage)-1].Grid
 }
 
 func table(rows [][]string) string {

@@ -40,9 +40,11 @@ type Options struct {
 	Grids []Grid
 	// Criteria to search for (default all).
 	Criteria []Criterion
-	// MaxModels bounds the number of (model, horizon) pairs tested in
-	// the whole search; the search stops, reporting what it covered, when
-	// the next class would exceed it.
+	// MaxModels bounds the number of (model, horizon) pairs visited
+	// (enumerated or sampled; with symmetry reduction only one model per
+	// orbit of those is tested) in the whole search; the class that would
+	// exceed it is cut there, and the search stops, reporting what it
+	// covered.
 	MaxModels int64
 	// ClassModels: a class with at most this many models is enumerated
 	// exhaustively; a larger one is sampled, ClassModels models drawn
@@ -125,12 +127,15 @@ type Report struct {
 	// searched space.
 	NotFound map[string][]Criterion `json:"not_found"`
 	Coverage []Coverage             `json:"coverage"`
-	// Tested is the number of (model, horizon) pairs tested; Stopped says
-	// why the search ended early ("" when it covered the space or found
-	// every witness).
-	Tested  int64   `json:"tested"`
-	Stopped string  `json:"stopped,omitempty"`
-	Seconds float64 `json:"seconds"`
+	// Visited and Tested count (model, horizon) pairs enumerated or
+	// sampled, and tested; Stopped says why the search ended early (""
+	// when it covered the space or found every witness), and Unreached
+	// lists the grids it did not start.
+	Visited   int64    `json:"visited"`
+	Tested    int64    `json:"tested"`
+	Unreached []string `json:"unreached,omitempty"`
+	Stopped   string   `json:"stopped,omitempty"`
+	Seconds   float64  `json:"seconds"`
 	// The space searched.
 	MaxStates   int      `json:"max_states"`
 	MaxObs      int      `json:"max_obs"`
@@ -202,6 +207,9 @@ func Search(ctx context.Context, opt Options) (*Report, error) {
 			rep.NotFound[g.String()] = open
 		}
 		if rep.Stopped != "" {
+			for _, g2 := range opt.Grids[slices.Index(opt.Grids, g)+1:] {
+				rep.Unreached = append(rep.Unreached, g2.String())
+			}
 			break
 		}
 	}
@@ -247,10 +255,10 @@ func searchClass(ctx context.Context, c Class, T int, open []Criterion, opt Opti
 		n = opt.ClassModels
 		cov.Mode = "sampled"
 	}
-	if left := opt.MaxModels - rep.Tested; n > left {
+	if left := opt.MaxModels - rep.Visited; n > left {
 		n = max(left, 0)
 		cov.Mode = "partial"
-		rep.Stopped = fmt.Sprintf("model budget of %d (model, horizon) tests reached", opt.MaxModels)
+		rep.Stopped = fmt.Sprintf("model budget of %d visited (model, horizon) pairs reached", opt.MaxModels)
 	}
 	if !exhaust {
 		h := fnv.New64a()
@@ -377,6 +385,7 @@ func searchClass(ctx context.Context, c Class, T int, open []Criterion, opt Opti
 		limit = min(limit, next.Load())
 	}
 	cov.Visited = limit
+	rep.Visited += limit
 	if exhaust && !opt.NoSymmetry {
 		code := make([]int, len(sp.radix))
 		for i := int64(0); i < limit; i++ {

@@ -251,7 +251,8 @@ func TestSearchBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := rep.Coverage[len(rep.Coverage)-1]
-	if !strings.Contains(rep.Stopped, "budget") || last.Mode != "partial" || rep.Tested > 500 || len(rep.NotFound["1:2"]) != 1 {
+	if !strings.Contains(rep.Stopped, "budget") || last.Mode != "partial" || rep.Visited != 500 || rep.Tested > 500 || len(rep.NotFound["1:2"]) != 1 ||
+		!strings.Contains(rep.Text(), "before the search stopped") {
 		t.Errorf("stopped %q, last class %+v, tested %d, not found %v", rep.Stopped, last, rep.Tested, rep.NotFound)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
