@@ -15,7 +15,9 @@ import (
 )
 
 // hand-built models with a known answer.
-func handModels(t *testing.T) map[string]*pomdp.Model {
+func handModels(t *testing.T) map[string]*pomdp.Model { return handModelsB(t) }
+
+func handModelsB(t testing.TB) map[string]*pomdp.Model {
 	t.Helper()
 	// One state; a0 emits o0, a1 emits o0 or o1 with probability ½: after
 	// o1 the prefix a0 is impossible, so Q_op merges o0 and o1 through the
