@@ -50,11 +50,21 @@ var modelFiles = []struct {
 	{"inspection", paperSource},
 	{"sensor-grid", paperSource + " (our reconstruction of its appendix example)"},
 	{"channel:4:2:0.1", paperSource},
+	// Smallest separating models found by `pomdpq search-witness` (lib/witness;
+	// typed in lib/bench/separating.go, checked against the search by lib/witness).
+	{"separating:clk", searchSource},
+	{"separating:clk-free", searchSource},
+	{"separating:clk-free-det", searchSource},
+	{"separating:m2", searchSource},
+	{"separating:m2-free", searchSource},
+	{"separating:tv-free", searchSource},
 	// Models people benchmark on (lib/bench/tag.go). RockSample(7,8) is a
 	// built-in only (`rocksample:7:8`): its .pomdp file is 13 MB and
 	// expands past the reader's default MaxEntries.
 	{"tag", "Pineau, Gordon & Thrun, *Point-based value iteration: an anytime algorithm for POMDPs*, IJCAI 2003"},
 }
+
+const searchSource = "found by `pomdpq search-witness` (lib/witness), notebook 09"
 
 const paperSource = "*The Myhill–Nerode Theorem for Bounded Interaction*, arXiv:2603.21399"
 

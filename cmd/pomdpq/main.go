@@ -15,6 +15,7 @@
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
 //	pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E]
+//	pomdpq search-witness [--criteria LIST] [--max-states 5] [--max-t 4] [--grids 1,1:2,2,4] [--budget 60s] [--json] [--out DIR]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
 // netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
@@ -45,6 +46,12 @@
 //	          "exact_classes", "file"} for classes parts (the plan)
 //	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
 //	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
+//	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
+//	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
+//	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
+//	           "possible": bool, "verified": bool, ...}, ...],
+//	           "not_found": {grid: [criterion, ...]}, "coverage": [{"grid", "class", "T", "mode", "visited", "tested", ...}, ...],
+//	           "tested": int, "stopped": string, "seconds": number, and the options searched}
 package main
 
 import (
@@ -104,6 +111,8 @@ commands:
   bench [--out FILE]                    time the main computations, write a table
   analyze MODEL [--policy FILE.pg] [--out report.html]
                                         one HTML page: families, curves, certificates, quotient
+  search-witness [--budget 60s] [--json] [--out DIR]
+                                        smallest models separating Q_op/Q_clk, m = 1/2, W1/TV
 
 MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
 
@@ -138,6 +147,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdBench(rest, stdout, stderr)
 	case "analyze":
 		return cmdAnalyze(rest, stdout, stderr)
+	case "search-witness":
+		return cmdSearchWitness(rest, stdout, stderr)
 	case "classic-row":
 		return cmdClassicRow(args[1:], stdout)
 	case "bench-row":

@@ -90,6 +90,7 @@ func ExampleNames() {
 	// netmon:N
 	// hallway:L
 	// witness
+	// separating:NAME
 	// inspection
 	// channel:K:C:NOISE
 	// random:S[:A:O]:SEED

@@ -84,6 +84,8 @@ var registry = []builder{
 		"hallway", []int{1}, intArgs(Hallway, "L")},
 	{Entry{"witness", "witness", "stationary witness of prop:stationary-counterexample (9 states)"},
 		"witness", []int{0}, func(string, []string) (Benchmark, error) { return StationaryWitness() }},
+	{Entry{"separating:NAME", "separating:clk-free", "smallest separating models of pomdpq search-witness: clk, clk-free, clk-free-det, m2, m2-free, tv-free"},
+		"separating", []int{1}, func(_ string, args []string) (Benchmark, error) { return Separating(args[0]) }},
 	{Entry{"inspection", "inspection", "inspection choice of the value-bound tightness experiment"},
 		"inspection", []int{0}, func(string, []string) (Benchmark, error) { return InspectionChoice() }},
 	{Entry{"channel:K:C:NOISE", "channel:4:2:0.1", "K messages sent through C noisy code symbols"},
