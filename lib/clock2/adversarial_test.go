@@ -1,0 +1,165 @@
+package clock2
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+var adversarialN = flag.Int("adversarial", 40, "number of seeded adversarial random models cross-checked against enumeration")
+
+// adversarialModel draws a small model of one of several kinds: dense,
+// sparse (zero-probability branches), deterministic, on a coarse grid
+// (ties), or near-degenerate (grid values perturbed by 1e-11, and tiny
+// observation probabilities down to 1e-11).
+func adversarialModel(seed uint64) (*pomdp.Model, int, string) {
+	rng := rand.New(rand.NewPCG(seed, 0xad))
+	nS := 1 + rng.IntN(3)
+	nA := 1 + rng.IntN(2)
+	nO := 1 + rng.IntN(3)
+	T := 1 + rng.IntN(3)
+	if nO == 3 && nA == 2 && T == 3 {
+		T = 2 // keep the enumeration small
+	}
+	kind := rng.IntN(5)
+	names := []string{"dense", "sparse", "deterministic", "grid", "near-degenerate"}
+	row := func(n int) []float64 {
+		r := make([]float64, n)
+		switch kind {
+		case 2:
+			r[rng.IntN(n)] = 1
+			return r
+		case 3, 4:
+			for i := range r {
+				r[i] = float64(rng.IntN(3))
+			}
+		default:
+			for i := range r {
+				if kind == 1 && rng.Float64() < 0.4 {
+					continue
+				}
+				r[i] = rng.Float64()
+			}
+		}
+		s := 0.0
+		for _, v := range r {
+			s += v
+		}
+		if s == 0 {
+			r[rng.IntN(n)] = 1
+			return r
+		}
+		for i := range r {
+			r[i] /= s
+		}
+		if kind == 4 && n > 1 {
+			// Move a tiny mass between two entries.
+			i, j := rng.IntN(n), rng.IntN(n)
+			if i != j {
+				d := math.Min(r[j], []float64{1e-11, 1e-9, 1e-6}[rng.IntN(3)])
+				r[i] += d
+				r[j] -= d
+			}
+		}
+		return r
+	}
+	d := pomdp.Dense{Name: fmt.Sprintf("adv-%d-%s", seed, names[kind])}
+	for s := range nS {
+		d.States = append(d.States, fmt.Sprint("s", s))
+	}
+	for a := range nA {
+		d.Actions = append(d.Actions, fmt.Sprint("a", a))
+	}
+	for o := range nO {
+		d.Observations = append(d.Observations, fmt.Sprint("o", o))
+	}
+	d.T = make([][][]float64, nA)
+	d.Z = make([][][]float64, nA)
+	for a := range nA {
+		for range nS {
+			d.T[a] = append(d.T[a], row(nS))
+			d.Z[a] = append(d.Z[a], row(nO))
+		}
+	}
+	d.B0 = row(nS)
+	return pomdp.Must(pomdp.New(d)), T, names[kind]
+}
+
+// TestAdversarialRandom cross-checks exact values and decision-mode
+// partitions against enumeration on seeded models of every kind
+// (go test -run Adversarial -adversarial 2000 for a long run). The ε
+// list includes distances the enumeration found, so that brackets are
+// tested exactly at their boundaries.
+func TestAdversarialRandom(t *testing.T) {
+	kinds := map[string]int{}
+	for seed := uint64(1); seed <= uint64(*adversarialN); seed++ {
+		m, T, kind := adversarialModel(seed)
+		kinds[kind]++
+		conv := law.Convention(seed % 2)
+		ok := t.Run(fmt.Sprintf("seed=%d/%s/S%dA%dO%d/T=%d/%v", seed, kind, m.NumStates(), m.NumActions(), m.NumObservations(), T, conv), func(t *testing.T) {
+			want := enumerate(t, m, nil, T, conv, nil)
+			eps := []float64{0, 0.25, 0.5}
+			for d := 0; d < T; d++ {
+				for _, v := range want.ClassD[d].Data {
+					if len(eps) < 8 && v > 0 {
+						eps = append(eps, v)
+					}
+				}
+			}
+			compare(t, m, nil, T, conv, eps)
+		})
+		if !ok {
+			break
+		}
+	}
+	t.Logf("kinds: %v", kinds)
+}
+
+// tinyObservation is a two-state model with three observations: o0 has
+// probability ½ everywhere, o2 probability p in state 0 only (o1 the
+// rest). After o2 the belief is the point mass on state 0, after o0 it is
+// uniform, and the next observation's laws differ by p/2 in total
+// variation: above partition.ZeroTol for p ≥ 1e-11, though the
+// continuation direction that sees it has norm of order p.
+func tinyObservation(p float64) *pomdp.Model {
+	return pomdp.Must(pomdp.New(pomdp.Dense{
+		Name:         "tiny-observation",
+		States:       []string{"s0", "s1"},
+		Actions:      []string{"a"},
+		Observations: []string{"o0", "o1", "o2"},
+		T:            [][][]float64{{{1, 0}, {0, 1}}},
+		Z:            [][][]float64{{{0.5, 0.5 - p, p}, {0.5, 0.5, 0}}},
+		B0:           []float64{0.5, 0.5},
+	}))
+}
+
+// TestTinyObservation: a continuation direction of norm about 1e-10 must
+// not be dropped from the pruning basis, or the ε = 0 partition merges
+// histories the enumeration separates.
+func TestTinyObservation(t *testing.T) {
+	for _, p := range []float64{1e-6, 1e-10, 1e-11} {
+		m := tinyObservation(p)
+		for _, conv := range []law.Convention{law.UniformStandIn, law.PointMassStandIn} {
+			t.Run(fmt.Sprintf("p=%g/%v", p, conv), func(t *testing.T) {
+				want := enumerate(t, m, nil, 2, conv, nil)
+				if want.At(1, 0, 2) <= 1e-12 {
+					t.Fatalf("enumeration: d(o0, o2) = %g, the model does not separate", want.At(1, 0, 2))
+				}
+				got, err := Compute(context.Background(), m, 2, Options{Convention: conv, Eps: []float64{0}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a, b := want.Partition(0), got.Partition(0); fmt.Sprint(a.Labels) != fmt.Sprint(b.Labels) {
+					t.Errorf("ε = 0: search %v, enumeration %v (d(o0, o2) = %g)", b.Labels, a.Labels, want.At(1, 0, 2))
+				}
+				compare(t, m, nil, 2, conv, []float64{0})
+			})
+		}
+	}
+}
