@@ -204,6 +204,22 @@ func newProblem(m *pomdp.Model, T int, opt Options) (*problem, error) {
 	return p, nil
 }
 
+// basisTol is the residual norm below which buildBasis drops a
+// generator as already in the span. It is absolute and far below the
+// enumeration's resolution: a generator u is a continuation functional
+// (entries in [0, 1]), so dropping its residual e = u − Pu misses at most
+// |⟨e, Δ⟩| ≤ |e|₂·|Δ|₂ ≤ √2·basisTol ≈ 1.4e-14 of a law entry, under
+// lib/distance's LawTol (1e-13), below which the enumerating pipeline
+// itself identifies laws. Roundoff residuals of dependent generators are
+// about 1e-16·|u|₂ (Gram–Schmidt twice), so they are still dropped; a
+// genuine direction of norm p, as an observation of probability p
+// creates, is kept for p down to about 1e-14. (The old 1e-9 dropped
+// directions that separate histories by up to 1e-9 in total variation,
+// so ε = 0 partitions merged histories the enumeration separates:
+// TestTinyObservation.) Keeping a spurious direction only weakens
+// pruning; it cannot make the bound unsound.
+const basisTol = 1e-14
+
 // buildBasis computes orthonormal bases of the continuation functionals
 // J ↦ P^R(y | J) for every remaining horizon r = 0 … T (see the package
 // comment).
@@ -252,7 +268,7 @@ func (p *problem) buildBasis() {
 				}
 			}
 			n := math.Sqrt(dot(u, u))
-			if n > 1e-9 {
+			if n > basisTol {
 				for i := range u {
 					u[i] /= n
 				}
