@@ -5,14 +5,19 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-var adversarialN = flag.Int("adversarial", 40, "number of seeded adversarial random models cross-checked against enumeration")
+var (
+	adversarialN   = flag.Int("adversarial", 40, "number of seeded adversarial random models cross-checked against enumeration")
+	adversarialMax = flag.Int64("adversarial-max", 20000, "largest clock-aware family the adversarial cross-check enumerates")
+)
 
 // adversarialModel draws a small model of one of several kinds: dense,
 // sparse (zero-probability branches), deterministic, on a coarse grid
@@ -20,12 +25,16 @@ var adversarialN = flag.Int("adversarial", 40, "number of seeded adversarial ran
 // observation probabilities down to 1e-11).
 func adversarialModel(seed uint64) (*pomdp.Model, int, string) {
 	rng := rand.New(rand.NewPCG(seed, 0xad))
-	nS := 1 + rng.IntN(3)
-	nA := 1 + rng.IntN(2)
+	nS := 1 + rng.IntN(4)
+	nA := 1 + rng.IntN(3)
 	nO := 1 + rng.IntN(3)
 	T := 1 + rng.IntN(3)
-	if nO == 3 && nA == 2 && T == 3 {
-		T = 2 // keep the enumeration small
+	for T > 1 {
+		n, _ := fsc.Size(fsc.KindClock, nA, nO, 2, T)
+		if n.Cmp(big.NewInt(*adversarialMax)) <= 0 {
+			break
+		}
+		T-- // keep the enumeration small
 	}
 	kind := rng.IntN(5)
 	names := []string{"dense", "sparse", "deterministic", "grid", "near-degenerate"}
