@@ -172,3 +172,40 @@ func TestTinyObservation(t *testing.T) {
 		}
 	}
 }
+
+// collidingBeliefs is a two-state model whose depth-1 beliefs after o0
+// and o1 put 1.25e-14 and 4e-13 on state 1: equal after rounding to 12
+// decimals, though observation o2 (likelihood ratio 1e12 for state 1)
+// then makes them 0.012 and 0.29, and o1 tells the states apart.
+func collidingBeliefs() *pomdp.Model {
+	return pomdp.Must(pomdp.New(pomdp.Dense{
+		Name:         "colliding-beliefs",
+		States:       []string{"s0", "s1"},
+		Actions:      []string{"a"},
+		Observations: []string{"o0", "o1", "o2"},
+		T:            [][][]float64{{{1, 0}, {0, 1}}},
+		Z:            [][][]float64{{{0.8 - 1e-13, 0.2, 1e-13}, {0.1, 0.8, 0.1}}},
+		B0:           []float64{1 - 1e-13, 1e-13},
+	}))
+}
+
+// TestCollidingBeliefs: interning must not identify beliefs whose
+// difference later observations amplify.
+func TestCollidingBeliefs(t *testing.T) {
+	m := collidingBeliefs()
+	tree, _ := law.NewTree(3, 3)
+	h02, h12 := -1, -1
+	for i := 0; i < tree.Count(2); i++ {
+		switch fmt.Sprint(tree.History(2, i)) {
+		case "[0 2]":
+			h02 = i
+		case "[1 2]":
+			h12 = i
+		}
+	}
+	want := enumerate(t, m, nil, 3, law.UniformStandIn, nil)
+	if d := want.At(2, h02, h12); d < 0.1 {
+		t.Fatalf("enumeration: d(o0 o2, o1 o2) = %g, the model does not separate", d)
+	}
+	compare(t, m, nil, 3, law.UniformStandIn, []float64{0, 0.1})
+}

@@ -524,8 +524,8 @@ func (p *problem) pair(s *searcher, bs *beliefs, memo map[memoKey]memoEntry, mu 
 // standInID is the belief ID of an impossible path (the stand-in root).
 const standInID = -1
 
-// beliefs interns the beliefs met along history paths (rounded to 12
-// decimals) and memoises their successors. It is filled by one goroutine
+// beliefs interns the beliefs met along history paths (rounded to a
+// relative 2^-44, see internBits) and memoises their successors. It is filled by one goroutine
 // per depth, before the searches, and read-only during them.
 type beliefs struct {
 	p     *problem
@@ -544,10 +544,27 @@ func newBeliefs(p *problem) *beliefs {
 	return bs
 }
 
+// internBits is the number of low mantissa bits intern rounds away: beliefs
+// share an ID when every entry agrees to a relative 2^-44 ≈ 5.7e-14.
+//
+// The rounding is relative, not absolute: a Bayes update multiplies the
+// entries by likelihoods and renormalises, which preserves relative
+// errors (to a factor 2 per step) but can turn an absolute difference of
+// 1e-13 into one of 0.3 (TestCollidingBeliefs; rounding to 12 decimals
+// identified such beliefs). Entries are non-negative sums of products, so
+// equal beliefs reached along different paths differ by a few ulps and
+// share a key unless they straddle a rounding boundary, which costs a
+// duplicate root but no accuracy.
+const internBits = 8
+
 func (bs *beliefs) intern(v []float64) int32 {
 	bs.key = bs.key[:0]
 	for _, x := range v {
-		bs.key = binary.LittleEndian.AppendUint64(bs.key, uint64(int64(math.Round(x*1e12))))
+		var k uint64
+		if x != 0 { // +0 and −0 alike
+			k = (math.Float64bits(x) + 1<<(internBits-1)) >> internBits
+		}
+		bs.key = binary.LittleEndian.AppendUint64(bs.key, k)
 	}
 	if id, ok := bs.index[string(bs.key)]; ok {
 		return id

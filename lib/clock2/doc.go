@@ -18,7 +18,8 @@
 // share it they take the same action, and after the same observation they
 // stay together; elsewhere every choice is free. The realisable pairs
 // (J, J') are therefore found by a small search over the two paths
-// (beliefs.roots), with beliefs interned after rounding to 12 decimals.
+// (beliefs.roots), with beliefs interned after a relative rounding of
+// every entry to 44 mantissa bits (internBits).
 //
 // The inner maximum over tails is a branch and bound over the stage
 // tables, stage by stage (search). At a partial assignment the first k
