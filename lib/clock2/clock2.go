@@ -41,7 +41,8 @@ type Options struct {
 	Eps     []float64
 	Workers int // 0: runtime.GOMAXPROCS(0)
 	// MaxNodes bounds the branch-and-bound nodes of one tail search
-	// (0: DefaultMaxNodes); a search past it fails with ErrTooLarge.
+	// (0: DefaultMaxNodes, negative: none); a search past it fails with
+	// ErrTooLarge.
 	MaxNodes float64
 	// Progress, when set, is called with the history pairs done and their
 	// total, from one goroutine at a time.
@@ -399,9 +400,13 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 					if err != nil {
 						if firstErr == nil {
 							if errors.Is(err, errNodes) {
+								advice := "lower T or raise the node limit (--max-nodes)"
+								if p.eps == nil {
+									advice += ", or decide only the listed ε (Options.Eps; drop --exact-distances)"
+								}
 								err = fmt.Errorf("%w: %s at T = %d: a tail search at depth %d (%d steps left) visited more than %d nodes; "+
-									"the worst case is %.3g (history pair, tail) combinations in all; lower T, raise the node limit, or give the ε values (decision mode)",
-									ErrTooLarge, m.Name, T, t, L, p.maxNodes, Work(p.nA, p.nO, T))
+									"the worst case is %.3g (history pair, tail) combinations in all; %s",
+									ErrTooLarge, m.Name, T, t, L, p.maxNodes, Work(p.nA, p.nO, T), advice)
 							}
 							firstErr = err
 						}

@@ -251,8 +251,13 @@ func TestErrors(t *testing.T) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 	_, err := Compute(context.Background(), b.Model, 5, Options{Ground: b.Ground, MaxNodes: 10})
-	if !errors.Is(err, ErrTooLarge) {
-		t.Errorf("node limit 10: err = %v, want ErrTooLarge", err)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "--max-nodes") || !strings.Contains(err.Error(), "Options.Eps") {
+		t.Errorf("node limit 10: err = %v, want ErrTooLarge naming --max-nodes and decision mode", err)
+	}
+	// A decision-mode run is not told to use decision mode.
+	_, err = Compute(context.Background(), b.Model, 6, Options{Ground: b.Ground, MaxNodes: 2, Eps: []float64{0, 0.3, 0.5}})
+	if !errors.Is(err, ErrTooLarge) || strings.Contains(err.Error(), "Options.Eps") || !strings.Contains(err.Error(), "--max-nodes") {
+		t.Errorf("decision mode, node limit 2: err = %v, want ErrTooLarge naming --max-nodes only", err)
 	}
 	g := lookup(t, "gridworld:3")
 	_, err = Compute(context.Background(), g.Model, 3, Options{Ground: g.Ground, MemBudget: 100 << 10})

@@ -255,13 +255,13 @@ func (s *searcher) rec(k int) {
 		s.out, s.stopped = true, true
 		return
 	}
+	if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base {
+		s.err, s.stopped = errNodes, true
+		return
+	}
 	if s.nodes&1023 == 0 {
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.stopped = err, true
-			return
-		}
-		if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base {
-			s.err, s.stopped = errNodes, true
 			return
 		}
 	}
