@@ -81,8 +81,8 @@ func TestQuotientClock2Errors(t *testing.T) {
 		t.Errorf("--metric tv: err = %v, want advice naming --enumerate", err)
 	}
 	_, err = runCLI(t, "quotient", "--model", "tiger", "--family", "clock", "--m", "2", "--T", "5", "--max-nodes", "10", "--exact-distances", "--progress=off")
-	if err == nil || !strings.Contains(err.Error(), "nodes") {
-		t.Errorf("--max-nodes 10: err = %v, want the node limit named", err)
+	if err == nil || !strings.Contains(err.Error(), "--max-nodes") || !strings.Contains(err.Error(), "drop --exact-distances") {
+		t.Errorf("--max-nodes 10: err = %v, want the flags that help named (--max-nodes, --exact-distances)", err)
 	}
 	out, err := runCLI(t, "quotient", "--model", "tiger", "--family", "clock", "--m", "2", "--T", "6", "--dry-run", "--progress=off")
 	if err != nil || !strings.Contains(out, "557256278016 FSCs") || !strings.Contains(out, "worst case") {
