@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -219,4 +220,86 @@ func TestCollidingBeliefs(t *testing.T) {
 		t.Fatalf("enumeration: d(o0 o2, o1 o2) = %g, the model does not separate", d)
 	}
 	compare(t, m, nil, 3, law.UniformStandIn, []float64{0, 0.1})
+}
+
+// TestBasisSpan checks the pruning basis against an independent oracle:
+// for every tail of one to three stages (enumerated stage tables) and
+// every observation sequence y, the functional (n, s) ↦ P(y | n, s),
+// computed by forward simulation, lies in the span of basis[r] (residual
+// ≤ 1e-13), so that the laws' total variation obeys the ρ bound.
+func TestBasisSpan(t *testing.T) {
+	models := []*pomdp.Model{tinyObservation(1e-10), tinyObservation(1e-13), collidingBeliefs(), lookup(t, "tiger").Model}
+	for seed := uint64(1); seed <= 60; seed++ {
+		m, _, _ := adversarialModel(seed)
+		models = append(models, m)
+	}
+	for _, m := range models {
+		nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
+		maxR := 3
+		if n, _ := fsc.Size(fsc.KindClock, nA, nO, 2, 3); n.Cmp(big.NewInt(5000)) > 0 {
+			maxR = 2
+		}
+		p, err := newProblem(m, maxR, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := p.w
+		pred, obs := make([]float64, nS), make([]float64, nS)
+		for r := 1; r <= maxR; r++ {
+			if math.IsInf(p.gram[r], 1) || p.gram[r] > 1+1e-9 {
+				t.Errorf("%s r=%d: basis far from orthonormal (scale %g)", m.Name, r, p.gram[r])
+			}
+			fam, err := fsc.NewClock(nA, nO, 2, r, fsc.Options{Limit: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nY := int(math.Pow(float64(nO), float64(r)))
+			worst := 0.0
+			f := make([]float64, w)
+			for c := 0; c < fam.Len(); c++ {
+				ctl := fam.At(c)
+				for y := 0; y < nY; y++ {
+					// f[n·|S| + s] = P(y | node n, state s) under ctl.
+					for start := 0; start < w; start++ {
+						cur := make([]float64, w)
+						cur[start] = 1
+						yy := y
+						for tau := 0; tau < r; tau++ {
+							o := yy % nO
+							yy /= nO
+							next := make([]float64, w)
+							for n := 0; n < 2; n++ {
+								a := ctl.Action(tau, n)
+								m.Predict(pred, cur[n*nS:(n+1)*nS], a)
+								m.Observe(obs, pred, a, o)
+								n2 := 0 // the last stage's next node does not matter
+								if tau < r-1 {
+									n2 = ctl.NextNode(tau, n, o)
+								}
+								for s, v := range obs {
+									next[n2*nS+s] += v
+								}
+							}
+							cur = next
+						}
+						f[start] = sum(cur)
+					}
+					res := slices.Clone(f)
+					for _, b := range p.basis[r] {
+						d := dot(b, f)
+						for i := range res {
+							res[i] -= d * b[i]
+						}
+					}
+					if p.full[r] {
+						clear(res)
+					}
+					worst = max(worst, math.Sqrt(dot(res, res)))
+				}
+			}
+			if worst > 1e-13 {
+				t.Errorf("%s r=%d: a continuation functional is %.3g outside the span of the pruning basis", m.Name, r, worst)
+			}
+		}
+	}
 }

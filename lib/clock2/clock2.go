@@ -240,6 +240,8 @@ func (p *problem) buildBasis() {
 	_ = pred
 	p.basis = make([][][]float64, p.T+1)
 	p.full = make([]bool, p.T+1)
+	p.gram = make([]float64, p.T+1)
+	p.gram[0] = 1
 	one := make([]float64, w)
 	for i := range one {
 		one[i] = 1 / math.Sqrt(float64(w))
@@ -251,7 +253,7 @@ func (p *problem) buildBasis() {
 		var bs [][]float64
 		if p.full[r-1] {
 			p.full[r] = true
-			p.basis[r] = p.basis[r-1]
+			p.basis[r], p.gram[r] = p.basis[r-1], p.gram[r-1]
 			continue
 		}
 		// Per-node blocks f_{a,b,o,g}(s) = Σ_s' T(s,a,s') Z(s',a,o) g(b, s');
@@ -311,7 +313,35 @@ func (p *problem) buildBasis() {
 		_ = zero
 		p.basis[r] = bs
 		p.full[r] = len(bs) == w
+		p.gram[r] = gramScale(bs)
 	}
+}
+
+// gramScale returns the factor by which Σ_b ⟨b, Δ⟩² may under-estimate
+// |PΔ|₂ for the projection P on the span of bs, whose vectors are
+// orthonormal only to roundoff: with Gram matrix G = I + E,
+// |PΔ|₂² = cᵀG⁻¹c ≤ |c|₂²/(1 − ‖E‖₂) for c = Bᵀ Δ, and ‖E‖₂ ≤ ‖E‖_F. It
+// returns 1/√(1 − ‖E‖_F), or +Inf when ‖E‖_F ≥ ½ (the basis is then not
+// used). A direction kept with a residual near basisTol is normalised by
+// a tiny norm, so its orthogonality is much worse than machine precision.
+func gramScale(bs [][]float64) float64 {
+	e2 := 0.0
+	for i, a := range bs {
+		for j, b := range bs[:i+1] {
+			d := dot(a, b)
+			if i == j {
+				d--
+				e2 += d * d
+			} else {
+				e2 += 2 * d * d
+			}
+		}
+	}
+	e := math.Sqrt(e2)
+	if e >= 0.5 {
+		return math.Inf(1)
+	}
+	return 1 / math.Sqrt(1-e)
 }
 
 func dot(a, b []float64) float64 {

@@ -37,7 +37,11 @@
 // scaled to a bound on the laws' total variation. The span is built by
 // Gram–Schmidt, dropping residuals below basisTol = 1e-14 (absolute): a
 // dropped direction changes a law entry by at most 1.4e-14, below the
-// enumeration's own LawTol (see basisTol). Subtrees whose bound
+// enumeration's own LawTol (see basisTol). The basis is orthonormal only
+// to roundoff, so the projected norm is scaled by 1/√(1 − ‖G − I‖_F) for
+// its Gram matrix G (gramScale), which makes Σ_b ⟨b, Δ⟩² a true bound on
+// |PΔ|₂²; TestBasisSpan checks the span against functionals computed by
+// simulating every tail of up to three stages. Subtrees whose bound
 // cannot change the answer are pruned; node relabelling symmetry halves
 // every next-node table, and entries of nodes or observations without
 // mass are not branched on.

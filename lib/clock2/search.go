@@ -25,6 +25,7 @@ type problem struct {
 	gmax           float64
 	basis          [][][]float64 // basis[r]: orthonormal span of the continuation functionals at remaining horizon r
 	full           []bool        // full[r]: basis[r] spans every joint direction
+	gram           []float64     // gram[r]: gramScale(basis[r]), +Inf: do not use basis[r]
 	seqc           [][]float64   // seqc[k][x·|O|^k + y]: additive cost of prefixes x, y ∈ O^k
 	pow            []int
 	uniform        bool // uniform stand-in (else point mass)
@@ -172,7 +173,7 @@ func (s *searcher) v(k, x, y, r int) float64 {
 	}
 	tv *= 0.5
 	f := math.Min(1, tv)
-	if !p.full[r] && f > 0 {
+	if !p.full[r] && f > 0 && !math.IsInf(p.gram[r], 1) {
 		// |P Δ|₂ over the continuation span bounds the laws' TV by W/2 times it.
 		n2 := 0.0
 		for _, b := range p.basis[r] {
@@ -182,7 +183,7 @@ func (s *searcher) v(k, x, y, r int) float64 {
 			}
 			n2 += dot * dot
 		}
-		f = math.Min(f, 0.5*float64(p.w)*math.Sqrt(n2)*(1+1e-9)+1e-15)
+		f = math.Min(f, 0.5*float64(p.w)*math.Sqrt(n2)*p.gram[r]*(1+1e-9)+1e-15)
 	}
 	return float64(r) * p.gmax * f
 }
