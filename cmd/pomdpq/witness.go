@@ -37,6 +37,9 @@ func cmdSearchWitness(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write every witness model into this directory as NAME.pomdp")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	pos, err := parseFlags(fs, args)
+	if isHelp(err) {
+		return printHelp(stdout, searchWitnessUsage, fs)
+	}
 	if err != nil {
 		return usageError{err.Error() + "\n" + searchWitnessUsage}
 	}

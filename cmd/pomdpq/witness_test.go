@@ -118,3 +118,19 @@ func asUsage(err error, u *usageError) bool {
 	}
 	return ok
 }
+
+// TestSearchWitnessHelp: --help prints the usage and every flag with its
+// default on stdout and succeeds, like the other subcommands.
+func TestSearchWitnessHelp(t *testing.T) {
+	for _, h := range []string{"--help", "-h"} {
+		out, err := runCLI(t, "search-witness", h)
+		if err != nil {
+			t.Fatalf("%s: %v", h, err)
+		}
+		for _, s := range []string{"usage: pomdpq search-witness", "-budget", "-class-models", "-no-symmetry", "default 300000"} {
+			if !strings.Contains(out, s) {
+				t.Errorf("%s output lacks %q:\n%s", h, s, out)
+			}
+		}
+	}
+}
