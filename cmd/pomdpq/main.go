@@ -49,7 +49,7 @@
 //	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
 //	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
 //	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
-//	           "possible": bool, "verified": bool, ...}, ...],
+//	           "possible": bool, "verified": bool, "smallest_class": bool, ...}, ...],
 //	           "not_found": {grid: [criterion, ...]}, "coverage": [{"grid", "class", "T", "mode", "visited", "tested", ...}, ...],
 //	           "tested": int, "stopped": string, "seconds": number, and the options searched}
 package main

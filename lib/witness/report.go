@@ -14,13 +14,28 @@ import (
 // |A|, the two class counts, the certificate pair and whether it is
 // possible under every probe.
 func (r *Report) Summary() [][]string {
-	rows := [][]string{{"criterion", "grid", "|S|", "T", "|O|", "|A|", "classes", "pair", "possible", "verified"}}
+	rows := [][]string{{"criterion", "grid", "|S|", "T", "|O|", "|A|", "classes", "pair", "possible", "verified", "smallest class"}}
 	for _, w := range r.Witnesses {
 		rows = append(rows, []string{string(w.Criterion), w.Class.Grid.String(), fmt.Sprint(w.Class.S), fmt.Sprint(w.T),
 			fmt.Sprint(w.Class.O), fmt.Sprint(w.Class.A), fmt.Sprintf("%d vs %d", w.SmallClasses, w.LargeClasses),
-			w.H1 + " / " + w.H2, fmt.Sprint(w.Possible), fmt.Sprint(w.Verified)})
+			w.H1 + " / " + w.H2, fmt.Sprint(w.Possible), fmt.Sprint(w.Verified), smallest(w)})
 	}
 	return rows
+}
+
+// smallest says whether a witness's class is proven smallest ("proven":
+// every earlier class exhausted or argued) or not ("not proven": an
+// earlier class was sampled or cut), and whether the model is the first
+// of its class in enumeration order or a sample.
+func smallest(w *Witness) string {
+	s := "not proven"
+	if w.SmallestClass {
+		s = "proven"
+	}
+	if w.Index < 0 {
+		s += " (model sampled)"
+	}
+	return s
 }
 
 // CoverageRows returns one line per searched class and horizon (classes
@@ -82,7 +97,7 @@ func (r *Report) Text() string {
 			fmt.Fprintf(&b, " (grids not started: %s)", strings.Join(r.Unreached, ", "))
 		}
 	}
-	b.WriteString("\n\nsmallest witnesses (order |S|, T, |O|, |A|):\n")
+	b.WriteString("\n\nsmallest witnesses (order |S|, T, |O|, |A|; \"smallest class\" is proven when every earlier class was exhausted or argued, not proven when one was only sampled or cut):\n")
 	b.WriteString(table(r.Summary()))
 	for _, g := range r.Grids {
 		if nf := r.NotFound[g]; len(nf) > 0 {
@@ -93,7 +108,7 @@ func (r *Report) Text() string {
 			if r.Stopped != "" && g == r.lastGrid() {
 				fmt.Fprintf(&b, "grid %s: no witness found before the search stopped for %s\n", g, strings.Join(s, ", "))
 			} else {
-				fmt.Fprintf(&b, "grid %s: no witness in the searched space for %s\n", g, strings.Join(s, ", "))
+				fmt.Fprintf(&b, "grid %s: no witness in the searched space for %s%s\n", g, strings.Join(s, ", "), r.sampledNote(g, nf))
 			}
 		}
 	}
@@ -107,6 +122,28 @@ func (r *Report) Text() string {
 	b.WriteString("\nsettled by an argument, without enumeration:\n")
 	b.WriteString(r.RuledOutText())
 	return b.String()
+}
+
+// sampledNote returns ", which was only sampled in N classes" when some
+// class of grid g was searched for one of the criteria nf without being
+// exhausted, so "no witness" is not a proof of absence there.
+func (r *Report) sampledNote(g string, nf []Criterion) string {
+	n := 0
+	for _, c := range r.Coverage {
+		if c.Grid != g || (c.Mode != "sampled" && c.Mode != "partial") {
+			continue
+		}
+		for _, cr := range nf {
+			if _, ok := c.RuledOut[cr]; !ok && slices.Contains(c.Criteria, cr) {
+				n++
+				break
+			}
+		}
+	}
+	if n == 0 {
+		return " (exhausted)"
+	}
+	return fmt.Sprintf(" (%d classes only sampled or cut: not a proof of absence)", n)
 }
 
 // lastGrid returns the grid the search was in when it ended.

@@ -177,6 +177,10 @@ func Search(ctx context.Context, opt Options) (*Report, error) {
 	defer func() { rep.Seconds = time.Since(start).Seconds() }()
 	for _, g := range opt.Grids {
 		open := slices.Clone(opt.Criteria)
+		// unsure[cr]: an earlier class of this grid was searched for cr
+		// without being exhausted (sampled or cut), so a later witness
+		// is not proven to lie in the smallest class.
+		unsure := map[Criterion]bool{}
 	classes:
 		for S := 1; S <= opt.MaxStates && len(open) > 0; S++ {
 			for T := 1; T <= opt.MaxT && len(open) > 0; T++ {
@@ -186,8 +190,16 @@ func Search(ctx context.Context, opt Options) (*Report, error) {
 						cov, found, err := searchClass(ctx, c, T, open, opt, rep)
 						rep.Coverage = append(rep.Coverage, cov)
 						for _, w := range found {
+							w.SmallestClass = !unsure[w.Criterion]
 							rep.Witnesses = append(rep.Witnesses, w)
 							open = slices.DeleteFunc(open, func(c Criterion) bool { return c == w.Criterion })
+						}
+						if cov.Mode == "sampled" || cov.Mode == "partial" {
+							for _, cr := range cov.Criteria {
+								if _, ok := cov.RuledOut[cr]; !ok && !slices.Contains(cov.Found, cr) {
+									unsure[cr] = true
+								}
+							}
 						}
 						if err != nil {
 							if ctx.Err() != nil {

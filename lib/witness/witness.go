@@ -68,6 +68,12 @@ type Witness struct {
 	// Verified is set when the oracle reproduced both partitions at every
 	// depth and the certificate.
 	Verified bool `json:"verified"`
+	// SmallestClass (Search only) is set when every earlier class of the
+	// search order (same grid) was exhausted or settled by an argument
+	// for this criterion, so no smaller class holds a witness. It is
+	// false when an earlier class was only sampled or cut by a budget:
+	// the witness is then the smallest found, not the smallest.
+	SmallestClass bool `json:"smallest_class"`
 
 	small, large *partition.Partition
 }

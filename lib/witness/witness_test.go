@@ -522,3 +522,55 @@ func TestSearchSeeded(t *testing.T) {
 		t.Errorf("seeds 5 and 6 found the same sampled model %v", a.Witnesses[0].Code)
 	}
 }
+
+// TestSmallestClassProof checks that a witness is marked as in the
+// smallest class only when every earlier class was exhausted: with
+// ClassModels = 1 every searched class of halves is sampled, so a witness
+// reached after a sampled class without one is not proven smallest, and
+// the text report says the absence elsewhere is not proven either.
+func TestSmallestClassProof(t *testing.T) {
+	base := Options{MaxStates: 2, MaxObs: 2, MaxActions: 2, MaxT: 3, Grids: []Grid{{2, 2}}, Criteria: []Criterion{ClkFree, Clk}, Workers: 1}
+	rep, err := Search(context.Background(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range rep.Witnesses {
+		if !w.SmallestClass {
+			t.Errorf("exhaustive search: %s witness in %v not marked smallest", w.Criterion, w.Class)
+		}
+	}
+	sampled := base
+	sampled.ClassModels = 1
+	rep, err = Search(context.Background(), sampled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nUnsure := 0
+	for _, w := range rep.Witnesses {
+		unsure := false
+		for _, c := range rep.Coverage {
+			if c.Class == w.Class && c.T == w.T {
+				break
+			}
+			if c.Mode == "sampled" && slices.Contains(c.Criteria, w.Criterion) && c.RuledOut[w.Criterion] == "" {
+				unsure = true
+			}
+		}
+		if unsure {
+			nUnsure++
+		}
+		if w.SmallestClass == unsure {
+			t.Errorf("sampled search: %s witness in %v T=%d: smallest_class %v, want %v", w.Criterion, w.Class, w.T, w.SmallestClass, !unsure)
+		}
+	}
+	if nUnsure == 0 {
+		t.Fatal("sampled search: no witness after a sampled class; the test exercises nothing")
+	}
+	txt := rep.Text()
+	if len(rep.NotFound) > 0 && !strings.Contains(txt, "not a proof of absence") {
+		t.Errorf("sampled search without witness for %v: report does not say absence is unproven:\n%s", rep.NotFound, txt)
+	}
+	if !strings.Contains(txt, "not proven") && !strings.Contains(txt, "not a proof of absence") {
+		t.Errorf("sampled search: report claims nothing about coverage gaps:\n%s", txt)
+	}
+}
