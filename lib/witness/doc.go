@@ -14,7 +14,9 @@
 //
 // Search enumerates model classes (|S|, |O|, |A| and a probability grid,
 // see Grid) in the order |S|, then horizon T, then |O|, then |A|, so the
-// first witness of a criterion is a smallest one in that order. Models of
+// first witness of a criterion is a smallest one in that order when every
+// earlier class was exhausted or settled by an argument
+// (Witness.SmallestClass; a sampled class proves nothing). Models of
 // a class are codes (one composition per row of b0, T and Z); with
 // symmetry reduction only the lexicographically smallest code of each
 // orbit under relabelling states and actions is tested (observations are
@@ -26,7 +28,8 @@
 //
 // Each criterion is tested by the library's fast paths (package clock for
 // Clk; package distance for Mem and Metric). Every witness found is then
-// re-derived by an oracle that shares none of that code: it lists the
+// re-derived by an oracle that shares none of that code except the exact
+// W1 between two laws (package ot, used by package distance too): it lists the
 // probes explicitly, computes each suffix law by summing over all state
 // sequences, groups histories and runs greedy linkage itself
 // (Witness.Certify), and the certificate it returns — the two histories,
