@@ -35,17 +35,17 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{analyzeUsage}
+		return usageError{msg: analyzeUsage}
 	}
 	ms, err := parseMs(*msList)
 	if err != nil {
 		return err
 	}
 	if *T < 0 {
-		return usageError{fmt.Sprintf("analyze: --T %d: want a positive horizon (or 0 to choose)", *T)}
+		return usageError{msg: fmt.Sprintf("analyze: --T %d: want a positive horizon (or 0 to choose)", *T)}
 	}
 	if *eps < 0 {
-		return usageError{fmt.Sprintf("analyze: --eps %g: want a non-negative number", *eps)}
+		return usageError{msg: fmt.Sprintf("analyze: --eps %g: want a non-negative number", *eps)}
 	}
 	md, g, err := loadModel(pos[0])
 	if err != nil {
@@ -106,12 +106,12 @@ func parseMs(s string) ([]int, error) {
 		}
 		k, err := strconv.Atoi(f)
 		if err != nil || k < 1 {
-			return nil, usageError{fmt.Sprintf("analyze: --m: %q is not a positive memory bound", f)}
+			return nil, usageError{msg: fmt.Sprintf("analyze: --m: %q is not a positive memory bound", f)}
 		}
 		ms = append(ms, k)
 	}
 	if len(ms) == 0 {
-		return nil, usageError{"analyze: --m: give at least one memory bound, e.g. --m 1,2"}
+		return nil, usageError{msg: "analyze: --m: give at least one memory bound, e.g. --m 1,2"}
 	}
 	return ms, nil
 }

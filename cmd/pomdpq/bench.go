@@ -207,7 +207,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		rep.Phase(n)
 		row, ok := benchRows[n]
 		if !ok {
-			return usageError{fmt.Sprintf("bench: unknown row %q", n)}
+			return usageError{msg: fmt.Sprintf("bench: unknown row %q", n)}
 		}
 		cmd := exec.Command(self, "bench-row", n)
 		cmd.Stderr = stderr
@@ -264,11 +264,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 // cmdBenchRow runs one row in this process (used by cmdBench).
 func cmdBenchRow(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
-		return usageError{"usage: pomdpq bench-row NAME"}
+		return usageError{msg: "usage: pomdpq bench-row NAME"}
 	}
 	row, ok := benchRows[args[0]]
 	if !ok {
-		return usageError{fmt.Sprintf("bench: unknown row %q", args[0])}
+		return usageError{msg: fmt.Sprintf("bench: unknown row %q", args[0])}
 	}
 	ctx, cancel := signalContext()
 	defer cancel()

@@ -38,11 +38,11 @@ func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 || pos[0] != repro.ClassicName {
-		return usageError{"usage: pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] [--out DIR]"}
+		return usageError{msg: "usage: pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] [--out DIR]"}
 	}
 	budget, err := distance.ParseBytes(*mem)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	dir := *models
 	if dir == "" {
@@ -135,11 +135,11 @@ func runClassicChild(ctx context.Context, self string, job repro.ClassicJob) (*r
 // (used by cmdClassicModels) and prints its result as JSON.
 func cmdClassicRow(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
-		return usageError{"usage: pomdpq classic-row JOB-JSON"}
+		return usageError{msg: "usage: pomdpq classic-row JOB-JSON"}
 	}
 	var job repro.ClassicJob
 	if err := json.Unmarshal([]byte(args[0]), &job); err != nil {
-		return usageError{"classic-row: " + err.Error()}
+		return usageError{msg: "classic-row: " + err.Error()}
 	}
 	ctx, cancel := signalContext()
 	defer cancel()

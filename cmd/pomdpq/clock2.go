@@ -46,7 +46,7 @@ type clock2Args struct {
 // enumeration instead.
 func quotientClock2(a clock2Args) error {
 	if a.metric != distance.W1 {
-		return usageError{"quotient: the two-node clock-aware search computes W1 only; add --enumerate for --metric tv (small T)"}
+		return usageError{msg: "quotient: the two-node clock-aware search computes W1 only; add --enumerate for --metric tv (small T)"}
 	}
 	md := a.model
 	work := clock2.Work(md.NumActions(), md.NumObservations(), a.T)

@@ -78,22 +78,22 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("evaluate: unexpected argument %q (usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json])", pos[0])}
+		return usageError{msg: fmt.Sprintf("evaluate: unexpected argument %q (usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json])", pos[0])}
 	}
 	if *pgPath == "" {
-		return usageError{"evaluate: missing --policy FILE.pg"}
+		return usageError{msg: "evaluate: missing --policy FILE.pg"}
 	}
 	set := map[string]bool{}
 	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if set["start"] && *start < 0 {
-		return usageError{fmt.Sprintf("evaluate: --start %d: want a node number (0, 1, …)", *start)}
+		return usageError{msg: fmt.Sprintf("evaluate: --start %d: want a node number (0, 1, …)", *start)}
 	}
 	if set["quotient-eps"] {
 		if !(*qeps >= 0) {
-			return usageError{fmt.Sprintf("evaluate: --quotient-eps %g: want a non-negative tolerance", *qeps)}
+			return usageError{msg: fmt.Sprintf("evaluate: --quotient-eps %g: want a non-negative tolerance", *qeps)}
 		}
 		if *qT < 1 || *mem < 1 {
-			return usageError{fmt.Sprintf("evaluate: the quotient needs --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *qT, *mem)}
+			return usageError{msg: fmt.Sprintf("evaluate: the quotient needs --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *qT, *mem)}
 		}
 	}
 	md, g, err := loadModel(*model)
@@ -123,7 +123,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	from := ev.StartNode
 	if *start >= 0 {
 		if *start >= c.Nodes {
-			return usageError{fmt.Sprintf("evaluate: --start %d is not a node (the graph has nodes 0 … %d)", *start, c.Nodes-1)}
+			return usageError{msg: fmt.Sprintf("evaluate: --start %d is not a node (the graph has nodes 0 … %d)", *start, c.Nodes-1)}
 		}
 		if math.IsNaN(ev.Start[*start]) {
 			return fmt.Errorf("evaluate: from start node %d a \"-\" successor is reached with positive probability", *start)
@@ -198,7 +198,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	if set["quotient-eps"] {
 		kind, err := fsc.ParseKind(*family)
 		if err != nil || (kind != fsc.KindStationary && kind != fsc.KindClock) {
-			return usageError{"evaluate: --family must be stationary or clock"}
+			return usageError{msg: "evaluate: --family must be stationary or clock"}
 		}
 		q, err := policy.EpsQuotient(ctx, md, g, kind, *mem, *qT, *qeps, distance.Options{Phase: rep.Phase, Progress: rep.Progress})
 		if err != nil {

@@ -34,11 +34,11 @@ func cmdExact(args []string, stdout io.Writer) error {
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("exact: unexpected argument %q (flags take the form --name value)", pos[0])}
+		return usageError{msg: fmt.Sprintf("exact: unexpected argument %q (flags take the form --name value)", pos[0])}
 	}
 	cv, err := clock.ParseConvention(*conv)
 	if err != nil {
-		return usageError{"--convention: " + err.Error()}
+		return usageError{msg: "--convention: " + err.Error()}
 	}
 	md, _, err := loadModel(*model)
 	if err != nil {

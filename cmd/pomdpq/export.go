@@ -27,7 +27,7 @@ func cmdExport(args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{"usage: pomdpq export MODEL [--format pomdp|json] [--out FILE]"}
+		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|json] [--out FILE]"}
 	}
 	f := strings.ToLower(*format)
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
@@ -37,9 +37,9 @@ func cmdExport(args []string, stdout io.Writer) error {
 	case f == "":
 		f = "pomdp"
 	case f != "pomdp" && f != "json":
-		return usageError{fmt.Sprintf("export: --format %q: want pomdp or json", *format)}
+		return usageError{msg: fmt.Sprintf("export: --format %q: want pomdp or json", *format)}
 	case (ext == "pomdp" || ext == "json") && ext != f:
-		return usageError{fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, *out)}
+		return usageError{msg: fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, *out)}
 	}
 	m, _, err := loadModel(pos[0])
 	if err != nil {

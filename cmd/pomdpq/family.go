@@ -32,14 +32,14 @@ func cmdFamily(args []string, stdout io.Writer) error {
 	}
 	k, err := fsc.ParseKind(*kind)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	if k != fsc.KindStationary && k != fsc.KindClock {
-		return usageError{"family: --kind must be stationary or clock (sampled families have the size you ask for)"}
+		return usageError{msg: "family: --kind must be stationary or clock (sampled families have the size you ask for)"}
 	}
 	size, err := fsc.Size(k, md.NumActions(), md.NumObservations(), *m, *T)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	if *asJSON {
 		if !size.IsInt64() {

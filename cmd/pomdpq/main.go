@@ -81,7 +81,12 @@ func main() {
 	}
 }
 
-type usageError struct{ msg string }
+// usageError is a command-line mistake (exit status 2). flags is set for
+// -h/--help, so run can print the subcommand's flags.
+type usageError struct {
+	msg   string
+	flags *flag.FlagSet
+}
 
 func (e usageError) Error() string { return e.msg }
 
@@ -117,8 +122,30 @@ commands:
 MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
 
 func run(args []string, stdout, stderr io.Writer) error {
+	err := dispatch(args, stdout, stderr)
+	var u usageError
+	if errors.As(err, &u) && u.flags != nil && isHelp(err) {
+		// -h or --help on a subcommand: its usage lines and flags, exit 0.
+		var lines []string
+		for _, l := range strings.Split(usage, "\n") {
+			if strings.HasPrefix(l, "  "+args[0]+" ") || (len(lines) > 0 && strings.HasPrefix(l, "    ")) {
+				lines = append(lines, l)
+			} else if len(lines) > 0 && !strings.HasPrefix(l, "    ") {
+				break
+			}
+		}
+		if len(lines) == 0 {
+			lines = []string{"usage: pomdpq " + args[0] + " [flags]"}
+		}
+		return printHelp(stdout, strings.Join(lines, "\n"), u.flags)
+	}
+	return err
+}
+
+// dispatch runs one subcommand.
+func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{usage}
+		return usageError{msg: usage}
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -157,14 +184,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return usageError{fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
+	return usageError{msg: fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
 }
 
 // loadModel resolves a built-in name or a model file. Files get the
 // discrete ground metric.
 func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
 	if spec == "" {
-		return nil, nil, usageError{"missing --model (a built-in name or a .pomdp/.json file)"}
+		return nil, nil, usageError{msg: "missing --model (a built-in name or a .pomdp/.json file)"}
 	}
 	ext := strings.ToLower(filepath.Ext(spec))
 	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
@@ -206,7 +233,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err.Error()}
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, usageError{msg: err.Error(), flags: fs}
+			}
+			return nil, usageError{msg: err.Error()}
 		}
 		if fs.NArg() == 0 {
 			return pos, nil
@@ -239,7 +269,7 @@ func cmdInfo(args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{"usage: pomdpq info MODEL [--json]"}
+		return usageError{msg: "usage: pomdpq info MODEL [--json]"}
 	}
 	m, _, err := loadModel(pos[0])
 	if err != nil {

@@ -375,3 +375,25 @@ func TestInfoClassic(t *testing.T) {
 		}
 	}
 }
+
+// TestSubcommandHelp checks that -h and --help on every subcommand with
+// flags print its usage lines and flags and succeed (they used to fail with
+// "flag: help requested" and no flags).
+func TestSubcommandHelp(t *testing.T) {
+	for _, tc := range []struct{ cmd, flag string }{
+		{"info", "-json"}, {"export", "-format"}, {"family", "-kind"}, {"quotient", "-eps"},
+		{"merge", "-missing"}, {"exact", "-convention"}, {"reproduce", "-out"}, {"bench", "-out"},
+		{"evaluate", "-policy"}, {"analyze", "-policy"}, {"search-witness", "-budget"},
+	} {
+		for _, h := range []string{"-h", "--help"} {
+			var out, errb strings.Builder
+			if err := run([]string{tc.cmd, h}, &out, &errb); err != nil {
+				t.Errorf("%s %s: %v", tc.cmd, h, err)
+				continue
+			}
+			if s := out.String(); !strings.Contains(s, "flags:") || !strings.Contains(s, "  "+tc.flag) {
+				t.Errorf("%s %s: output lacks the flags (want %s):\n%s", tc.cmd, h, tc.flag, s)
+			}
+		}
+	}
+}

@@ -54,12 +54,12 @@ func parseEps(s string) ([]float64, error) {
 		}
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil || v < 0 {
-			return nil, usageError{fmt.Sprintf("--eps: %q is not a non-negative number", f)}
+			return nil, usageError{msg: fmt.Sprintf("--eps: %q is not a non-negative number", f)}
 		}
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		return nil, usageError{"--eps: give at least one value, e.g. --eps 0,0.1,0.5"}
+		return nil, usageError{msg: "--eps: give at least one value, e.g. --eps 0,0.1,0.5"}
 	}
 	return out, nil
 }
@@ -140,7 +140,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		case "auto", "bar", "lines", "off":
 			msg = fmt.Sprintf("quotient: unexpected argument %q (write --progress=%s)", pos[0], pos[0])
 		}
-		return usageError{msg}
+		return usageError{msg: msg}
 	}
 	rep := newReporter(stderr, string(progress))
 	rep.Phase("load")
@@ -150,7 +150,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	kind, err := fsc.ParseKind(*family)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	eps, err := parseEps(*epsList)
 	if err != nil {
@@ -158,11 +158,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	met, err := distance.ParseMetric(*metric)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	cv, err := law.ParseConvention(*conv)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	if err := sh.check(kind, *dryRun); err != nil {
 		return err

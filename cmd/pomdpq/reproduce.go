@@ -38,7 +38,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if len(pos) != 1 {
-		return usageError{"usage: pomdpq reproduce TABLE|all --out DIR (pomdpq reproduce --list shows the tables)"}
+		return usageError{msg: "usage: pomdpq reproduce TABLE|all --out DIR (pomdpq reproduce --list shows the tables)"}
 	}
 	var specs []repro.Spec
 	if pos[0] == "all" {
@@ -46,7 +46,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	} else {
 		s, err := repro.Lookup(pos[0])
 		if err != nil {
-			return usageError{err.Error()}
+			return usageError{msg: err.Error()}
 		}
 		specs = []repro.Spec{s}
 	}

@@ -46,7 +46,7 @@ func (s *shardFlags) check(kind fsc.Kind, dryRun bool) error {
 	if !s.active() {
 		for name, v := range map[string]string{"save": s.save, "plan": s.plan, "probes": s.probes} {
 			if v != "" {
-				return usageError{fmt.Sprintf("quotient: --%s needs --shard i/n", name)}
+				return usageError{msg: fmt.Sprintf("quotient: --%s needs --shard i/n", name)}
 			}
 		}
 		return nil
@@ -56,15 +56,15 @@ func (s *shardFlags) check(kind fsc.Kind, dryRun bool) error {
 	s.index, err1 = strconv.Atoi(i)
 	s.count, err2 = strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || s.count < 1 || s.index < 0 || s.index >= s.count {
-		return usageError{fmt.Sprintf("--shard: %q is not i/n with 0 ≤ i < n (e.g. --shard 0/3)", s.spec)}
+		return usageError{msg: fmt.Sprintf("--shard: %q is not i/n with 0 ≤ i < n (e.g. --shard 0/3)", s.spec)}
 	}
 	switch {
 	case s.save == "":
-		return usageError{"--shard needs --save FILE (the part pomdpq merge reads)"}
+		return usageError{msg: "--shard needs --save FILE (the part pomdpq merge reads)"}
 	case s.probes != "" && s.plan == "":
-		return usageError{"--probes is for round 2: give --plan too"}
+		return usageError{msg: "--probes is for round 2: give --plan too"}
 	case dryRun:
-		return usageError{"--shard and --dry-run do not go together: plan the whole run with --dry-run alone"}
+		return usageError{msg: "--shard and --dry-run do not go together: plan the whole run with --dry-run alone"}
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func (s *shardFlags) check(kind fsc.Kind, dryRun bool) error {
 func (s *shardFlags) family(kind fsc.Kind, nA, nO, m, T int, limit int64, samples int, seed uint64) (fsc.Family, error) {
 	if kind != fsc.KindStationary && kind != fsc.KindClock {
 		if samples < s.count {
-			return nil, usageError{fmt.Sprintf("--shard %s: %d samples for %d shards", s.spec, samples, s.count)}
+			return nil, usageError{msg: fmt.Sprintf("--shard %s: %d samples for %d shards", s.spec, samples, s.count)}
 		}
 		return fsc.New(kind, nA, nO, m, T, fsc.Options{Samples: samples, Seed: seed, Indexed: true})
 	}
@@ -192,7 +192,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(files) == 0 {
-		return usageError{"merge: give the part files, e.g. pomdpq merge part-*.pq --eps 0,0.3"}
+		return usageError{msg: "merge: give the part files, e.g. pomdpq merge part-*.pq --eps 0,0.3"}
 	}
 	var parts []shard.Part
 	for _, name := range files {
@@ -223,7 +223,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	switch parts[0].Kind {
 	case shard.KindClasses:
 		if *out == "" {
-			return usageError{"merge: these are round-1 (classes) parts: give --out plan.pq for the plan round 2 reads"}
+			return usageError{msg: "merge: these are round-1 (classes) parts: give --out plan.pq for the plan round 2 reads"}
 		}
 		plan, err := shard.MergeClasses(parts)
 		if err != nil {

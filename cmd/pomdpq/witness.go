@@ -41,20 +41,20 @@ func cmdSearchWitness(args []string, stdout, stderr io.Writer) error {
 		return printHelp(stdout, searchWitnessUsage, fs)
 	}
 	if err != nil {
-		return usageError{err.Error() + "\n" + searchWitnessUsage}
+		return usageError{msg: err.Error() + "\n" + searchWitnessUsage}
 	}
 	if len(pos) > 0 {
-		return usageError{"search-witness takes no positional argument\n" + searchWitnessUsage}
+		return usageError{msg: "search-witness takes no positional argument\n" + searchWitnessUsage}
 	}
 	cs, err := witness.ParseCriteria(*crit)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{msg: err.Error()}
 	}
 	var gs []witness.Grid
 	for _, f := range strings.Split(*grids, ",") {
 		g, err := witness.ParseGrid(f)
 		if err != nil {
-			return usageError{err.Error()}
+			return usageError{msg: err.Error()}
 		}
 		gs = append(gs, g)
 	}
@@ -63,11 +63,11 @@ func cmdSearchWitness(args []string, stdout, stderr io.Writer) error {
 		val, l int
 	}{{"--max-states", *maxS, 5}, {"--max-obs", *maxO, 3}, {"--max-actions", *maxA, 2}, {"--max-t", *maxT, 5}} {
 		if v.val < 1 || v.val > v.l {
-			return usageError{fmt.Sprintf("%s %d: want 1 … %d (the oracle enumerates state sequences and probes: larger spaces are out of its reach)", v.name, v.val, v.l)}
+			return usageError{msg: fmt.Sprintf("%s %d: want 1 … %d (the oracle enumerates state sequences and probes: larger spaces are out of its reach)", v.name, v.val, v.l)}
 		}
 	}
 	if *classModels < 1 || *models < 1 {
-		return usageError{"--class-models and --models must be positive"}
+		return usageError{msg: "--class-models and --models must be positive"}
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
