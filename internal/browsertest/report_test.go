@@ -95,7 +95,9 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(90))
+	// Quality 100 makes chromedp capture a PNG (below 100 it is a JPEG,
+	// which the file name would misstate).
+	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
