@@ -318,8 +318,9 @@ func qualifiers(cell string) (map[string]string, error) {
 // prec is the largest number of decimals printed in the cell's column of
 // the paper table: an ≈ cell is compared within ½·10^{−prec} (0.005 for
 // "≈0" in a column printed at two decimals), never at the integer
-// precision of its own digits. It returns the verdict and, for qualified
-// cells, the tolerance or bound used.
+// precision of its own digits. A bare printed 0 is compared as exactly
+// zero (within 1e-9). It returns the verdict and, for qualified cells, the
+// tolerance or bound used.
 func cellCheck(ours, printed, qual string, prec int) (ok bool, how string) {
 	switch qual {
 	case qualApprox:
@@ -332,7 +333,20 @@ func cellCheck(ours, printed, qual string, prec int) (ok bool, how string) {
 		o, errO := strconv.ParseFloat(strings.TrimSpace(ours), 64)
 		return errP == nil && errO == nil && o < p, "<" + strings.TrimSpace(printed) + " compared as a strict bound"
 	}
+	if isZero(printed) {
+		// A bare printed 0 is a claim of zero ("the gap is 0", a count
+		// of 0), not a real value rounded to integers: within 1e-9, never
+		// ½, so a real 0.3 cannot agree with it.
+		ok, _ = agreesWithin(ours, printed, 0)
+		return ok, ""
+	}
 	return Agrees(ours, printed), ""
+}
+
+// isZero reports whether a printed cell is a bare integer zero ("0", "-0").
+func isZero(printed string) bool {
+	p := strings.TrimPrefix(strings.TrimSpace(printed), "-")
+	return p == "0"
 }
 
 // Counts summarises a compared table: every row is in exactly one field.

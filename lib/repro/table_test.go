@@ -59,6 +59,31 @@ func TestCompareApproxTolerance(t *testing.T) {
 	}
 }
 
+// A bare printed 0 (an inline claim "the gap is 0") is compared as exactly
+// zero: a real 0.3 or 0.0001 does not agree with it (the integer rule gave
+// them ½), while integers and numerical noise do.
+func TestCompareZeroClaim(t *testing.T) {
+	cols := []Column{{"id", Key}, {"section_label", Info}, {"quantity", Info}, {"value", Exact}}
+	for _, tc := range []struct {
+		ours string
+		want string
+	}{{"0", Agree}, {"0.0000000001", Agree}, {"-0", Agree}, {"0.3", Differs}, {"0.0001", Differs}, {"1", Differs}} {
+		tab := &Table{Name: "t", Paper: "inline-claims", Columns: cols, Rows: [][]string{{"m2_gap", "", "", tc.ours}}}
+		compareRows(t, tab)
+		if tab.Status[0] != tc.want {
+			t.Errorf("m2_gap %s against the printed 0: status %q (%s), want %q", tc.ours, tab.Status[0], tab.Note[0], tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		ours, printed string
+		want          bool
+	}{{"0.4", "0", false}, {"0", "0", true}, {"3.4", "3", true}, {"0.004", "0.00", true}, {"0.006", "0.00", false}} {
+		if ok, _ := cellCheck(tc.ours, tc.printed, "", 0); ok != tc.want {
+			t.Errorf("cellCheck(%s, printed %s) = %v, want %v", tc.ours, tc.printed, ok, tc.want)
+		}
+	}
+}
+
 func TestQualifiers(t *testing.T) {
 	q, err := qualifiers("empirical_error:approx; time_s:lt;x:star")
 	if err != nil || q["empirical_error"] != "approx" || q["time_s"] != "lt" || q["x"] != "star" {
