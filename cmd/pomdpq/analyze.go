@@ -24,7 +24,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 4 whose estimate fits the budget)")
 	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
 	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: --progress=auto, bar, lines or off (with the =)")
+	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
 	var mem memFlag
 	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
 	pos, err := parseFlags(fs, args)

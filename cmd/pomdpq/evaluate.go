@@ -71,7 +71,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	mem := fset.Int("m", 2, "memory bound of the quotient's probe family")
 	qT := fset.Int("T", 3, "horizon of the quotient")
 	progress := progressFlag("auto")
-	fset.Var(&progress, "progress", "progress on stderr: --progress=auto, bar, lines or off (with the =)")
+	fset.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
 	if pos, err := parseFlags(fset, args); err != nil {
 		if isHelp(err) {
 			return printHelp(stdout, "usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json] [flags]", fset)

@@ -230,6 +230,7 @@ func missingFile(path string, err error) error {
 // parseFlags parses flags that may come before or after one positional
 // argument.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	args = joinProgress(fs, args)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -244,6 +245,37 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// joinProgress rewrites "--progress MODE" (auto, bar, lines or off given
+// as the next argument) to "--progress=MODE" when fs has the boolean-style
+// --progress flag, which would otherwise take MODE for a positional
+// argument.
+func joinProgress(fs *flag.FlagSet, args []string) []string {
+	f := fs.Lookup("progress")
+	if f == nil {
+		return args
+	}
+	if _, ok := f.Value.(*progressFlag); !ok {
+		return args
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (a == "--progress" || a == "-progress") && i+1 < len(args) {
+			switch args[i+1] {
+			case "auto", "bar", "lines", "off":
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func writeJSON(w io.Writer, v any) error {

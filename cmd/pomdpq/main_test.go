@@ -160,8 +160,11 @@ func TestQuotientBudget(t *testing.T) {
 	if _, err := runCLI(t, "quotient", "--model", "tiger", "--mem", "lots"); err == nil || !strings.Contains(err.Error(), "memory size") {
 		t.Errorf("--mem lots: %v", err)
 	}
-	if _, err := runCLI(t, "quotient", "--model", "tiger", "--progress", "lines"); err == nil || !strings.Contains(err.Error(), "--progress=lines") {
-		t.Errorf("--progress lines: %v", err)
+	if _, err := runCLI(t, "quotient", "--model", "tiger", "--progress", "lines"); err != nil {
+		t.Errorf("--progress lines (with a space): %v", err)
+	}
+	if _, err := runCLI(t, "quotient", "--model", "tiger", "lines"); err == nil || !strings.Contains(err.Error(), "--progress=lines") {
+		t.Errorf("a bare mode: %v", err)
 	}
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,6 +43,30 @@ func TestReporter(t *testing.T) {
 		}
 		if ph := r.Phases(); len(ph) != 2 || ph[0].Name != "laws" || ph[1].Name != "linkage" {
 			t.Errorf("%s: phases %v", tc.mode, ph)
+		}
+	}
+}
+
+// TestProgressSpaced checks that "--progress off" (a space, not "=") sets
+// the mode instead of leaving "off" as a positional argument.
+func TestProgressSpaced(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		pos  []string
+	}{
+		{[]string{"--progress", "off"}, "off", nil},
+		{[]string{"-progress", "lines", "x"}, "lines", []string{"x"}},
+		{[]string{"--progress=bar"}, "bar", nil},
+		{[]string{"--progress", "tiger"}, "bar", []string{"tiger"}},
+		{[]string{"x", "--progress", "auto"}, "auto", []string{"x"}},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		p := progressFlag("auto")
+		fs.Var(&p, "progress", "")
+		pos, err := parseFlags(fs, tc.args)
+		if err != nil || string(p) != tc.want || !slices.Equal(pos, tc.pos) {
+			t.Errorf("%q: progress %q, positional %q, err %v; want %q, %q", tc.args, p, pos, err, tc.want, tc.pos)
 		}
 	}
 }
