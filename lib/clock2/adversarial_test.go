@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -84,24 +85,7 @@ func adversarialModel(seed uint64) (*pomdp.Model, int, string) {
 		}
 		return r
 	}
-	d := pomdp.Dense{Name: fmt.Sprintf("adv-%d-%s", seed, names[kind])}
-	for s := range nS {
-		d.States = append(d.States, fmt.Sprint("s", s))
-	}
-	for a := range nA {
-		d.Actions = append(d.Actions, fmt.Sprint("a", a))
-	}
-	for o := range nO {
-		d.Observations = append(d.Observations, fmt.Sprint("o", o))
-	}
-	d.T = make([][][]float64, nA)
-	d.Z = make([][][]float64, nA)
-	for a := range nA {
-		for range nS {
-			d.T[a] = append(d.T[a], row(nS))
-			d.Z[a] = append(d.Z[a], row(nO))
-		}
-	}
+	d := randmodel.Dense(fmt.Sprintf("adv-%d-%s", seed, names[kind]), nS, nA, nO, row)
 	d.B0 = row(nS)
 	return pomdp.Must(pomdp.New(d)), T, names[kind]
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -29,44 +30,8 @@ func lookup(t testing.TB, spec string) bench.Benchmark {
 // randomModel draws a small model whose rows have about 30 % zeros, so
 // that impossible histories (and their stand-ins) occur.
 func randomModel(seed uint64, nS, nA, nO int) *pomdp.Model {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	row := func(n int) []float64 {
-		r := make([]float64, n)
-		s := 0.0
-		for i := range r {
-			if rng.Float64() < 0.3 {
-				continue
-			}
-			r[i] = rng.Float64()
-			s += r[i]
-		}
-		if s == 0 {
-			r[rng.IntN(n)] = 1
-			return r
-		}
-		for i := range r {
-			r[i] /= s
-		}
-		return r
-	}
-	d := pomdp.Dense{Name: fmt.Sprint("random-", seed)}
-	for s := range nS {
-		d.States = append(d.States, fmt.Sprint("s", s))
-	}
-	for a := range nA {
-		d.Actions = append(d.Actions, fmt.Sprint("a", a))
-	}
-	for o := range nO {
-		d.Observations = append(d.Observations, fmt.Sprint("o", o))
-	}
-	d.T = make([][][]float64, nA)
-	d.Z = make([][][]float64, nA)
-	for a := range nA {
-		for range nS {
-			d.T[a] = append(d.T[a], row(nS))
-			d.Z[a] = append(d.Z[a], row(nO))
-		}
-	}
+	row := randmodel.Sparse(rand.New(rand.NewPCG(seed, 11)), 0.3)
+	d := randmodel.Dense(fmt.Sprint("random-", seed), nS, nA, nO, row)
 	d.B0 = row(nS)
 	return pomdp.Must(pomdp.New(d))
 }

@@ -1,11 +1,11 @@
 package law
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -127,43 +127,8 @@ func TestStationaryWitnessLaws(t *testing.T) {
 // randomModel draws a dense model with some zero entries so that some
 // histories are impossible.
 func randomModel(rng *rand.Rand, nS, nA, nO int) *pomdp.Model {
-	row := func(n int) []float64 {
-		r := make([]float64, n)
-		s := 0.0
-		for i := range r {
-			if rng.Float64() < 0.3 {
-				continue
-			}
-			r[i] = rng.Float64()
-			s += r[i]
-		}
-		if s == 0 {
-			r[rng.IntN(n)] = 1
-			return r
-		}
-		for i := range r {
-			r[i] /= s
-		}
-		return r
-	}
-	d := pomdp.Dense{Name: "random"}
-	for s := 0; s < nS; s++ {
-		d.States = append(d.States, fmt.Sprint("s", s))
-	}
-	for a := 0; a < nA; a++ {
-		d.Actions = append(d.Actions, fmt.Sprint("a", a))
-	}
-	for o := 0; o < nO; o++ {
-		d.Observations = append(d.Observations, fmt.Sprint("o", o))
-	}
-	d.T = make([][][]float64, nA)
-	d.Z = make([][][]float64, nA)
-	for a := 0; a < nA; a++ {
-		for s := 0; s < nS; s++ {
-			d.T[a] = append(d.T[a], row(nS))
-			d.Z[a] = append(d.Z[a], row(nO))
-		}
-	}
+	row := randmodel.Sparse(rng, 0.3)
+	d := randmodel.Dense("random", nS, nA, nO, row)
 	d.B0 = row(nS)
 	return pomdp.Must(pomdp.New(d))
 }

@@ -3,12 +3,12 @@ package policy
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -31,25 +31,8 @@ func randomModel(rng *rand.Rand, nS, nA, nO int, gamma float64) *pomdp.Model {
 		}
 		return p
 	}
-	d := pomdp.Dense{Name: "random", Discount: gamma, HasDiscount: true}
-	for s := 0; s < nS; s++ {
-		d.States = append(d.States, fmt.Sprint("s", s))
-	}
-	for a := 0; a < nA; a++ {
-		d.Actions = append(d.Actions, fmt.Sprint("a", a))
-	}
-	for o := 0; o < nO; o++ {
-		d.Observations = append(d.Observations, fmt.Sprint("o", o))
-	}
-	for a := 0; a < nA; a++ {
-		var ta, za [][]float64
-		for s := 0; s < nS; s++ {
-			ta = append(ta, row(nS))
-			za = append(za, row(nO))
-		}
-		d.T = append(d.T, ta)
-		d.Z = append(d.Z, za)
-	}
+	d := randmodel.Dense("random", nS, nA, nO, row)
+	d.Discount, d.HasDiscount = gamma, true
 	d.R = make([][]float64, nS)
 	for s := range d.R {
 		for a := 0; a < nA; a++ {

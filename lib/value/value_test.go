@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -178,25 +179,7 @@ func randomModel(rng *rand.Rand, nS, nA, nO int) *pomdp.Model {
 		}
 		return p
 	}
-	d := pomdp.Dense{Name: "random"}
-	for s := 0; s < nS; s++ {
-		d.States = append(d.States, "s"+string(rune('0'+s)))
-	}
-	for a := 0; a < nA; a++ {
-		d.Actions = append(d.Actions, "a"+string(rune('0'+a)))
-	}
-	for o := 0; o < nO; o++ {
-		d.Observations = append(d.Observations, "o"+string(rune('0'+o)))
-	}
-	for a := 0; a < nA; a++ {
-		var ta, za [][]float64
-		for s := 0; s < nS; s++ {
-			ta = append(ta, row(nS))
-			za = append(za, row(nO))
-		}
-		d.T = append(d.T, ta)
-		d.Z = append(d.Z, za)
-	}
+	d := randmodel.Dense("random", nS, nA, nO, row)
 	d.R = make([][]float64, nS)
 	for s := range d.R {
 		for a := 0; a < nA; a++ {
