@@ -392,7 +392,8 @@ func (d *dec) u() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 || n != len(binary.AppendUvarint(nil, v)) {
+	var buf [binary.MaxVarintLen64]byte // a non-minimal encoding is refused
+	if n <= 0 || n != len(binary.AppendUvarint(buf[:0], v)) {
 		d.fail("bad number at byte %d from the end", len(d.b))
 		return 0
 	}
@@ -405,7 +406,8 @@ func (d *dec) i() int64 {
 		return 0
 	}
 	v, n := binary.Varint(d.b)
-	if n <= 0 || n != len(binary.AppendVarint(nil, v)) {
+	var buf [binary.MaxVarintLen64]byte
+	if n <= 0 || n != len(binary.AppendVarint(buf[:0], v)) {
 		d.fail("bad number at byte %d from the end", len(d.b))
 		return 0
 	}
