@@ -165,25 +165,11 @@ func (r *runner) refine(ctx context.Context, idx []int, labels [][]int) ([]int, 
 				continue
 			}
 			for t := range labels {
-				meet(labels[t], l[t])
+				partition.Meet(labels[t], l[t])
 			}
 		}
 	}
 	return standIns, nil
-}
-
-// meet replaces a by the labels of the common refinement of a and b.
-func meet(a, b []int) {
-	ids := make(map[[2]int]int)
-	for i := range a {
-		key := [2]int{a[i], b[i]}
-		id, ok := ids[key]
-		if !ok {
-			id = len(ids)
-			ids[key] = id
-		}
-		a[i] = id
-	}
 }
 
 // distances computes the laws of the family members idx and, per depth,

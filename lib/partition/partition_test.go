@@ -3,6 +3,7 @@ package partition
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -209,5 +210,29 @@ func TestNilMatrixIsZero(t *testing.T) {
 	}
 	if got := Greedy([]Matrix{m}, 0).Total(); got != 1 {
 		t.Fatalf("nil matrix gives %d classes, want 1", got)
+	}
+}
+
+// TestMeet checks Meet against its definition: two items share a label
+// after the meet exactly when they shared one in both labelings.
+func TestMeet(t *testing.T) {
+	for _, tc := range []struct{ a, b, want []int }{
+		{[]int{0, 0, 1, 1}, []int{0, 1, 1, 1}, []int{0, 1, 2, 2}},
+		{[]int{5, 5, 5}, []int{2, 2, 2}, []int{0, 0, 0}},
+		{[]int{0, 1, 0, 1}, []int{0, 0, 1, 1}, []int{0, 1, 2, 3}},
+		{nil, nil, nil},
+	} {
+		a := append([]int(nil), tc.a...)
+		Meet(a, tc.b)
+		if !slices.Equal(a, tc.want) {
+			t.Errorf("Meet(%v, %v) = %v, want %v", tc.a, tc.b, a, tc.want)
+		}
+		for i := range a {
+			for j := range a {
+				if same := a[i] == a[j]; same != (tc.a[i] == tc.a[j] && tc.b[i] == tc.b[j]) {
+					t.Errorf("Meet(%v, %v): items %d, %d together %v", tc.a, tc.b, i, j, same)
+				}
+			}
+		}
 	}
 }

@@ -134,7 +134,7 @@ func MergeClasses(parts []Part) (*File, error) {
 			if len(l) != len(labels[t]) {
 				return nil, fmt.Errorf("%s: %d histories at depth %d, %s has %d", p.Name, len(l), t, parts[0].Name, len(labels[t]))
 			}
-			meet(labels[t], l)
+			partition.Meet(labels[t], l)
 		}
 		distinct += p.Distinct
 	}
@@ -142,20 +142,6 @@ func MergeClasses(parts []Part) (*File, error) {
 		SliceSize: parts[0].FamilySize, Distinct: distinct}
 	plan.Kind, plan.Index, plan.Plan = KindPlan, 0, [32]byte{}
 	return plan, nil
-}
-
-// meet replaces a by the labels of the common refinement of a and b.
-func meet(a, b []int) {
-	ids := make(map[[2]int]int)
-	for i := range a {
-		key := [2]int{a[i], b[i]}
-		id, ok := ids[key]
-		if !ok {
-			id = len(ids)
-			ids[key] = id
-		}
-		a[i] = id
-	}
 }
 
 // MergeDistances merges the distances parts of round 2 by element-wise
