@@ -90,18 +90,18 @@ func Path(t testing.TB, twin string, elem ...string) string {
 	t.Helper()
 	path, ok := Find(elem...)
 	if !ok {
-		msg := Reason(twin, elem...)
 		if CI() {
-			t.Fatalf("%s; CI=true: the CI run must have ../shared beside the clone", msg)
+			t.Fatalf("outside oracle cannot run: %s; CI=true: the CI run must have ../shared beside the clone", Reason(twin, elem...))
 		} else {
-			t.Skip(msg)
+			t.Skip("outside oracle skipped: " + Reason(twin, elem...))
 		}
 	}
 	return path
 }
 
-// Reason is the one-line skip reason of Path.
+// Reason says, on one line, which third-party input is absent and which
+// in-repository twin checks the same thing.
 func Reason(twin string, elem ...string) string {
-	return fmt.Sprintf("outside oracle skipped: third-party input %s absent (kept beside the repository, not in it); in-repository twin: %s",
+	return fmt.Sprintf("third-party input %s absent (kept beside the repository, not in it); in-repository twin: %s",
 		filepath.ToSlash(filepath.Join(append([]string{"..", "shared", "data"}, elem...)...)), twin)
 }

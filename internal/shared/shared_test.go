@@ -73,7 +73,7 @@ func TestPath(t *testing.T) {
 		layout(t, false)
 		r := &recorder{TB: t}
 		Path(r, "TestTwin", "pomdp", "x.POMDP")
-		if r.failed != "" || strings.Contains(r.skipped, "\n") ||
+		if r.failed != "" || strings.Contains(r.skipped, "\n") || !strings.HasPrefix(r.skipped, "outside oracle skipped: ") ||
 			!strings.Contains(r.skipped, "../shared/data/pomdp/x.POMDP absent") || !strings.Contains(r.skipped, "in-repository twin: TestTwin") {
 			t.Errorf("skip %q, fail %q; want one line naming the input and the twin", r.skipped, r.failed)
 		}
@@ -83,7 +83,7 @@ func TestPath(t *testing.T) {
 		layout(t, false)
 		r := &recorder{TB: t}
 		Path(r, "TestTwin", "pomdp", "x.POMDP")
-		if r.skipped != "" || !strings.Contains(r.failed, "CI=true") || !strings.Contains(r.failed, "TestTwin") {
+		if r.skipped != "" || !strings.HasPrefix(r.failed, "outside oracle cannot run: ") || !strings.Contains(r.failed, "CI=true") || !strings.Contains(r.failed, "TestTwin") {
 			t.Errorf("skip %q, fail %q; want a failure naming CI and the twin", r.skipped, r.failed)
 		}
 	})
