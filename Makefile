@@ -72,8 +72,12 @@ vet:
 	@unformatted="$$(gofmt -l $(GOFILES))"; \
 	if [[ -n "$$unformatted" ]]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 
+# After the tests, the outside oracles (tests that read third-party inputs kept
+# beside the repository) and their in-repository twins, saying whether they
+# ran or skipped here.
 test-go:
 	$(GO) test ./...
+	@$(GO) test -run '^TestOracleInventory$$' -v . | sed -n 's/^ *oracles_test.go:[0-9]*: //p'
 
 test-scripts:
 	$(PYTHON) scripts/test_nbcheck.py

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -87,8 +88,35 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 }
 
-// TestAnalyzePolicy: a policy graph on a model file, written by
-// policy.SavePG (and pomdp-solve's sample when ../shared is present).
+// checkAnalyzePolicy runs analyze with a policy graph on a model file and
+// checks the page's policy section.
+func checkAnalyzePolicy(t *testing.T, model, pg string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), filepath.Base(pg)+".html")
+	if _, err := runCLI(t, "analyze", model, "--policy", pg, "--T", "3", "--out", path, "--progress=off"); err != nil {
+		t.Fatalf("analyze --policy %s: %v", pg, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{"Policy " + filepath.Base(pg), "infinite horizon (discounted)", "best start node", "<svg", "<table", `<g class="nodes">`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("analyze --policy %s: the page has no %q", pg, want)
+		}
+	}
+}
+
+// TestAnalyzePolicySample: pomdp-solve's policy graph for tiger.95
+// (third-party, beside the repository). Twin: TestAnalyzePolicy.
+func TestAnalyzePolicySample(t *testing.T) {
+	pg := shared.Path(t, "TestAnalyzePolicy", "policies", "tiger.95.pg")
+	checkAnalyzePolicy(t, filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp"), pg)
+}
+
+// TestAnalyzePolicy: policy graphs of ours on a model file, one written by
+// policy.SavePG, one the counter of datasets/policies.
 func TestAnalyzePolicy(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
@@ -102,28 +130,8 @@ func TestAnalyzePolicy(t *testing.T) {
 	if err := policy.SavePG(pg, g); err != nil {
 		t.Fatal(err)
 	}
-	pgs := []string{pg, filepath.Join("..", "..", "datasets", "policies", "tiger95-counter.pg")}
-	shared := filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.pg")
-	if _, err := os.Stat(shared); err == nil {
-		pgs = append(pgs, shared)
-	} else {
-		t.Logf("pomdp-solve's sample not checked: %s absent", shared)
-	}
-	for _, p := range pgs {
-		path := filepath.Join(dir, filepath.Base(p)+".html")
-		if _, err := runCLI(t, "analyze", model, "--policy", p, "--T", "3", "--out", path, "--progress=off"); err != nil {
-			t.Fatalf("analyze --policy %s: %v", p, err)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		page := string(b)
-		for _, want := range []string{"Policy " + filepath.Base(p), "infinite horizon (discounted)", "best start node", "<svg", "<table", `<g class="nodes">`} {
-			if !strings.Contains(page, want) {
-				t.Errorf("analyze --policy %s: the page has no %q", p, want)
-			}
-		}
+	for _, p := range []string{pg, filepath.Join("..", "..", "datasets", "policies", "tiger95-counter.pg")} {
+		checkAnalyzePolicy(t, model, p)
 	}
 	// A graph that does not fit the model is an error naming the file.
 	bad := filepath.Join(dir, "bad.pg")

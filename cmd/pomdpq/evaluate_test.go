@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/policy"
 )
 
@@ -18,14 +19,24 @@ var (
 	tiger95File  = filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
 )
 
+// counterValue is the exact value of the counter graph on tiger95 at b0
+// from node 0, derived by hand (lib/policy/testdata/README.md):
+// V₀ = (−1 − γ + γ²(10p² − 100q²)) / (1 − 2pqγ² − γ³(p² + q²)) with γ = 0.95,
+// p = 0.85, q = 0.15. pomdp-solve printed 19.3713683744 for the same problem.
+const counterValue = 4063900.0 / 209789
+
 // TestEvaluateJSON: the documented four keys, for the built-in name and the
-// model file, infinite and finite horizon; the value is the alpha file's.
+// model file, infinite and finite horizon; the value is the hand-derived
+// one, and so is the value of the alpha file.
 func TestEvaluateJSON(t *testing.T) {
+	want := counterValue
 	vs, err := policy.LoadAlpha(counterAlpha, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := policy.Value(vs, []float64{0.5, 0.5})
+	if v, _ := policy.Value(vs, []float64{0.5, 0.5}); !(math.Abs(v-want) <= 1e-12) {
+		t.Errorf("%s gives %.17g at b0, the hand derivation %.17g", counterAlpha, v, want)
+	}
 	for _, model := range []string{"tiger95", tiger95File} {
 		for _, h := range []string{"0", "7"} {
 			out, err := runCLI(t, "evaluate", "--model", model, "--policy", counterPG, "--horizon", h, "--json")
@@ -50,8 +61,9 @@ func TestEvaluateJSON(t *testing.T) {
 	}
 }
 
-// TestEvaluateText: --alpha earns "agree", --minimize-out writes the
-// minimal graph, --quotient-eps prints the analysis.
+// TestEvaluateText: --alpha earns "agree" against vectors derived by hand
+// (datasets/policies/README.md), --minimize-out writes the minimal graph,
+// --quotient-eps prints the analysis.
 func TestEvaluateText(t *testing.T) {
 	min := filepath.Join(t.TempDir(), "min.pg")
 	alphaOut := filepath.Join(t.TempDir(), "ours.alpha")
@@ -144,15 +156,13 @@ func TestEvaluateErrors(t *testing.T) {
 }
 
 // TestEvaluateSample: pomdp-solve's own graph and vectors (third-party
-// test inputs beside the repository).
+// test inputs beside the repository). Twin: TestEvaluateText, whose
+// vectors are derived by hand.
 func TestEvaluateSample(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "data")
-	pg := filepath.Join(dir, "policies", "tiger.95.pg")
-	if _, err := os.Stat(pg); err != nil {
-		t.Skipf("pomdp-solve sample not found under %s (outside the repository): %v", dir, err)
-	}
-	model := filepath.Join(dir, "pomdp", "tiger.95.POMDP")
-	out, err := runCLI(t, "evaluate", "--model", model, "--policy", pg, "--alpha", filepath.Join(dir, "policies", "tiger.95.alpha"))
+	pg := shared.Path(t, "TestEvaluateText", "policies", "tiger.95.pg")
+	alpha := shared.Path(t, "TestEvaluateText", "policies", "tiger.95.alpha")
+	model := shared.Path(t, "TestEvaluateText", "pomdp", "tiger.95.POMDP")
+	out, err := runCLI(t, "evaluate", "--model", model, "--policy", pg, "--alpha", alpha)
 	if err != nil {
 		t.Fatal(err)
 	}

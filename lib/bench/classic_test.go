@@ -3,28 +3,20 @@ package bench
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// classicDir is the folder of third-party .pomdp files, next to the
-// repository (../shared/data/pomdp from the repository root). They are test
-// inputs only: tests that need them skip when the folder is absent.
-var classicDir = filepath.Join("..", "..", "..", "shared", "data", "pomdp")
-
-// loadClassicFile reads a third-party file or skips t with a one-line reason.
-func loadClassicFile(t *testing.T, name string) *pomdp.Model {
+// loadClassicFile reads a third-party file of Cassandra's collection (beside
+// the repository, a test input only), or skips t naming twin, the test
+// that checks the same built-in against a published fact.
+func loadClassicFile(t *testing.T, twin, name string) *pomdp.Model {
 	t.Helper()
-	path := filepath.Join(classicDir, name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("third-party file %s absent (test input kept outside the repository)", path)
-	}
-	m, err := pomdp.LoadFile(path)
+	m, err := pomdp.LoadFile(shared.Path(t, twin, "pomdp", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,26 +72,31 @@ func diffPOMDP(got, want *pomdp.Model, tol float64) []string {
 // with 0.1 instead of bumping into the southern wall and staying, against
 // the motion model of Russell & Norvig and every other row of the file.
 // TestMaze4x3Utilities checks our rows against the book's utilities.
+//
+// The files are third-party, beside the repository; each built-in has a
+// twin that runs in every clone, against the published definition: twin
+// names the test.
 func TestClassicMatchesFiles(t *testing.T) {
 	tests := []struct {
 		name, file string
 		tol        float64 // 1e-6 where the file rounds 1/9 to 0.111111
 		sameNames  []string
 		fileSlips  []string
+		twin       string
 	}{
-		{"tiger95", "tiger.95.POMDP", 1e-15, []string{"states", "actions", "observations"}, nil},
+		{"tiger95", "tiger.95.POMDP", 1e-15, []string{"states", "actions", "observations"}, nil, "TestTiger95"},
 		{"maze4x3", "4x3.95.POMDP", 1e-6, []string{"observations"}, []string{
 			"T(x3y1, east, x2y1) = 0, want 0.1",
 			"T(x3y1, east, x3y1) = 0.1, want 0",
-		}},
-		{"cheese", "cheese.95.POMDP", 1e-15, nil, nil},
-		{"1d", "1d.POMDP", 1e-6, []string{"states", "actions", "observations"}, nil},
-		{"paint", "paint.95.POMDP", 1e-15, []string{"states", "actions", "observations"}, nil},
+		}, "TestMaze4x3Utilities"},
+		{"cheese", "cheese.95.POMDP", 1e-15, nil, nil, "TestCheeseAliasing"},
+		{"1d", "1d.POMDP", 1e-6, []string{"states", "actions", "observations"}, nil, "TestOneD"},
+		{"paint", "paint.95.POMDP", 1e-15, []string{"states", "actions", "observations"}, nil, "TestPaint"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := mustLookup(t, tc.name).Model
-			want := loadClassicFile(t, tc.file)
+			want := loadClassicFile(t, tc.twin, tc.file)
 			if diffs := diffPOMDP(got, want, tc.tol); !slices.Equal(diffs, tc.fileSlips) {
 				t.Errorf("differences from %s:\n%s\nwant exactly:\n%s", tc.file, strings.Join(diffs, "\n"), strings.Join(tc.fileSlips, "\n"))
 			}
@@ -244,5 +241,96 @@ func TestCheeseAliasing(t *testing.T) {
 	}
 	if m.States[s] != "cheese" {
 		t.Errorf("two steps south from c2 end in %s, want cheese", m.States[s])
+	}
+}
+
+// TestOneD checks the 1-D maze against its published definition (Cassandra,
+// Kaelbling & Littman, AAAI 1994: left — middle — goal — right, moves west
+// and east, the goal seen only there, +1 for reaching it, and a uniform
+// restart in one of the three other cells from the goal) by hand:
+//
+//   - one step from the uniform b0 earns ¼ with either move (only right → west
+//     and middle → east reach the goal);
+//   - after east and "nothing" from b0: left came from the restart only (¼·⅓),
+//     middle from left and the restart (¼ + ¼·⅓), right from right and the
+//     restart (the same), over P(nothing) = ¾: (1/9, 4/9, 4/9, 0);
+//   - the discount is 0.75, the value pomdp-solve's 1d.POMDP gives.
+func TestOneD(t *testing.T) {
+	m := mustLookup(t, "1d").Model
+	if !m.HasDiscount || m.Discount != 0.75 {
+		t.Errorf("discount %v (%v), want 0.75", m.Discount, m.HasDiscount)
+	}
+	west, east := m.ActionIndex("w0"), m.ActionIndex("e0")
+	for _, a := range []int{west, east} {
+		r := 0.0
+		for s, p := range m.B0 {
+			r += p * m.R[s][a]
+		}
+		if !(math.Abs(r-0.25) <= 1e-15) {
+			t.Errorf("one-step reward of %s at b0 = %v, want 1/4", m.Actions[a], r)
+		}
+	}
+	b, p := m.Update(m.B0, east, m.ObsIndex("nothing"))
+	want := map[string]float64{"left": 1.0 / 9, "middle": 4.0 / 9, "right": 4.0 / 9, "goal": 0}
+	if !(math.Abs(p-0.75) <= 1e-15) {
+		t.Errorf("P(nothing | b0, e0) = %v, want 3/4", p)
+	}
+	for name, w := range want {
+		if got := b[m.StateIndex(name)]; !(math.Abs(got-w) <= 1e-15) {
+			t.Errorf("b(%s) after e0, nothing = %v, want %v", name, got, w)
+		}
+	}
+	// From the goal, either move restarts in left, middle or right, seen as
+	// "nothing".
+	goal := m.StateIndex("goal")
+	for _, a := range []int{west, east} {
+		for _, name := range []string{"left", "middle", "right"} {
+			if got := m.TransitionProb(goal, a, m.StateIndex(name)); !(math.Abs(got-1.0/3) <= 1e-15) {
+				t.Errorf("T(goal, %s, %s) = %v, want 1/3", m.Actions[a], name, got)
+			}
+		}
+	}
+}
+
+// TestPaint checks the part-painting problem against its published
+// definition (Kushmerick, Hanks & Weld, Artificial Intelligence 76, 1995:
+// paint succeeds with 0.9 and hides a blemish, inspect sees a blemish
+// correctly with 0.75, ship and reject bring the next part, unflawed or
+// flawed-blemished with ½ each; ship a good painted part or reject a
+// flawed blemished one +1, other ships and rejecting a good part −1) by
+// hand:
+//
+//   - inspecting b0 = (½, 0, 0, ½) sees BL with ½·0.25 + ½·0.75 = ½ and
+//     leaves (¼, 0, 0, ¾);
+//   - at b0, ship earns −1 and reject 0;
+//   - after paint (seen NBL): (0.05, 0.45, 0.45, 0.05), where shipping earns
+//     −0.05 + 0.45 − 0.45 − 0.05 = −0.1.
+func TestPaint(t *testing.T) {
+	m := mustLookup(t, "paint").Model
+	a := func(n string) int { return m.ActionIndex(n) }
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-15 }
+	reward := func(b []float64, act int) float64 {
+		r := 0.0
+		for s, p := range b {
+			r += p * m.R[s][act]
+		}
+		return r
+	}
+	b, p := m.Update(m.B0, a("inspect"), m.ObsIndex("BL"))
+	if !near(p, 0.5) || !slices.EqualFunc(b, []float64{0.25, 0, 0, 0.75}, near) {
+		t.Errorf("inspect, BL from b0: P = %v, b = %v; want 1/2, (1/4, 0, 0, 3/4)", p, b)
+	}
+	if r := reward(m.B0, a("ship")); !near(r, -1) {
+		t.Errorf("ship at b0 earns %v, want -1", r)
+	}
+	if r := reward(m.B0, a("reject")); !near(r, 0) {
+		t.Errorf("reject at b0 earns %v, want 0", r)
+	}
+	b, p = m.Update(m.B0, a("paint"), m.ObsIndex("NBL"))
+	if !near(p, 1) || !slices.EqualFunc(b, []float64{0.05, 0.45, 0.45, 0.05}, near) {
+		t.Errorf("paint, NBL from b0: P = %v, b = %v; want 1, (0.05, 0.45, 0.45, 0.05)", p, b)
+	}
+	if r := reward(b, a("ship")); !near(r, -0.1) {
+		t.Errorf("ship after paint earns %v, want -0.1", r)
 	}
 }

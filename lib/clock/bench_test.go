@@ -2,10 +2,10 @@ package clock
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -46,14 +46,11 @@ func BenchmarkTigerT10(b *testing.B) {
 
 // BenchmarkSharedFiles times NewDistances at T = 3 on tiger-grid (36
 // states, 5 actions, 17 observations) and hallway (60, 5, 21) from the
-// third-party files, under the discrete metric.
+// third-party files (beside the repository), under the discrete metric.
+// Twin: BenchmarkNoisyGrid.
 func BenchmarkSharedFiles(b *testing.B) {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdp")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("third-party model files not found at %s: %v", dir, err)
-	}
 	for _, name := range []string{"tiger-grid.POMDP", "hallway.POMDP"} {
-		m, err := pomdp.LoadFile(filepath.Join(dir, name))
+		m, err := pomdp.LoadFile(shared.Path(b, "BenchmarkNoisyGrid", "pomdp", name))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -69,4 +66,23 @@ func BenchmarkSharedFiles(b *testing.B) {
 			b.ReportMetric(float64(d.BeliefPairs), "belief-pairs")
 		})
 	}
+}
+
+// BenchmarkNoisyGrid times NewDistances at T = 3 on our own
+// testdata/noisy-grid.pomdp (6 states, 3 actions, 6 observations with
+// wide supports), under the discrete metric.
+func BenchmarkNoisyGrid(b *testing.B) {
+	m, err := pomdp.LoadFile(filepath.Join("testdata", "noisy-grid.pomdp"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var d *Distances
+	for b.Loop() {
+		if d, err = NewDistances(context.Background(), m, ot.Discrete(m.NumObservations()), 3, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(d.Solves), "solves")
+	b.ReportMetric(float64(d.BeliefPairs), "belief-pairs")
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -78,22 +78,44 @@ func TestProgressAndCancel(t *testing.T) {
 }
 
 // TestOracleSharedFile compares NewDistances with the oracle bit for bit
-// on tiger-grid (36 states, 5 actions, 17 observations) at T = 2, a model
-// whose observation laws have wide supports (general simplex steps).
+// on tiger-grid (36 states, 5 actions, 17 observations; third-party,
+// beside the repository) at T = 2, a model whose observation laws have
+// wide supports (general simplex steps). Twin: TestOracleTwinFile.
 func TestOracleSharedFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: skipping the tiger-grid comparison")
 	}
-	path := filepath.Join("..", "..", "..", "shared", "data", "pomdp", "tiger-grid.POMDP")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("third-party model file not found at %s: %v", path, err)
-	}
-	m, err := pomdp.LoadFile(path)
+	m, err := pomdp.LoadFile(shared.Path(t, "TestOracleTwinFile", "pomdp", "tiger-grid.POMDP"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tr := range []Transport{TransportW1, TransportNested} {
 		compareOracle(t, "tiger-grid", m, ot.Discrete(m.NumObservations()), 2, tr)
+	}
+}
+
+// TestOracleTwinFile compares NewDistances with the full-matrix oracle bit
+// for bit on our own model file testdata/noisy-grid.pomdp (6 states, 3
+// actions, 6 observations, each observation law on 3 or 4 observations:
+// the wide supports of tiger-grid and hallway) at T = 1, 2 and 3 under the
+// discrete metric, for both transports.
+func TestOracleTwinFile(t *testing.T) {
+	m, err := pomdp.LoadFile(filepath.Join("testdata", "noisy-grid.pomdp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for T := 1; T <= 3; T++ {
+		for _, tr := range []Transport{TransportW1, TransportNested} {
+			compareOracle(t, "noisy-grid", m, ot.Discrete(m.NumObservations()), T, tr)
+		}
+	}
+	// Not a comparison of zeros: the histories are told apart.
+	d, err := NewDistances(context.Background(), m, ot.Discrete(m.NumObservations()), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(d.MaxClk[1] > 0 && d.Gap > 0) || d.Beliefs < 100 {
+		t.Errorf("noisy-grid T=3: max δ_clk at depth 1 %v, gap %v, %d beliefs; want positive distances over ≥ 100 beliefs", d.MaxClk[1], d.Gap, d.Beliefs)
 	}
 }
 
@@ -127,17 +149,15 @@ var pinned = []struct {
 }
 
 // TestPinnedSharedFiles checks NewDistances bit for bit against oracle
-// results pinned in the source (see pinned).
+// results pinned in the source (see pinned), on third-party files beside
+// the repository. Twin: TestOracleTwinFile, which runs the oracle itself
+// at T = 3 on our own file.
 func TestPinnedSharedFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: skipping the third-party files at T = 3")
 	}
-	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdp")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("third-party model files not found at %s: %v", dir, err)
-	}
 	for _, p := range pinned {
-		m, err := pomdp.LoadFile(filepath.Join(dir, p.file))
+		m, err := pomdp.LoadFile(shared.Path(t, "TestOracleTwinFile", "pomdp", p.file))
 		if err != nil {
 			t.Fatal(err)
 		}

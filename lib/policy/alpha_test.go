@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/internal/shared"
 )
 
 func TestReadAlpha(t *testing.T) {
@@ -96,8 +98,18 @@ func FuzzReadAlpha(f *testing.F) {
 	for _, s := range []string{"1\n-81.5972000443493357124680188 28.4027999556506678402456600 \n\n0\n0.69 25.0 \n\n", "0\n1 2\n", "0\n1e400 2\n", "2\n\n\n1 2\n", "0\n"} {
 		f.Add(s)
 	}
-	if b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.alpha")); err == nil {
-		f.Add(string(b)) // pomdp-solve's own file, when it is beside the repository
+	// Our own file in pomdp-solve's layout, and pomdp-solve's own when it
+	// is beside the repository.
+	seeds := []string{filepath.Join("testdata", "counter.alpha")}
+	if path, ok := shared.Find("policies", "tiger.95.alpha"); ok {
+		seeds = append(seeds, path)
+	}
+	for _, path := range seeds {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
 	}
 	m := tiger95(f)
 	f.Fuzz(func(t *testing.T, src string) {

@@ -153,9 +153,9 @@ func residual(c *fsc.FSC, tau, k, T int) string {
 // needs 3 nodes for 4 steps (widths 1, 2, 3, 1 by hand from the file:
 // node 4 listens; nodes 6 and 2, one observation ahead either way; nodes
 // 8, 4 and 0 open right, listen, open left; then nodes 4, 6 and 2 all
-// listen at the last step).
+// listen at the last step). Twin: TestCounterTwinMinimize.
 func TestMinimizeSample(t *testing.T) {
-	m, pg, _ := samplePair(t)
+	m, pg, _ := samplePair(t, "TestCounterTwinMinimize")
 	c, err := ReadPG(strings.NewReader(string(pg)), "tiger.95.pg", m)
 	if err != nil {
 		t.Fatal(err)

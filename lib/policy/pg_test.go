@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -148,8 +149,18 @@ func FuzzReadPG(f *testing.F) {
 	for _, s := range []string{counterPG, "0 1  - 1 \n1 0  0 - \n", "# c\n\n1 0 0 1\n0 2 1 0\n", "0 0 0\n", "0 0 0 0 0\n", "3 0 0 0\n", "0 9 0 0\n"} {
 		f.Add(s)
 	}
-	if b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "policies", "tiger.95.pg")); err == nil {
-		f.Add(string(b)) // pomdp-solve's own file, when it is beside the repository
+	// Our own file in pomdp-solve's layout, and pomdp-solve's own when it
+	// is beside the repository.
+	seeds := []string{filepath.Join("testdata", "counter.pg")}
+	if path, ok := shared.Find("policies", "tiger.95.pg"); ok {
+		seeds = append(seeds, path)
+	}
+	for _, path := range seeds {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
 	}
 	m := tiger95(f)
 	f.Fuzz(func(t *testing.T, src string) {

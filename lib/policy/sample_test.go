@@ -4,37 +4,26 @@ import (
 	"bytes"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// sharedData returns the folder of third-party test inputs
-// (../shared/data relative to the repository root), or skips t.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data")
-	if _, err := os.Stat(filepath.Join(dir, "policies", "tiger.95.pg")); err != nil {
-		t.Skipf("pomdp-solve sample policy not found under %s (it lives outside the repository, in shared/data next to it): %v", dir, err)
-	}
-	return dir
-}
-
 // samplePair loads tiger.95.POMDP with pomdp-solve's policy graph and
-// alpha vectors for it.
-func samplePair(t *testing.T) (*pomdp.Model, []byte, []byte) {
+// alpha vectors for it (third-party test inputs beside the repository), or
+// skips t naming twin, the test that checks the same on our own files.
+func samplePair(t *testing.T, twin string) (*pomdp.Model, []byte, []byte) {
 	t.Helper()
-	dir := sharedData(t)
-	m, err := pomdp.LoadFile(filepath.Join(dir, "pomdp", "tiger.95.POMDP"))
+	m, err := pomdp.LoadFile(shared.Path(t, twin, "pomdp", "tiger.95.POMDP"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg, err := os.ReadFile(filepath.Join(dir, "policies", "tiger.95.pg"))
+	pg, err := os.ReadFile(shared.Path(t, twin, "policies", "tiger.95.pg"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	alpha, err := os.ReadFile(filepath.Join(dir, "policies", "tiger.95.alpha"))
+	alpha, err := os.ReadFile(shared.Path(t, twin, "policies", "tiger.95.alpha"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,14 +31,15 @@ func samplePair(t *testing.T) (*pomdp.Model, []byte, []byte) {
 }
 
 // TestSampleRoundTrip: pomdp-solve's files read and write back bit for bit.
+// Twin: TestCounterTwinFiles.
 func TestSampleRoundTrip(t *testing.T) {
-	m, pg, alpha := samplePair(t)
+	m, pg, alpha := samplePair(t, "TestCounterTwinFiles")
 	c, err := ReadPG(bytes.NewReader(pg), "tiger.95.pg", m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Nodes != 9 {
-		t.Errorf("%d nodes, want 9 (shared/data/policies/README.md)", c.Nodes)
+		t.Errorf("%d nodes, want 9 (the README beside the sample)", c.Nodes)
 	}
 	var buf bytes.Buffer
 	if err := WritePG(&buf, c); err != nil {
@@ -73,10 +63,11 @@ func TestSampleRoundTrip(t *testing.T) {
 
 // TestSampleValue: the exact value of pomdp-solve's graph at b0 matches
 // max_α α·b0 of its alpha vectors within 1e-6 relative (the solver's
-// precision; shared/data/policies/README.md reports 3e-11), from the same
-// node, and every node's exact vector matches the solver's vector.
+// precision; the README beside the sample reports 3e-11), from the same
+// node, and every node's exact vector matches the solver's vector. Twin:
+// TestCounterTwinValue.
 func TestSampleValue(t *testing.T) {
-	m, pg, alpha := samplePair(t)
+	m, pg, alpha := samplePair(t, "TestCounterTwinValue")
 	c, err := ReadPG(bytes.NewReader(pg), "tiger.95.pg", m)
 	if err != nil {
 		t.Fatal(err)

@@ -12,18 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// sharedDir returns the folder of third-party .pomdp files
-// (../shared/data/pomdp relative to the repository root), or skips t.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdp")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("third-party model files not found at %s (they live outside the repository, in shared/data/pomdp next to it): %v", dir, err)
-	}
-	return dir
-}
+	"github.com/pomdpq/pomdpq/internal/shared"
+)
 
 // sharedFiles lists the classic files with the sizes |S|/|A|/|O| their
 // headers declare (shared/data/pomdp/README.md, checked there with an
@@ -110,41 +101,52 @@ func roundTripCassandra(t *testing.T, m *Model, opts ...ReadOption) *Model {
 	return back
 }
 
+// TestReadCassandraSharedFiles reads the classic files (third-party,
+// beside the repository): the sizes their headers declare, a discount,
+// Validate, and an exact write→read round trip. Every file that should
+// parse must. Twin: TestReadCassandraTwinFiles.
 func TestReadCassandraSharedFiles(t *testing.T) {
-	dir := sharedDir(t)
 	for _, tc := range sharedFiles {
 		t.Run(tc.file, func(t *testing.T) {
-			m, err := LoadFile(filepath.Join(dir, tc.file))
+			m, err := LoadFile(shared.Path(t, "TestReadCassandraTwinFiles", "pomdp", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.NumStates() != tc.nS || m.NumActions() != tc.nA || m.NumObservations() != tc.nO {
-				t.Fatalf("sizes %d/%d/%d, want %d/%d/%d", m.NumStates(), m.NumActions(), m.NumObservations(), tc.nS, tc.nA, tc.nO)
-			}
-			if !m.HasDiscount {
-				t.Errorf("HasDiscount false, want true")
-			}
-			if err := m.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			back := roundTripCassandra(t, m)
-			if err := sameModel(back, m); err != nil {
-				t.Errorf("write→read round trip: %v", err)
-			}
-			if back.Name != "roundtrip" {
-				t.Errorf("Name = %q, want roundtrip", back.Name)
-			}
+			checkClassicFile(t, m, tc.nS, tc.nA, tc.nO)
 		})
 	}
 }
 
-// TestReadCassandraSharedValues checks entries of the classic files against
-// the numbers written in them (hand-read from each file).
+// checkClassicFile checks what every classic file must satisfy: the sizes
+// its header declares, a discount, Validate, and an exact write→read round
+// trip.
+func checkClassicFile(t *testing.T, m *Model, nS, nA, nO int) {
+	t.Helper()
+	if m.NumStates() != nS || m.NumActions() != nA || m.NumObservations() != nO {
+		t.Fatalf("sizes %d/%d/%d, want %d/%d/%d", m.NumStates(), m.NumActions(), m.NumObservations(), nS, nA, nO)
+	}
+	if !m.HasDiscount {
+		t.Errorf("HasDiscount false, want true")
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	back := roundTripCassandra(t, m)
+	if err := sameModel(back, m); err != nil {
+		t.Errorf("write→read round trip: %v", err)
+	}
+	if back.Name != "roundtrip" {
+		t.Errorf("Name = %q, want roundtrip", back.Name)
+	}
+}
+
+// TestReadCassandraSharedValues checks entries of the classic files
+// (third-party, beside the repository) against the numbers written in them
+// (hand-read from each file). Twin: TestReadCassandraTwinFiles.
 func TestReadCassandraSharedValues(t *testing.T) {
-	dir := sharedDir(t)
 	load := func(name string) *Model {
 		t.Helper()
-		m, err := LoadFile(filepath.Join(dir, name))
+		m, err := LoadFile(shared.Path(t, "TestReadCassandraTwinFiles", "pomdp", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,43 +227,51 @@ func TestReadCassandraSharedValues(t *testing.T) {
 	}
 }
 
-// TestReadCassandraInvalidShared: ejs4 and ejs5 say "values: rewards" and
-// have no discount, which pomdp-solve rejects (shared/data/pomdp/README.md).
+// TestReadCassandraInvalidShared: ejs4 and ejs5 (third-party, beside the
+// repository) say "values: rewards" and have no discount, which
+// pomdp-solve rejects. Twin: TestReadCassandraInvalidTwin.
 func TestReadCassandraInvalidShared(t *testing.T) {
-	dir := sharedDir(t)
 	for _, tc := range []struct {
 		file       string
 		nS, nA, nO int
 	}{{"ejs4.POMDP", 3, 2, 2}, {"ejs5.POMDP", 2, 2, 2}} {
 		t.Run(tc.file, func(t *testing.T) {
-			path := filepath.Join(dir, tc.file)
-			_, err := LoadFile(path)
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("got %v, want a *ParseError", err)
-			}
-			msg := err.Error()
-			for _, want := range []string{tc.file + ":3:9:", `values: expected reward or cost, got "rewards"`, "Lenient"} {
-				if !strings.Contains(msg, want) {
-					t.Errorf("error %q does not contain %q", msg, want)
-				}
-			}
-			var notes []string
-			m, err := LoadFile(path, Lenient(func(s string) { notes = append(notes, s) }))
-			if err != nil {
-				t.Fatalf("lenient: %v", err)
-			}
-			if m.NumStates() != tc.nS || m.NumActions() != tc.nA || m.NumObservations() != tc.nO {
-				t.Errorf("sizes %d/%d/%d, want %d/%d/%d", m.NumStates(), m.NumActions(), m.NumObservations(), tc.nS, tc.nA, tc.nO)
-			}
-			if m.HasDiscount {
-				t.Errorf("lenient model has a discount; the file has none")
-			}
-			all := strings.Join(notes, "\n")
-			if len(notes) != 2 || !strings.Contains(all, `read "rewards" as "reward"`) || !strings.Contains(all, "no discount") || !strings.Contains(all, tc.file+":3:") {
-				t.Errorf("lenient notes = %q, want one about values (line 3) and one about the discount", notes)
-			}
+			checkValuesRewards(t, shared.Path(t, "TestReadCassandraInvalidTwin", "pomdp", tc.file), tc.nS, tc.nA, tc.nO)
 		})
+	}
+}
+
+// checkValuesRewards checks a file whose line 3 says "values: rewards" and
+// which has no discount: an error naming file, line 3 and column 9 and
+// pointing at Lenient; in lenient mode, the model with two notes.
+func checkValuesRewards(t *testing.T, path string, nS, nA, nO int) {
+	t.Helper()
+	file := filepath.Base(path)
+	_, err := LoadFile(path)
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("got %v, want a *ParseError", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{file + ":3:9:", `values: expected reward or cost, got "rewards"`, "Lenient"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not contain %q", msg, want)
+		}
+	}
+	var notes []string
+	m, err := LoadFile(path, Lenient(func(s string) { notes = append(notes, s) }))
+	if err != nil {
+		t.Fatalf("lenient: %v", err)
+	}
+	if m.NumStates() != nS || m.NumActions() != nA || m.NumObservations() != nO {
+		t.Errorf("sizes %d/%d/%d, want %d/%d/%d", m.NumStates(), m.NumActions(), m.NumObservations(), nS, nA, nO)
+	}
+	if m.HasDiscount {
+		t.Errorf("lenient model has a discount; the file has none")
+	}
+	all := strings.Join(notes, "\n")
+	if len(notes) != 2 || !strings.Contains(all, `read "rewards" as "reward"`) || !strings.Contains(all, "no discount") || !strings.Contains(all, file+":3:") {
+		t.Errorf("lenient notes = %q, want one about values (line 3) and one about the discount", notes)
 	}
 }
 
@@ -689,15 +699,25 @@ func FuzzReadCassandra(f *testing.F) {
 		"discount: 1 values: reward states: 500 actions: 3 observations: 500\nT: * uniform\nO: * uniform\n",
 		"# comment\ndiscount:.5 values:reward states:1 actions:1 observations:1 T:0:0:0 1. O:0:0:0 1e0",
 	}
-	if dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "pomdp")); err == nil {
-		for _, tc := range append(sharedFiles, struct {
-			file       string
-			nS, nA, nO int
-		}{file: "ejs4.POMDP"}) {
-			if b, err := os.ReadFile(filepath.Join(dir, tc.file)); err == nil {
-				seeds = append(seeds, string(b))
-			}
+	// Our own classic-style files, and the third-party ones when present.
+	twins, err := filepath.Glob(filepath.Join("testdata", "twins", "*.POMDP"))
+	if err != nil || len(twins) == 0 {
+		f.Fatalf("no twin files in testdata/twins (%v)", err)
+	}
+	for _, tc := range append(sharedFiles, struct {
+		file       string
+		nS, nA, nO int
+	}{file: "ejs4.POMDP"}) {
+		if path, ok := shared.Find("pomdp", tc.file); ok {
+			twins = append(twins, path)
 		}
+	}
+	for _, path := range twins {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, string(b))
 	}
 	for _, s := range seeds {
 		f.Add(s)
@@ -793,19 +813,19 @@ func BenchmarkReadCassandra(b *testing.B) {
 			}
 		})
 	}
-	if dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "pomdp")); err == nil {
-		if src, err := os.ReadFile(filepath.Join(dir, "hallway.POMDP")); err == nil {
-			b.Run("hallway", func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(int64(len(src)))
-				for b.Loop() {
-					if _, err := ReadCassandra(bytes.NewReader(src), "hallway.POMDP"); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+	b.Run("hallway", func(b *testing.B) {
+		src, err := os.ReadFile(shared.Path(b, "BenchmarkReadCassandra/S=2000", "pomdp", "hallway.POMDP"))
+		if err != nil {
+			b.Fatal(err)
 		}
-	}
+		b.ReportAllocs()
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if _, err := ReadCassandra(bytes.NewReader(src), "hallway.POMDP"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkWriteCassandra(b *testing.B) {

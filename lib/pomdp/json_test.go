@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/internal/shared"
 )
 
 // tigerDense is the Tiger problem as written in tiger.95.POMDP (Cassandra,
@@ -52,15 +54,22 @@ func TestReadJSONTiger(t *testing.T) {
 	if m.Name != "tiger" {
 		t.Errorf("Name = %q, want tiger (from the document)", m.Name)
 	}
-	// The sample describes the same model as the classic file.
-	if dir := sharedDir(t); dir != "" {
-		c, err := LoadFile(filepath.Join(dir, "tiger.95.POMDP"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sameModel(m, c); err != nil {
-			t.Errorf("tiger.json vs tiger.95.POMDP: %v", err)
-		}
+}
+
+// TestReadJSONTigerClassicFile: the sample describes the same model as the
+// classic file (third-party, beside the repository). Twin:
+// TestReadJSONTigerTwin.
+func TestReadJSONTigerClassicFile(t *testing.T) {
+	m, err := LoadFile(filepath.Join("testdata", "tiger.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadFile(shared.Path(t, "TestReadJSONTigerTwin", "pomdp", "tiger.95.POMDP"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameModel(m, c); err != nil {
+		t.Errorf("tiger.json vs tiger.95.POMDP: %v", err)
 	}
 }
 
@@ -78,27 +87,49 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	models["odd"] = odd
-	if dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "pomdp")); err == nil {
-		for _, tc := range sharedFiles {
-			if m, err := LoadFile(filepath.Join(dir, tc.file)); err == nil {
-				models[tc.file] = m
-			}
+	// Our own classic-style files (the twins of the third-party ones, which
+	// TestJSONRoundTripShared reads).
+	for _, tc := range twinFiles {
+		m, err := LoadFile(filepath.Join("testdata", "twins", tc.file))
+		if err != nil {
+			t.Fatal(err)
 		}
+		models[tc.file] = m
 	}
 	for name, m := range models {
-		t.Run(name, func(t *testing.T) {
-			back := roundTripJSON(t, m)
-			want := shallowCopy(m)
-			want.T = make([]Kernel, len(m.T))
-			for a, k := range m.T {
-				want.T[a] = SparseKernel(k)
+		t.Run(name, func(t *testing.T) { checkJSONRoundTrip(t, m) })
+	}
+}
+
+// checkJSONRoundTrip writes m as JSON, reads it back and compares every
+// number exactly (kernels in their sparse form) and the name.
+func checkJSONRoundTrip(t *testing.T, m *Model) {
+	t.Helper()
+	back := roundTripJSON(t, m)
+	want := shallowCopy(m)
+	want.T = make([]Kernel, len(m.T))
+	for a, k := range m.T {
+		want.T[a] = SparseKernel(k)
+	}
+	if err := sameModel(back, want); err != nil {
+		t.Error(err)
+	}
+	if back.Name != m.Name {
+		t.Errorf("Name = %q, want %q", back.Name, m.Name)
+	}
+}
+
+// TestJSONRoundTripShared: the classic files (third-party, beside the
+// repository) survive a JSON round trip; each must parse. Twin:
+// TestJSONRoundTrip.
+func TestJSONRoundTripShared(t *testing.T) {
+	for _, tc := range sharedFiles {
+		t.Run(tc.file, func(t *testing.T) {
+			m, err := LoadFile(shared.Path(t, "TestJSONRoundTrip", "pomdp", tc.file))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err := sameModel(back, want); err != nil {
-				t.Error(err)
-			}
-			if back.Name != m.Name {
-				t.Errorf("Name = %q, want %q", back.Name, m.Name)
-			}
+			checkJSONRoundTrip(t, m)
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/internal/shared"
 )
 
 // classicFixture copies a handful of the repository's model files into a
@@ -100,15 +102,16 @@ func TestClassicModelsSmall(t *testing.T) {
 }
 
 // TestClassicModelsShared runs the table on the classic files of
-// ../shared/data/pomdp (third-party test inputs) with small budgets.
+// ../shared/data/pomdp (third-party test inputs) with small budgets. Twin:
+// TestClassicModelsSmall, on the repository's own model files.
 func TestClassicModelsShared(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: the classic-models table takes seconds")
 	}
-	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdp")
+	dir := shared.Path(t, "TestClassicModelsSmall", "pomdp")
 	files, err := ModelFiles(dir)
 	if err != nil {
-		t.Skip("third-party classic models absent: " + dir)
+		t.Fatal(err)
 	}
 	tab, err := ClassicModels(context.Background(), ClassicOptions{Dir: dir, Seconds: 0.5, Mem: 256 << 20, MaxT: 3, Ms: []int{1}})
 	if err != nil {
