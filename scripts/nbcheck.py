@@ -260,7 +260,7 @@ def judge(path, name, expected, where):
     if not os.path.exists(path):
         return [(False, "did not run: no executed notebook %s" % path)]
     if name not in expected:
-        return check_notebook(path, None) + [(False, "no checks file %s" % where(name))]
+        return check_notebook(path, None) + [(False, "no checks: %s is missing" % where(name))]
     expectations = expected[name]
     if not any(not k.startswith("_") for k in expectations):
         return check_notebook(path, None) + [(False, "%s expects no key number" % where(name))]

@@ -149,7 +149,7 @@ class NBCheckTest(unittest.TestCase):
 
     def test_notebook_without_checks(self):
         tests = [
-            ("no file", {}, "no checks file %s"),
+            ("no file", {}, "no checks: %s is missing"),
             ("nothing expected", {"02": {"_comment": "nothing"}}, "%s expects no key number"),
         ]
         for i, (name, checks, want) in enumerate(tests):
