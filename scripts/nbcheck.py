@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Check executed notebooks: no errors, no panics, and the expected key numbers.
 
-Usage: nbcheck.py [--checks notebooks/checks | checks.json] EXECUTED.ipynb...
+Usage: nbcheck.py --checks notebooks/checks|checks.json [--subset] EXECUTED.ipynb...
 
 A notebook fails when
+  * its executed file does not exist (it did not run),
+  * it has no checks (no NAME.json, or one that expects no key number),
   * a code cell was not executed (execution_count is null),
   * a cell has an output of type "error" (GoNB reports compile errors and
     non-zero exits this way),
   * a stderr stream shows a Go panic or fatal error,
-  * one of its expected key numbers is missing or wrong.
+  * one of its expected key numbers is missing or wrong,
+  * it prints a key number that its checks do not expect.
 
 Key numbers are stdout lines "CHECK name=value" (lib/nb's Check prints them).
 The checks file maps a notebook's name (file name without .ipynb) to its
@@ -26,7 +29,10 @@ expectations, by check name:
     }
   }
 
-CHECK lines without an expectation are listed as unchecked and do not fail.
+A notebook that the checks list but that is not given on the command line did
+not run, and fails too, unless --subset says that the notebooks given are a
+chosen part of the set. A --checks path that does not exist, or a checks file
+that is not a JSON object, is a usage error (exit status 2).
 Only the Python standard library is used. The last line printed is
 "nbcheck: N passed, N failed"; the exit status is 1 if anything failed.
 """
@@ -138,8 +144,51 @@ def compare(expect, got):
     raise ValueError("bad expectation %r" % (expect,))
 
 
-def check_notebook(path, expectations):
-    """Returns a list of (ok, message) results for one executed notebook."""
+class ChecksError(Exception):
+    """A checks file or directory that cannot be used."""
+
+
+def load_json_object(path):
+    """Returns the JSON object in path; raises ChecksError naming file and line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            value = json.load(f)
+    except json.JSONDecodeError as e:
+        raise ChecksError("%s:%d: %s" % (path, e.lineno, e.msg))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ChecksError("cannot read %s: %s" % (path, e))
+    if not isinstance(value, dict):
+        raise ChecksError("%s must hold a JSON object" % path)
+    return value
+
+
+def load_checks(path):
+    """Returns ({notebook name: expectations}, where) for a checks directory
+    (one NAME.json per notebook) or one checks file; where(name) names the
+    place that holds, or should hold, the expectations of notebook name."""
+    if not path:
+        raise ChecksError("--checks is required (a directory of NAME.json files, or one JSON file)")
+    if os.path.isdir(path):
+        expected = {}
+        for fn in sorted(os.listdir(path)):
+            if fn.endswith(".json"):
+                expected[fn[: -len(".json")]] = load_json_object(os.path.join(path, fn))
+        return expected, lambda name: os.path.join(path, name + ".json")
+    if not os.path.exists(path):
+        raise ChecksError("checks %s: no such file or directory" % path)
+    expected = load_json_object(path)
+    for name, one in expected.items():
+        if not name.startswith("_") and not isinstance(one, dict):
+            raise ChecksError("%s: entry %s must hold a JSON object" % (path, name))
+    return expected, lambda name: "entry %s of %s" % (name, path)
+
+
+def check_notebook(path, expectations, where="the checks"):
+    """Returns a list of (ok, message) results for one executed notebook.
+
+    With expectations None (the notebook has no checks) only how it ran is
+    judged; otherwise every expectation and every CHECK line is, and where
+    names the checks in messages."""
     results = []
     try:
         with open(path, encoding="utf-8") as f:
@@ -188,6 +237,8 @@ def check_notebook(path, expectations):
         results.append((False, "ran with problems:\n    " + "\n    ".join(problems)))
     else:
         results.append((True, "ran cleanly"))
+    if expectations is None:
+        return results
     for name, expect in sorted(expectations.items()):
         if name.startswith("_"):
             continue
@@ -199,52 +250,55 @@ def check_notebook(path, expectations):
         except ValueError as e:
             ok, desc = False, str(e)
         results.append((ok, "CHECK %s=%s (expected %s)" % (name, checks[name], desc)))
-    unchecked = sorted(n for n in checks if n not in expectations)
-    if unchecked:
-        results.append((True, "unchecked: " + ", ".join("%s=%s" % (n, checks[n]) for n in unchecked)))
+    for name in sorted(n for n in checks if n not in expectations):
+        results.append((False, "CHECK %s=%s has no expectation in %s" % (name, checks[name], where)))
     return results
+
+
+def judge(path, name, expected, where):
+    """Returns the (ok, message) results for the notebook given as path."""
+    if not os.path.exists(path):
+        return [(False, "did not run: no executed notebook %s" % path)]
+    if name not in expected:
+        return check_notebook(path, None) + [(False, "no checks: %s is missing" % where(name))]
+    expectations = expected[name]
+    if not any(not k.startswith("_") for k in expectations):
+        return check_notebook(path, None) + [(False, "%s expects no key number" % where(name))]
+    return check_notebook(path, expectations, where(name))
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--checks", help="JSON file of expected key numbers")
+    ap.add_argument("--checks", help="directory of NAME.json files (or one JSON file) of expected key numbers")
+    ap.add_argument("--subset", action="store_true",
+                    help="the notebooks given are a chosen part of those the checks list")
     ap.add_argument("notebooks", nargs="*", help="executed notebooks")
     args = ap.parse_args(argv)
-    expected = {}
-    if args.checks and os.path.isdir(args.checks):
-        # One NAME.json per notebook NAME.ipynb, holding its expectations.
-        for fn in sorted(os.listdir(args.checks)):
-            if not fn.endswith(".json"):
-                continue
-            with open(os.path.join(args.checks, fn), encoding="utf-8") as f:
-                one = json.load(f)
-            if not isinstance(one, dict):
-                print("nbcheck: %s must hold a JSON object" % fn)
-                return 2
-            expected[fn[: -len(".json")]] = one
-    elif args.checks and os.path.exists(args.checks):
-        with open(args.checks, encoding="utf-8") as f:
-            expected = json.load(f)
-        if not isinstance(expected, dict):
-            print("nbcheck: %s must hold a JSON object" % args.checks)
-            return 2
+    try:
+        expected, where = load_checks(args.checks)
+    except ChecksError as e:
+        print("nbcheck: %s" % e)
+        return 2
     passed = failed = 0
     seen = set()
     for path in args.notebooks:
         name = os.path.splitext(os.path.basename(path))[0]
         seen.add(name)
         print("%s:" % name)
-        for ok, msg in check_notebook(path, expected.get(name, {})):
+        for ok, msg in judge(path, name, expected, where):
             print("  %s %s" % ("\u2713" if ok else "\u2717", msg))
-            if msg.startswith("unchecked: "):
-                continue
             if ok:
                 passed += 1
             else:
                 failed += 1
     for name in sorted(set(expected) - seen):
-        if not name.startswith("_"):
-            print("%s: not executed in this run (listed in %s)" % (name, args.checks))
+        if name.startswith("_"):
+            continue
+        if args.subset:
+            print("%s: not part of this run (--subset)" % name)
+        else:
+            print("%s: \u2717 did not run (listed in %s)" % (name, args.checks))
+            failed += 1
     if not args.notebooks:
         print("no notebooks to check")
     print("nbcheck: %d passed, %d failed" % (passed, failed))

@@ -6,9 +6,11 @@
 # Every notebooks/*.ipynb (or those named in $NOTEBOOKS, space-separated) is
 # executed by `jupyter nbconvert --execute` into OUT_DIR/NAME.ipynb, with the
 # kernel's log in OUT_DIR/NAME.log; with HTML_DIR, each executed notebook is
-# also rendered to HTML_DIR/NAME.html. Then scripts/nbcheck.py checks them
-# against notebooks/checks.json (see notebooks/README.md). The exit status is
-# non-zero if a notebook could not be executed or a check failed.
+# also rendered to HTML_DIR/NAME.html. Then scripts/nbcheck.py checks every
+# notebook asked for (one that did not run fails it too) against
+# notebooks/checks/NAME.json (see notebooks/README.md); with $NOTEBOOKS set, the
+# run is a --subset, and the checks of the other notebooks need not run. The
+# exit status is non-zero if a notebook could not be executed or a check failed.
 #
 # Environment: JUPYTER (default jupyter), PYTHON (default python3),
 # NB_TIMEOUT (seconds per cell, default 1800). The kernelspec must be installed
@@ -23,8 +25,10 @@ PYTHON="${PYTHON:-python3}"
 timeout="${NB_TIMEOUT:-1800}"
 export PYDEVD_DISABLE_FILE_VALIDATION=1
 
+subset=()
 if [[ -n "${NOTEBOOKS:-}" ]]; then
 	read -r -a nbs <<<"$NOTEBOOKS"
+	subset=(--subset)
 else
 	shopt -s nullglob
 	nbs=("$root"/notebooks/*.ipynb)
@@ -37,11 +41,14 @@ fi
 
 mkdir -p "$out"
 [[ -n "$html" ]] && mkdir -p "$html"
-executed=()
+outputs=()
 failed=()
 for nb in "${nbs[@]}"; do
 	name="$(basename "$nb" .ipynb)"
 	log="$out/$name.log"
+	# A stale output of an earlier run must not stand in for this one.
+	rm -f "$out/$name.ipynb"
+	outputs+=("$out/$name.ipynb")
 	start=$(date +%s)
 	# --allow-errors keeps going after a failing cell so that the executed
 	# notebook is always written; nbcheck.py then fails on its error outputs.
@@ -50,7 +57,6 @@ for nb in "${nbs[@]}"; do
 		--ExecutePreprocessor.timeout="$timeout" \
 		--output-dir "$out" --output "$name" "$nb" >"$log" 2>&1; then
 		echo "executed $name in $(($(date +%s) - start)) s -> $out/$name.ipynb"
-		executed+=("$out/$name.ipynb")
 		if [[ -n "$html" ]]; then
 			if ! "$JUPYTER" nbconvert --to html --output-dir "$html" "$out/$name.ipynb" >>"$log" 2>&1; then
 				echo "rendering $name to HTML failed; see $log" >&2
@@ -65,9 +71,9 @@ for nb in "${nbs[@]}"; do
 done
 
 status=0
-if [[ ${#executed[@]} -gt 0 ]]; then
-	"$PYTHON" "$root/scripts/nbcheck.py" --checks "$root/notebooks/checks" "${executed[@]}" || status=1
-fi
+# Every notebook asked for is checked: one whose execution failed before
+# nbconvert wrote it fails as "did not run".
+"$PYTHON" "$root/scripts/nbcheck.py" --checks "$root/notebooks/checks" ${subset[@]+"${subset[@]}"} "${outputs[@]}" || status=1
 if [[ ${#failed[@]} -gt 0 ]]; then
 	echo "notebooks that did not run: ${failed[*]}" >&2
 	status=1

@@ -40,23 +40,36 @@ class NBCheckTest(unittest.TestCase):
             json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
         return path
 
-    def run_main(self, paths, checks=None):
-        argv = list(paths)
+    def run_main(self, paths, checks=None, flags=()):
+        """Runs nbcheck on paths with checks written as one JSON file."""
+        argv = list(flags) + list(paths)
         if checks is not None:
             cpath = os.path.join(self.dir.name, "checks.json")
             with open(cpath, "w", encoding="utf-8") as f:
                 json.dump(checks, f)
             argv = ["--checks", cpath] + argv
+        return self.run_argv(argv)
+
+    def run_argv(self, argv):
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             rc = nbcheck.main(argv)
         return rc, buf.getvalue()
 
+    def checks_dir(self, checks, name="checks"):
+        """Writes checks as a directory of NAME.json files; returns its path."""
+        d = os.path.join(self.dir.name, name)
+        os.mkdir(d)
+        for name, one in checks.items():
+            with open(os.path.join(d, name + ".json"), "w", encoding="utf-8") as f:
+                json.dump(one, f)
+        return d
+
     def test_clean_with_checks(self):
         p = self.write("01-tiger", [
             {"cell_type": "markdown", "metadata": {}, "source": "# Tiger"},
             cell("x", [stdout(["CHECK states=2\n", "CHECK value=19.3712\n"])]),
-            cell("y", [stdout("CHECK w1=0.4567\nCHECK extra=1\n"), stderr("I1126 log line\n")]),
+            cell("y", [stdout("CHECK w1=0.4567\n"), stderr("I1126 log line\n")]),
             cell("", [], count=None),  # empty cells need not run
         ])
         rc, out = self.run_main([p], {"01-tiger": {
@@ -64,7 +77,6 @@ class NBCheckTest(unittest.TestCase):
             "w1": {"digits": "0.46"}}})
         self.assertEqual(rc, 0, out)
         self.assertIn("nbcheck: 4 passed, 0 failed", out)
-        self.assertIn("unchecked: extra=1", out)
 
     def test_failures(self):
         tests = [
@@ -82,12 +94,13 @@ class NBCheckTest(unittest.TestCase):
              "failed to run go build\n      Cell[1]: Line 2 undefined: foo\n"),
             ("conflicting checks", [cell("x", [stdout("CHECK a=1\nCHECK a=2\n")])], "printed twice"),
         ]
+        ok = cell("k", [stdout("CHECK k=1\n")])  # meets the one expectation
         for name, cells, want in tests:
             with self.subTest(name):
-                rc, out = self.run_main([self.write("nb", cells)])
+                rc, out = self.run_main([self.write("nb", [ok] + cells)], {"nb": {"k": "1", "a": "1"}})
                 self.assertEqual(rc, 1, out)
                 self.assertIn(want, out)
-                self.assertIn("nbcheck: 0 passed, 1 failed", out)
+                self.assertIn("\u2713 CHECK k=1", out)
 
     def test_expectations(self):
         p = self.write("02", [cell("x", [stdout("CHECK s=abc\nCHECK n=3\nCHECK f=0.1251\nCHECK t=5\nCHECK nan=NaN\n")])])
@@ -98,16 +111,78 @@ class NBCheckTest(unittest.TestCase):
             ({"t": {"min": 0, "max": 10}}, True), ({"t": {"max": 4}}, False),
             ({"nan": 1}, False), ({"s": 1}, False), ({"missing": "x"}, False),
         ]
+        printed = {"s": "abc", "n": "3", "f": "0.1251", "t": "5", "nan": "NaN"}  # every line expected
         for expect, ok in tests:
             with self.subTest(expect=expect):
-                rc, out = self.run_main([p], {"02": expect})
+                rc, out = self.run_main([p], {"02": dict(printed, **expect)})
                 self.assertEqual(rc, 0 if ok else 1, out)
 
     def test_no_notebooks(self):
-        rc, out = self.run_main([], {"03": {"a": 1}})
+        rc, out = self.run_argv(["--checks", self.checks_dir({})])
         self.assertEqual(rc, 0, out)
         self.assertIn("no notebooks to check", out)
-        self.assertIn("03: not executed in this run", out)
+        self.assertIn("nbcheck: 0 passed, 0 failed", out)
+
+    # The cases below are errors: each used to pass (rc 0) without checking
+    # anything.
+
+    def test_checks_path_missing(self):
+        p = self.write("01", [cell("x", [stdout("CHECK a=1\n")])])
+        missing = os.path.join(self.dir.name, "no-such-checks")
+        for argv in (["--checks", missing, p], [p]):
+            with self.subTest(argv=argv):
+                rc, out = self.run_argv(argv)
+                self.assertEqual(rc, 2, out)
+                self.assertIn("nbcheck: ", out)
+        rc, out = self.run_argv(["--checks", missing, p])
+        self.assertIn(missing, out)
+
+    def test_checks_file_malformed(self):
+        d = self.checks_dir({})
+        bad = os.path.join(d, "01.json")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write('{\n  "a": 1,\n  "b": \n}\n')
+        p = self.write("01", [cell("x", [stdout("CHECK a=1\n")])])
+        rc, out = self.run_argv(["--checks", d, p])
+        self.assertEqual(rc, 2, out)
+        self.assertIn("nbcheck: %s:4: " % bad, out)
+
+    def test_notebook_without_checks(self):
+        tests = [
+            ("no file", {}, "no checks: %s is missing"),
+            ("nothing expected", {"02": {"_comment": "nothing"}}, "%s expects no key number"),
+        ]
+        for i, (name, checks, want) in enumerate(tests):
+            with self.subTest(name):
+                d = self.checks_dir(checks, "checks%d" % i)
+                p = self.write("02", [cell("x", [stdout("CHECK a=1\n")])])
+                rc, out = self.run_argv(["--checks", d, p])
+                self.assertEqual(rc, 1, out)
+                self.assertIn(want % os.path.join(d, "02.json"), out)
+
+    def test_listed_notebook_did_not_run(self):
+        d = self.checks_dir({"01": {"a": "1"}, "02": {"a": "1"}})
+        p = self.write("01", [cell("x", [stdout("CHECK a=1\n")])])
+        gone = os.path.join(self.dir.name, "out", "02.ipynb")  # nbconvert wrote nothing
+        tests = [
+            ("absent from the run", [p], 1, "02: \u2717 did not run (listed in %s)" % d),
+            ("no executed file", [p, gone], 1, "02:\n  \u2717 did not run: no executed notebook " + gone),
+            ("subset asked for", ["--subset", p], 0, "02: not part of this run (--subset)"),
+            ("all ran", [p, self.write("02", [cell("x", [stdout("CHECK a=1\n")])])], 0, "4 passed, 0 failed"),
+        ]
+        for name, argv, rc_want, want in tests:
+            with self.subTest(name):
+                rc, out = self.run_argv(["--checks", d] + argv)
+                self.assertEqual(rc, rc_want, out)
+                self.assertIn(want, out)
+
+    def test_check_without_expectation(self):
+        p = self.write("01", [cell("x", [stdout("CHECK a=1\nCHECK extra=2\nCHECK more=x\n")])])
+        rc, out = self.run_main([p], {"01": {"a": "1"}})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("\u2717 CHECK extra=2 has no expectation", out)
+        self.assertIn("\u2717 CHECK more=x has no expectation", out)
+        self.assertIn("nbcheck: 2 passed, 2 failed", out)
 
     def test_parse_printed(self):
         self.assertEqual(nbcheck.parse_printed("0.25"), (0.25, 0.005))

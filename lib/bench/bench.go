@@ -39,7 +39,8 @@ const (
 	// states).
 	MaxStates = 1 << 18
 	// MaxEntries bounds the number of stored probabilities of T and Z
-	// together (about 16 bytes each).
+	// together (about 16 bytes each), and separately the |O|² entries of a
+	// ground metric built for a size given by the caller (8 bytes each).
 	MaxEntries = 1 << 24
 )
 

@@ -810,6 +810,10 @@ func TestLookupErrors(t *testing.T) {
 		{"hallway:100000000", ErrTooLarge, "hallway"},
 		{"random:100000:1", ErrTooLarge, "random"},
 		{"random:3000:1", ErrTooLarge, "probabilities"},
+		// T and Z fit, the ground metric does not (FuzzLookup d81fdb8914eb0611
+		// ran out of memory building its 709551² entries).
+		{"random:5:2:709551:4", ErrTooLarge, "|O|² = 5.03e+11 entries"},
+		{"random:1:1:4097:1", ErrTooLarge, "over 4097 observations"},
 		{"gridworld", nil, "gridworld:N"},
 		{"gridworld:x", nil, `N: "x" is not an integer`},
 		{"gridworld:0", nil, "n ≥ 1"},

@@ -48,7 +48,8 @@ func RandomStructured(nS, nA, nO int, seed uint64) (Benchmark, error) {
 // are normalised sums of α standard exponentials per coordinate. The paper's
 // own draw cannot be repeated, so its random-model rows are comparable only
 // qualitatively. It returns an error if a size is < 1 and ErrTooLarge when
-// the dense tables exceed MaxEntries. It costs O(nA·nS·(nS + nO)).
+// the tables of T and Z, or the nO² entries of the discrete ground metric,
+// exceed MaxEntries. It costs O(nA·nS·(nS + nO) + nO²).
 func RandomStructuredSource(nS, nA, nO int, src rand.Source) (Benchmark, error) {
 	if src == nil {
 		src = rand.NewPCG(0, 0)
@@ -62,6 +63,9 @@ func randomStructured(name string, nS, nA, nO int, src rand.Source) (Benchmark, 
 	}
 	if err := checkSize(name, float64(nS), float64(nA)*float64(nS)*(float64(nS)+float64(nO))); err != nil {
 		return Benchmark{}, err
+	}
+	if g := float64(nO) * float64(nO); g > MaxEntries {
+		return Benchmark{}, fmt.Errorf("%w: %s: its discrete ground metric over %d observations has |O|² = %.3g entries, the limit is %d", ErrTooLarge, name, nO, g, MaxEntries)
 	}
 	rnd := rand.New(src)
 	row := make([]float64, max(nS, nO))

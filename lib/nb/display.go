@@ -104,7 +104,7 @@ func LaTeX(formula string) {
 
 // Check writes the line "CHECK name=value" to [Output], inside a notebook and
 // out of it. These lines are a notebook's key numbers: the checker
-// scripts/nbcheck.py compares them with notebooks/checks.json (see
+// scripts/nbcheck.py compares them with notebooks/checks/NAME.json (see
 // notebooks/README.md). A float64 or float32 is written in the shortest form
 // that reads back to the same value; any other value with fmt.Sprint.
 //

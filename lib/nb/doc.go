@@ -28,7 +28,7 @@
 //     func(done, total int) callback.
 //   - [LayeredGraph]: a graph whose nodes sit in layers (depths), drawn as SVG.
 //   - [Check]: prints "CHECK name=value" lines, the key numbers that the
-//     notebook checker (scripts/nbcheck.py) compares with notebooks/checks.json.
+//     notebook checker (scripts/nbcheck.py) compares with notebooks/checks/NAME.json.
 //
 // [EpsExplorer] (explorer.go) is an interactive display: a slider over ε and a
 // selector of the probe family (GoNB's gonbui/widgets) that redraw the

@@ -25,7 +25,9 @@
 // Every file starts with a versioned header (model hash, family, m, T,
 // metric, convention, decision threshold, shard index and count, and for
 // distances parts the plan's checksum) and ends with a SHA-256 checksum of
-// everything before it. Files are written atomically (a temporary file in
+// everything before it. Decode accepts only what Encode writes (each field
+// in its one canonical encoding, with a value the writer produces) and names
+// the field it refuses. Files are written atomically (a temporary file in
 // the same directory, renamed into place), so a shard killed midway leaves
 // no file that looks complete. The merges refuse a missing, duplicated,
 // corrupt or mismatched part with an error naming the file; Missing lists

@@ -1,8 +1,10 @@
 package shard
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -311,30 +313,22 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatalf("%s: round trip changed the file", p.Name)
 		}
 	}
+	// A negative zero distance is written as +0, the encoding Decode accepts.
+	_, _, d := sampleFiles(t)
+	d.ClassD[1].Data[0] = math.Copysign(0, -1)
+	g, err := Decode("negzero.pq", d.Encode())
+	if err != nil || math.Signbit(g.ClassD[1].Data[0]) {
+		t.Errorf("-0 distance: Decode = %v; read back %v", err, g)
+	}
 }
 
 // FuzzDecode feeds arbitrary bytes (seeded with real files and their
 // mutations) to Decode: it must return a file that re-encodes to the same
 // bytes, or an error, never panic.
 func FuzzDecode(f *testing.F) {
-	b, _ := bench.Lookup("tiger")
-	fam, _ := fsc.New(fsc.KindStationary, 3, 2, 2, 0, fsc.Options{})
-	r := Run{Model: b.Model, Ground: b.Ground, Family: fam, T: 2, Options: distance.Options{Ground: b.Ground}, Count: 2}
-	cl, err := r.Classes(context.Background())
-	if err != nil {
-		f.Fatal(err)
-	}
+	cl, plan, d := sampleFiles(f)
 	f.Add(cl.Encode())
-	plan, err := MergeClasses([]Part{{Name: "a", File: cl}, {Name: "b", File: func() *File { r.Index = 1; c, _ := r.Classes(context.Background()); return c }()}})
-	if err != nil {
-		f.Fatal(err)
-	}
 	f.Add(plan.Encode())
-	r.Index = 0
-	d, err := r.Distances(context.Background(), &Part{Name: "plan", File: plan}, nil)
-	if err != nil {
-		f.Fatal(err)
-	}
 	f.Add(d.Encode())
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -359,6 +353,109 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sampleFiles returns a file of each kind: shard 0 of 2's classes part,
+// the plan of both, and shard 0's distances part (tiger, the stationary
+// family m = 2, T = 2, exact distances).
+func sampleFiles(tb testing.TB) (cl, plan, d *File) {
+	b, _ := bench.Lookup("tiger")
+	fam, _ := fsc.New(fsc.KindStationary, 3, 2, 2, 0, fsc.Options{})
+	r := Run{Model: b.Model, Ground: b.Ground, Family: fam, T: 2, Options: distance.Options{Ground: b.Ground}, Count: 2}
+	ctx := context.Background()
+	var parts []Part
+	for i := range r.Count {
+		r.Index = i
+		c, err := r.Classes(ctx)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		parts = append(parts, Part{Name: fmt.Sprint(i), File: c})
+	}
+	plan, err := MergeClasses(parts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plan.Encode() // sets plan.Sum, which the distances part names
+	r.Index = 0
+	d, err = r.Distances(ctx, &Part{Name: "plan", File: plan}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return parts[0].File, plan, d
+}
+
+// TestDecodeRefusesNonCanonical: a file whose checksum holds but one of
+// whose fields is not as Encode writes it (a number in a longer encoding
+// than its shortest, a kind that only fits after truncation to a byte, a
+// negative zero, a value the writer never produces) is refused, and the
+// error names the field. Each file is built by Encode from a sample file
+// with the field set to a marker value, whose bytes are then replaced and
+// the checksum recomputed.
+func TestDecodeRefusesNonCanonical(t *testing.T) {
+	const marker = 123456789 // a number whose encoding occurs once in the files
+	fmark := math.Float64frombits(0x3ff123456789abcd)
+	negZero := math.Float64bits(math.Copysign(0, -1))
+	uv := func(v uint64) []byte { return binary.AppendUvarint(nil, v) }
+	long := func(v uint64) []byte { // v's uvarint with one needless extra byte
+		b := uv(v)
+		b[len(b)-1] |= 0x80
+		return append(b, 0)
+	}
+	fl := func(bits uint64) []byte { return binary.LittleEndian.AppendUint64(nil, bits) }
+	kindAt := len(Magic) + 1 // after the one-byte version
+	tests := []struct {
+		name     string
+		kind     Kind
+		set      func(f *File)
+		old, new []byte // replace old (nil: the byte at kindAt) by new
+		want     string
+	}{
+		{"kind past a byte (fuzz cd260376ecf7d7a4)", KindPlan, nil, nil, []byte{0x82, 0x02}, "field kind: 258 is not a kind"},
+		{"kind in two bytes", KindPlan, nil, nil, []byte{0x82, 0x00}, "field kind: number not in its shortest encoding"},
+		{"kind over 64 bits", KindPlan, nil, nil, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, "field kind: number overflows 64 bits"},
+		{"m in a long encoding", KindPlan, func(f *File) { f.M = marker }, uv(marker), long(marker), "field m: number not in its shortest encoding"},
+		{"family size in a long encoding", KindPlan, func(f *File) { f.FamilySize = marker }, uv(marker), long(marker), "field family size: number not"},
+		{"stand-ins in a long encoding", KindDistances, func(f *File) { f.StandIns = marker }, uv(marker), long(marker), "field stand-ins: number not"},
+		// A probe is a zigzag varint: probe v > 0 is written as uvarint 2v.
+		{"probe in a long encoding", KindClasses, func(f *File) { f.FamilySize, f.Probes = 3*marker, []int64{marker} },
+			uv(2 * marker), long(2 * marker), "field probes: number not"},
+		{"negative zero threshold", KindPlan, func(f *File) { f.Cap = fmark }, fl(math.Float64bits(fmark)), fl(negZero), "field decision threshold: -0"},
+		{"negative zero distance", KindDistances, func(f *File) { f.ClassD[1].Data[0] = fmark }, fl(math.Float64bits(fmark)), fl(negZero), "field distances of depth 1: entry 0 is -0"},
+		{"seed of an enumerated family", KindClasses, func(f *File) { f.Seed = 7 }, nil, nil, "field seed: 7 for the enumerated stationary family"},
+		{"plan checksum in a classes part", KindClasses, func(f *File) { f.Plan[0] = 1 }, nil, nil, "field plan checksum: 01000000… in a classes part"},
+		{"plan checksum in a plan", KindPlan, func(f *File) { f.Plan[31] = 1 }, nil, nil, "field plan checksum"},
+		{"more shards than controllers", KindPlan, func(f *File) { f.Count = int(f.FamilySize) + 1 }, nil, nil, "field shard count: shard 0 of"},
+		{"no storage below depth T", KindDistances, func(f *File) { f.ClassD[1].Data = nil }, nil, nil, "field distances of depth 1: 0 entries for 2 classes (want 1)"},
+		{"storage at depth T", KindDistances, func(f *File) { f.ClassD[2].Data = []float64{0} }, nil, nil, "field distances of depth 2: 1 entries for 1 classes (want 0)"},
+		{"depth T of another size", KindDistances, func(f *File) { f.ClassD[2].N = 5 }, nil, nil, "distances of depth 2: a 5-class matrix for 1 classes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, plan, d := sampleFiles(t)
+			f := map[Kind]*File{KindClasses: cl, KindPlan: plan, KindDistances: d}[tc.kind]
+			if tc.set != nil {
+				tc.set(f)
+			}
+			b := f.Encode()
+			body := slices.Clone(b[:len(b)-sha256.Size])
+			switch {
+			case tc.new == nil:
+			case tc.old == nil:
+				body = slices.Concat(body[:kindAt], tc.new, body[kindAt+1:])
+			default:
+				if n := bytes.Count(body, tc.old); n != 1 {
+					t.Fatalf("marker bytes %x occur %d times", tc.old, n)
+				}
+				body = bytes.Replace(body, tc.old, tc.new, 1)
+			}
+			sum := sha256.Sum256(body)
+			_, err := Decode("x.pq", append(body, sum[:]...))
+			if err == nil || !strings.HasPrefix(err.Error(), "x.pq: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Decode = %v; want an error naming x.pq with %q", err, tc.want)
+			}
+		})
+	}
 }
 
 // TestKilledShard: a shard cancelled midway (as a killed job) writes
