@@ -64,13 +64,13 @@ type GroundFault int
 
 // The rules of a ground metric, in the order NewGround checks them.
 const (
-	RowLength   GroundFault = iota // a row of the wrong length
-	NotFinite                      // NaN or ±Inf
-	Negative                       // d(i,j) < 0
-	Diagonal                       // d(i,i) ≠ 0
-	Asymmetric                     // |d(i,j) − d(j,i)| > GroundTol
-	Triangle                       // d(i,k) > d(i,j) + d(j,k) + GroundTol
-	NotSeparated                   // d(i,j) = 0 for i ≠ j (NewMetric only)
+	RowLength    GroundFault = iota // a row of the wrong length
+	NotFinite                       // NaN or ±Inf
+	Negative                        // d(i,j) < 0
+	Diagonal                        // d(i,i) ≠ 0
+	Asymmetric                      // |d(i,j) − d(j,i)| > GroundTol
+	Triangle                        // d(i,k) > d(i,j) + d(j,k) + GroundTol
+	NotSeparated                    // d(i,j) = 0 for i ≠ j (NewMetric only)
 )
 
 // GroundTol is the absolute tolerance of the symmetry and triangle checks.
