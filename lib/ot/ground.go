@@ -170,10 +170,14 @@ func checkGround(d [][]float64) *GroundError {
 		}
 	}
 	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
+		for j := i + 1; j < n; j++ {
 			if !(math.Abs(d[i][j]-d[j][i]) <= GroundTol) {
 				return &GroundError{Kind: Asymmetric, I: i, J: j, K: -1, Value: d[i][j], Other: d[j][i], N: n}
 			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
 			for k := 0; k < n; k++ {
 				if d[i][k] > d[i][j]+d[j][k]+GroundTol {
 					return &GroundError{Kind: Triangle, I: i, J: j, K: k, Value: d[i][k], Other: d[i][j] + d[j][k], N: n}

@@ -171,10 +171,23 @@ func (gr *groundReader) errAt(p entryPos, field, format string, args ...any) *Pa
 	return &ParseError{File: gr.file, Line: p.line, Col: p.col, Field: gr.field(field), Msg: fmt.Sprintf(format, args...)}
 }
 
-// at returns the position of byte offset off of the document.
+// at returns the position (1-based line and column) of the byte at
+// 0-based offset off of the document; off = len(data) is the end.
 func (gr *groundReader) at(off int64) entryPos {
-	line, col := lineCol(gr.data, off)
-	return entryPos{line: line, col: col}
+	off = min(max(off, 0), int64(len(gr.data)))
+	before := gr.data[:off]
+	return entryPos{line: 1 + bytes.Count(before, []byte("\n")), col: int(off) - bytes.LastIndexByte(before, '\n')}
+}
+
+// next returns the position of the next JSON token of a decoder reading
+// from offset base: after the bytes it consumed, past white space and the
+// separators ',' and ':'.
+func (gr *groundReader) next(base int64, dec *json.Decoder) entryPos {
+	off := base + dec.InputOffset()
+	for off < int64(len(gr.data)) && strings.IndexByte(" \t\r\n,:", gr.data[off]) >= 0 {
+		off++
+	}
+	return gr.at(off)
 }
 
 func (gr *groundReader) names() string {
@@ -194,10 +207,11 @@ func (gr *groundReader) discrete() *Ground {
 func (gr *groundReader) jsonErr(base int64, dec *json.Decoder, err error) *ParseError {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &ParseError{File: gr.file, Line: gr.at(base + se.Offset).line, Col: gr.at(base + se.Offset).col, Field: gr.field(""), Msg: "invalid JSON: " + se.Error(), Err: err}
+		p := gr.at(base + se.Offset) // a decoder's Offset is the offending byte's
+		return &ParseError{File: gr.file, Line: p.line, Col: p.col, Field: gr.field(""), Msg: "invalid JSON: " + se.Error(), Err: err}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		p := gr.at(base + dec.InputOffset())
+		p := gr.next(base, dec)
 		return &ParseError{File: gr.file, Line: p.line, Col: p.col, Field: gr.field(""), Msg: "unexpected end of the JSON document", Err: err}
 	}
 	return &ParseError{File: gr.file, Field: gr.field(""), Msg: "invalid JSON: " + err.Error(), Err: err}
@@ -224,26 +238,27 @@ func (gr *groundReader) readJSON(base int64, raw []byte, whole bool) (*Ground, e
 		var rows [][]float64
 		var pos [][]entryPos
 		var order []string
+		var orderAt []entryPos
 		var name string
 		if t == '[' {
-			rows, pos, err = gr.jsonMatrix(dec, base, "")
+			rows, pos, err = gr.jsonMatrix(dec, base, "", start)
 		} else if t == '{' {
-			rows, pos, order, name, err = gr.jsonObject(dec, base)
+			rows, pos, order, orderAt, name, err = gr.jsonObject(dec, base)
 		} else {
 			err = gr.errAt(start, "", "expected \"discrete\", a matrix or an object")
 		}
 		if err != nil {
 			return nil, err
 		}
-		if g, err = gr.finish(name, rows, pos, order, start); err != nil {
+		if g, err = gr.finish(name, rows, pos, order, orderAt); err != nil {
 			return nil, err
 		}
 	default:
 		return nil, gr.errAt(start, "", "expected \"discrete\", a matrix or an object, got %v", tok)
 	}
 	if whole {
+		p := gr.next(base, dec)
 		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			p := gr.at(base + dec.InputOffset())
 			return nil, gr.errAt(p, "", "unexpected data after the ground metric")
 		}
 	}
@@ -251,98 +266,105 @@ func (gr *groundReader) readJSON(base int64, raw []byte, whole bool) (*Ground, e
 }
 
 // jsonObject reads {"name", "observations", "matrix"} after its '{'.
-func (gr *groundReader) jsonObject(dec *json.Decoder, base int64) (rows [][]float64, pos [][]entryPos, order []string, name string, err error) {
+func (gr *groundReader) jsonObject(dec *json.Decoder, base int64) (rows [][]float64, pos [][]entryPos, order []string, orderAt []entryPos, name string, err error) {
 	seen := map[string]bool{}
+	start := gr.at(base)
 	for dec.More() {
+		kp := gr.next(base, dec)
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, nil, nil, "", gr.jsonErr(base, dec, err)
+			return nil, nil, nil, nil, "", gr.jsonErr(base, dec, err)
 		}
 		key, _ := tok.(string)
-		p := gr.at(base + dec.InputOffset())
+		p := gr.next(base, dec)
 		if seen[key] {
-			return nil, nil, nil, "", gr.errAt(p, key, "given twice")
+			return nil, nil, nil, nil, "", gr.errAt(kp, key, "given twice")
 		}
 		seen[key] = true
 		switch key {
 		case "name":
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, nil, nil, "", gr.jsonErr(base, dec, err)
+				return nil, nil, nil, nil, "", gr.jsonErr(base, dec, err)
 			}
 			s, ok := tok.(string)
 			if !ok {
-				return nil, nil, nil, "", gr.errAt(p, "name", "expected a string")
+				return nil, nil, nil, nil, "", gr.errAt(p, "name", "expected a string")
 			}
 			name = s
 		case "observations":
-			if order, err = gr.jsonNames(dec, base); err != nil {
-				return nil, nil, nil, "", err
+			if order, orderAt, err = gr.jsonNames(dec, base); err != nil {
+				return nil, nil, nil, nil, "", err
 			}
 		case "matrix":
 			tok, err := dec.Token()
 			if err != nil {
-				return nil, nil, nil, "", gr.jsonErr(base, dec, err)
+				return nil, nil, nil, nil, "", gr.jsonErr(base, dec, err)
 			}
 			if d, ok := tok.(json.Delim); !ok || d != '[' {
-				return nil, nil, nil, "", gr.errAt(p, "matrix", "expected an array of %d rows", len(gr.obs))
+				return nil, nil, nil, nil, "", gr.errAt(p, "matrix", "expected an array of %d rows", len(gr.obs))
 			}
-			if rows, pos, err = gr.jsonMatrix(dec, base, "matrix"); err != nil {
-				return nil, nil, nil, "", err
+			if rows, pos, err = gr.jsonMatrix(dec, base, "matrix", p); err != nil {
+				return nil, nil, nil, nil, "", err
 			}
 		default:
-			return nil, nil, nil, "", gr.errAt(p, key, "unknown field (known fields: name, observations, matrix)")
+			return nil, nil, nil, nil, "", gr.errAt(kp, key, "unknown field (known fields: name, observations, matrix)")
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
-		return nil, nil, nil, "", gr.jsonErr(base, dec, err)
+		return nil, nil, nil, nil, "", gr.jsonErr(base, dec, err)
 	}
 	if rows == nil {
-		return nil, nil, nil, "", gr.errAt(gr.at(base), "matrix", "missing (the |O|×|O| matrix of distances is required)")
+		return nil, nil, nil, nil, "", gr.errAt(start, "matrix", "missing (the |O|×|O| matrix of distances is required)")
 	}
-	return rows, pos, order, name, nil
+	return rows, pos, order, orderAt, name, nil
 }
 
-// jsonNames reads the "observations" array.
-func (gr *groundReader) jsonNames(dec *json.Decoder, base int64) ([]string, error) {
-	p := gr.at(base + dec.InputOffset())
+// jsonNames reads the "observations" array and the position of each name.
+func (gr *groundReader) jsonNames(dec *json.Decoder, base int64) ([]string, []entryPos, error) {
+	p := gr.next(base, dec)
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, gr.jsonErr(base, dec, err)
+		return nil, nil, gr.jsonErr(base, dec, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, gr.errAt(p, "observations", "expected an array of observation names")
+		return nil, nil, gr.errAt(p, "observations", "expected an array of observation names")
 	}
 	var names []string
+	var at []entryPos
 	for dec.More() {
+		q := gr.next(base, dec)
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, gr.jsonErr(base, dec, err)
+			return nil, nil, gr.jsonErr(base, dec, err)
 		}
-		q := gr.at(base + dec.InputOffset())
 		s, ok := tok.(string)
 		if !ok {
-			return nil, gr.errAt(q, fmt.Sprintf("observations[%d]", len(names)), "expected an observation name")
+			return nil, nil, gr.errAt(q, fmt.Sprintf("observations[%d]", len(names)), "expected an observation name")
 		}
 		if len(names) == len(gr.obs) {
-			return nil, gr.errAt(q, "observations", "more than the model's %d observations (%s)", len(gr.obs), gr.names())
+			return nil, nil, gr.errAt(q, "observations", "more than the model's %d observations (%s)", len(gr.obs), gr.names())
 		}
 		names = append(names, s)
+		at = append(at, q)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, gr.jsonErr(base, dec, err)
+		return nil, nil, gr.jsonErr(base, dec, err)
 	}
-	return names, nil
+	if len(at) == 0 {
+		at = append(at, p) // an empty list: errors point at it
+	}
+	return names, at, nil
 }
 
-// jsonMatrix reads the rows of a matrix after its '['.
-func (gr *groundReader) jsonMatrix(dec *json.Decoder, base int64, field string) ([][]float64, [][]entryPos, error) {
+// jsonMatrix reads the rows of a matrix after its '[', which is at start.
+func (gr *groundReader) jsonMatrix(dec *json.Decoder, base int64, field string, start entryPos) ([][]float64, [][]entryPos, error) {
 	n := len(gr.obs)
 	var rows [][]float64
 	var pos [][]entryPos
 	for dec.More() {
 		i := len(rows)
-		rowAt := gr.at(base + dec.InputOffset())
+		rowAt := gr.next(base, dec)
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, nil, gr.jsonErr(base, dec, err)
@@ -357,17 +379,19 @@ func (gr *groundReader) jsonMatrix(dec *json.Decoder, base int64, field string) 
 		row := make([]float64, 0, n)
 		at := make([]entryPos, 0, n)
 		for dec.More() {
+			p := gr.next(base, dec)
 			tok, err := dec.Token()
 			if err != nil {
 				return nil, nil, gr.jsonErr(base, dec, err)
 			}
-			end := base + dec.InputOffset()
 			num, ok := tok.(json.Number)
 			fj := fmt.Sprintf("%s[%d]", f, len(row))
 			if !ok {
-				return nil, nil, gr.errAt(gr.at(end), fj, "expected a number, got %v", tok)
+				if s, isString := tok.(string); isString {
+					tok = strconv.Quote(s)
+				}
+				return nil, nil, gr.errAt(p, fj, "expected a number, got %v", tok)
 			}
-			p := gr.at(end - int64(len(num)))
 			p.path = gr.field(fj)
 			if len(row) == n {
 				return nil, nil, gr.errAt(p, f, "more than %d entries (one per observation: %s)", n, gr.names())
@@ -388,12 +412,11 @@ func (gr *groundReader) jsonMatrix(dec *json.Decoder, base int64, field string) 
 		rows = append(rows, row)
 		pos = append(pos, at)
 	}
-	end := gr.at(base + dec.InputOffset())
 	if _, err := dec.Token(); err != nil {
 		return nil, nil, gr.jsonErr(base, dec, err)
 	}
 	if len(rows) != n {
-		return nil, nil, gr.errAt(end, field, "has %d rows, want %d (one per observation: %s)", len(rows), n, gr.names())
+		return nil, nil, gr.errAt(start, field, "has %d rows, want %d (one per observation: %s)", len(rows), n, gr.names())
 	}
 	return rows, pos, nil
 }
@@ -403,13 +426,15 @@ func (gr *groundReader) readCSV() (*Ground, error) {
 	n := len(gr.obs)
 	name := ""
 	if first, _, _ := bytes.Cut(gr.data, []byte("\n")); bytes.HasPrefix(first, []byte("# name:")) {
-		name = strings.TrimSpace(string(bytes.TrimPrefix(first, []byte("# name:"))))
+		first = bytes.TrimSuffix(bytes.TrimPrefix(first, []byte("# name:")), []byte("\r"))
+		name = string(bytes.TrimPrefix(first, []byte(" ")))
 	}
 	cr := csv.NewReader(bytes.NewReader(gr.data))
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	var header []string // column names, nil without a header
+	var cols []int      // the model's index of each column, nil without a header
 	labelled := false
 	var rows [][]float64
 	var pos [][]entryPos
@@ -445,6 +470,9 @@ func (gr *groundReader) readCSV() (*Ground, error) {
 			header = cells[first:]
 			for k := range header {
 				headerAt = append(headerAt, cellAt(k+first))
+			}
+			if cols, err = gr.permutation(header, "header", func(k int) entryPos { return headerAt[k] }); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -486,17 +514,9 @@ func (gr *groundReader) readCSV() (*Ground, error) {
 		if err != nil {
 			return nil, err
 		}
-		cols, err := gr.permutation(header, "header", func(k int) entryPos { return headerAt[k] })
-		if err != nil {
-			return nil, err
-		}
 		return gr.fromFile(name, rows, pos, perm, cols)
 	}
 	if header != nil {
-		cols, err := gr.permutation(header, "header", func(k int) entryPos { return headerAt[k] })
-		if err != nil {
-			return nil, err
-		}
 		return gr.fromFile(name, rows, pos, cols, cols)
 	}
 	return gr.fromFile(name, rows, pos, nil, nil)
@@ -537,11 +557,11 @@ func (gr *groundReader) permutation(names []string, what string, at func(k int) 
 
 // finish maps a JSON matrix to the model's order (order: the file's
 // "observations", nil for the model's) and checks it.
-func (gr *groundReader) finish(name string, rows [][]float64, pos [][]entryPos, order []string, start entryPos) (*Ground, error) {
+func (gr *groundReader) finish(name string, rows [][]float64, pos [][]entryPos, order []string, orderAt []entryPos) (*Ground, error) {
 	if order == nil {
 		return gr.fromFile(name, rows, pos, nil, nil)
 	}
-	perm, err := gr.permutation(order, "observations", func(int) entryPos { return start })
+	perm, err := gr.permutation(order, "observations", func(k int) entryPos { return orderAt[min(k, len(orderAt)-1)] })
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +660,8 @@ func WriteGroundJSON(w io.Writer, g *Ground, observations []string) error {
 // WriteGroundCSV writes g in the labelled form of ReadGroundCSV (a header
 // starting with an empty cell, each row starting with its observation),
 // preceded by "# name: NAME" when g has a name, so that ReadGroundCSV
-// returns g bit for bit. Names holding a line break cannot be written.
+// returns g bit for bit. A name holding a line break, and observations
+// starting with # or with spaces around them, cannot be written.
 func WriteGroundCSV(w io.Writer, g *Ground, observations []string) error {
 	if len(g.D) != len(observations) {
 		return fmt.Errorf("pomdp: WriteGroundCSV: the metric has %d points for %d observations", len(g.D), len(observations))
@@ -649,8 +670,8 @@ func WriteGroundCSV(w io.Writer, g *Ground, observations []string) error {
 		return fmt.Errorf("pomdp: WriteGroundCSV: the name %q holds a line break", g.Name)
 	}
 	for _, o := range observations {
-		if strings.HasPrefix(o, "#") {
-			return fmt.Errorf("pomdp: WriteGroundCSV: observation %q starts with #, a comment in CSV; use WriteGroundJSON", o)
+		if strings.HasPrefix(o, "#") || strings.TrimSpace(o) != o {
+			return fmt.Errorf("pomdp: WriteGroundCSV: observation %q starts with # or has spaces around it, which ReadGroundCSV reads otherwise; use WriteGroundJSON", o)
 		}
 	}
 	bw := bufio.NewWriter(w)
