@@ -247,13 +247,14 @@ func TestGroundPrinted(t *testing.T) {
 		{[]string{"quotient", "--model", "tiger", "--family", "clock", "--m", "2", "--T", "2", "--dry-run"}, "ground metric discrete 0/1 (built-in tiger)"},
 		{[]string{"quotient", "--model", gridworld3File, "--T", "2"}, "ground metric discrete 0/1 (default: a .pomdp file carries no ground metric"},
 		{[]string{"exact", "--model", "gridworld:3", "--T", "2"}, gw + ": not used (exact quotients"},
+		{[]string{"info", "gridworld:3"}, "ground:       quadrant-manhattan [sha256 " + fp + "] (built-in gridworld:3)"},
 		{[]string{"evaluate", "--model", "tiger95", "--policy", counterPG, "--quotient-eps", "0.3", "--T", "2", "--m", "1", "--ground", half},
 			"ground metric unnamed 2×2 matrix [sha256 " + halfFP + "] (file " + half + ")"},
 		{[]string{"analyze", "gridworld:3", "--T", "2", "--m", "1", "--out", filepath.Join(dir, "gw.html")}, gw},
 	}
 	for _, c := range cases {
 		args := c.args
-		if args[0] != "exact" {
+		if args[0] != "exact" && args[0] != "info" {
 			args = append(args, "--progress=off")
 		}
 		out, err := runCLI(t, args...)

@@ -301,7 +301,7 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return usageError{msg: "usage: pomdpq info MODEL [--json]"}
 	}
-	m, _, err := loadModel(pos[0])
+	m, gd, err := loadModel(pos[0])
 	if err != nil {
 		return err
 	}
@@ -324,6 +324,7 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "discount:     none\n")
 	}
+	fmt.Fprintf(stdout, "ground:       %s\n", gd)
 	nnz := 0
 	for _, k := range m.T {
 		nnz += k.NNZ()
