@@ -305,6 +305,16 @@ func TestGroundPrinted(t *testing.T) {
 	if err != nil || !strings.Contains(out, "ground metric: recorded in the parts only through the model hash") {
 		t.Errorf("merge: %v\n%s", err, out)
 	}
+	// The model hash covers the ground metric: parts of runs with another
+	// one do not merge.
+	other := filepath.Join(dir, "other.pq")
+	if _, err := runCLI(t, append(append([]string{}, common...), "--ground", "discrete", "--shard", "1/2", "--save", other)...); err != nil {
+		t.Fatal(err)
+	}
+	_, err = runCLI(t, "merge", filepath.Join(dir, "c0.pq"), other, "--out", filepath.Join(dir, "plan2.pq"))
+	if err == nil || !strings.Contains(err.Error(), "another ground metric") {
+		t.Errorf("merging parts of two ground metrics: %v", err)
+	}
 }
 
 // TestGroundErrors: a bad --ground is refused naming the file, the line
