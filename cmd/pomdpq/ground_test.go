@@ -91,6 +91,14 @@ func TestGroundFile(t *testing.T) {
 	if gg.SHA256 != fp || gg.Source != "file "+csv {
 		t.Errorf("--ground ground %+v, want the fingerprint %s of the built-in's", gg, fp)
 	}
+	// export --ground puts the file's metric into a JSON model.
+	js := filepath.Join(t.TempDir(), "gw.json")
+	if _, err := runCLI(t, "export", gridworld3File, "--ground", csv, "--format", "json", "--out", js); err != nil {
+		t.Fatal(err)
+	}
+	if c, g := classCounts(t, append([]string{"--model", js}, common...)...); !equalInts(c, builtin) || g.SHA256 != bg.SHA256 {
+		t.Errorf("the .pomdp file exported with --ground as JSON: %v %+v, want %v", c, g, builtin)
+	}
 	// --ground discrete on the built-in gives the file's quotient.
 	if d, dg := classCounts(t, append([]string{"--model", "gridworld:3", "--ground", "discrete"}, common...)...); !equalInts(d, file) ||
 		!strings.HasPrefix(dg.Source, "--ground discrete, replacing quadrant-manhattan") {
