@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
@@ -68,22 +70,34 @@ const searchSource = "found by `pomdpq search-witness` (lib/witness), notebook 0
 
 const paperSource = "*The Myhill–Nerode Theorem for Bounded Interaction*, arXiv:2603.21399"
 
-// exportModel returns the file name and content of a built-in model.
-func exportModel(name string) (file string, data []byte, err error) {
+// exportModel returns the file name and content of a built-in model, with
+// its ground metric: in the JSON format's "ground", or, since the .pomdp
+// format has no place for one, in a comment of the .pomdp file and, when
+// it is not the discrete metric, in the CSV file NAME.ground.csv beside it
+// (ground is then its name, groundData its content).
+func exportModel(name string) (file string, data []byte, ground string, groundData []byte, err error) {
 	b, err := bench.Lookup(name)
 	if err != nil {
-		return "", nil, err
+		return "", nil, "", nil, err
 	}
+	b.Model.Ground = b.GroundFile()
 	base := strings.ReplaceAll(b.Name, ":", "-")
 	var buf bytes.Buffer
 	if err := pomdp.WriteCassandra(&buf, b.Model); err == nil {
-		return base + ".pomdp", buf.Bytes(), nil
+		if b.Ground.IsDiscrete() {
+			return base + ".pomdp", buf.Bytes(), "", nil, nil
+		}
+		var g bytes.Buffer
+		if err := pomdp.WriteGroundCSV(&g, b.GroundFile(), b.Model.Observations); err != nil {
+			return "", nil, "", nil, err
+		}
+		return base + ".pomdp", buf.Bytes(), base + ".ground.csv", g.Bytes(), nil
 	}
 	buf.Reset()
 	if err := pomdp.WriteJSON(&buf, b.Model); err != nil {
-		return "", nil, err
+		return "", nil, "", nil, err
 	}
-	return base + ".json", buf.Bytes(), nil
+	return base + ".json", buf.Bytes(), "", nil, nil
 }
 
 // modelsReadme returns models/README.md, generated from modelFiles.
@@ -99,13 +113,22 @@ bit. Files are in Tony Cassandra's ` + "`.pomdp`" + ` format, or in the project'
 the model's names cannot be written in ` + "`.pomdp`" + ` (the paper's Tiger observes ` + "`R`" + `, a
 keyword there). A model without a discount is written with ` + "`discount: 1`" + ` in ` + "`.pomdp`" + `.
 
+The ground metric on the observations decides the distances between histories. The JSON
+format carries it (` + "`\"ground\"`" + `); the ` + "`.pomdp`" + ` format has no place for one, so a ` + "`.pomdp`" + `
+file reads with the discrete metric. When the built-in's metric is not the discrete one
+(GridWorld's quadrant-manhattan, the sensor grid's ordered one) it is listed in a comment at the
+top of the ` + "`.pomdp`" + ` file and written beside it as ` + "`NAME.ground.csv`" + `: give it with
+` + "`pomdpq quotient --model datasets/models/gridworld-3.pomdp --ground datasets/models/gridworld-3.ground.csv …`" + `
+(without it the quotients are the discrete metric's, which keeps apart histories that
+quadrants at distance 0.5 merge). Every output of pomdpq names the ground metric it used.
+
 The classic problems are typed in Go from their published definitions
 (` + "`lib/bench/classic.go`" + ` documents every choice); the tests of ` + "`lib/bench`" + ` compare them
 entry for entry with the files of Cassandra's pomdp-solve example collection when those are
 available, and the 4×3 maze with the utilities printed by Russell & Norvig.
 
-| file | built-in | \|S\| | \|A\| | \|O\| | discount | source |
-|---|---|---|---|---|---|---|
+| file | built-in | \|S\| | \|A\| | \|O\| | discount | ground metric | source |
+|---|---|---|---|---|---|---|---|
 `)
 	for _, r := range rows {
 		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
@@ -131,7 +154,7 @@ func TestModelFiles(t *testing.T) {
 	want := map[string][]byte{}
 	var rows [][]string
 	for _, mf := range modelFiles {
-		file, data, err := exportModel(mf.Name)
+		file, data, gfile, gdata, err := exportModel(mf.Name)
 		if err != nil {
 			t.Fatalf("%s: %v", mf.Name, err)
 		}
@@ -139,13 +162,18 @@ func TestModelFiles(t *testing.T) {
 			t.Fatalf("%s: file %s listed twice", mf.Name, file)
 		}
 		want[file] = data
+		ground := "discrete"
+		if gfile != "" {
+			want[gfile] = gdata
+			ground = "[" + gfile + "](" + gfile + ")"
+		}
 		m := pomdp.Must(bench.Lookup(mf.Name)).Model
 		discount := "none"
 		if m.HasDiscount {
 			discount = fmt.Sprint(m.Discount)
 		}
 		rows = append(rows, []string{"[" + file + "](" + file + ")", "`" + mf.Name + "`",
-			fmt.Sprint(m.NumStates()), fmt.Sprint(m.NumActions()), fmt.Sprint(m.NumObservations()), discount, mf.Source})
+			fmt.Sprint(m.NumStates()), fmt.Sprint(m.NumActions()), fmt.Sprint(m.NumObservations()), discount, ground, mf.Source})
 	}
 	want["README.md"] = modelsReadme(rows)
 
@@ -189,17 +217,32 @@ func TestModelFiles(t *testing.T) {
 		}
 	}
 
-	// Each file reads back as its built-in.
+	// Each file reads back as its built-in, ground metric included: the
+	// JSON model's own, the CSV file beside a .pomdp file, else discrete.
 	for _, mf := range modelFiles {
-		file, _, _ := exportModel(mf.Name)
+		file, _, gfile, _, _ := exportModel(mf.Name)
 		got, err := pomdp.LoadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Errorf("%s: %v", mf.Name, err)
 			continue
 		}
-		b := pomdp.Must(bench.Lookup(mf.Name)).Model
+		bm := pomdp.Must(bench.Lookup(mf.Name))
+		b := bm.Model
 		if got.NumStates() != b.NumStates() || !slices.Equal(got.Observations, b.Observations) || !slices.Equal(got.B0, b.B0) {
 			t.Errorf("%s: %s reads back as %v, want %v", mf.Name, file, got, b)
+		}
+		g := got.Ground
+		switch {
+		case gfile != "":
+			if g, err = pomdp.LoadGround(filepath.Join(dir, gfile), got.Observations); err != nil {
+				t.Errorf("%s: %v", mf.Name, err)
+				continue
+			}
+		case g == nil:
+			g = &pomdp.Ground{Name: "discrete", D: ot.Discrete(got.NumObservations())}
+		}
+		if g.Name != bm.GroundName || g.D.Fingerprint() != bm.Ground.Fingerprint() || !reflect.DeepEqual(g.D, bm.Ground) {
+			t.Errorf("%s: the files give the ground metric %s %v, the built-in %s %v", mf.Name, g.Name, g.D, bm.GroundName, bm.Ground)
 		}
 	}
 }

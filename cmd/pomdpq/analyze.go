@@ -11,7 +11,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
-const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E] [--mem SIZE]"
+const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E] [--ground discrete|FILE] [--mem SIZE]"
 
 // cmdAnalyze writes the one-page HTML report of a model (package report)
 // and, beside it, the quotient as .pomdp and JSON.
@@ -23,6 +23,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	msList := fs.String("m", "1,2", "memory bounds of the stationary probe families, comma-separated")
 	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 4 whose estimate fits the budget)")
 	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
+	ground := groundFlag(fs)
 	progress := progressFlag("auto")
 	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
 	var mem memFlag
@@ -47,7 +48,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	if *eps < 0 {
 		return usageError{msg: fmt.Sprintf("analyze: --eps %g: want a non-negative number", *eps)}
 	}
-	md, g, err := loadModel(pos[0])
+	md, gd, err := loadModelGround(pos[0], *ground)
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		name = strings.NewReplacer(":", "-", string(filepath.Separator), "-").Replace(name)
 		path = name + "-report.html"
 	}
-	opt := report.Options{T: *T, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: g}
+	opt := report.Options{T: *T, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
 	var pol *solverPolicy
 	if *policyPath != "" {
 		if pol, err = loadPolicy(*policyPath, md); err != nil {
@@ -81,6 +82,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%s, T = %d, %.2fs)\n", path, md.Name, r.T, r.Seconds)
+	fmt.Fprintln(stdout, groundLine(gd, ""))
 	for _, f := range files {
 		if f.Err == "" {
 			fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(filepath.Dir(path), f.Name))

@@ -25,7 +25,7 @@ type quotientClock2JSON struct {
 
 type clock2Args struct {
 	model      *pomdp.Model
-	ground     ot.Ground
+	ground     ot.Described
 	T          int
 	eps        []float64
 	metric     distance.Metric
@@ -53,6 +53,7 @@ func quotientClock2(a clock2Args) error {
 	if a.dryRun {
 		a.rep.Phase("")
 		fmt.Fprintf(a.stdout, "model %s, clock-aware m=2 T=%d (%s FSCs, searched, not enumerated), metric w1\n", md.Name, a.T, a.familySize)
+		fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 		fmt.Fprintf(a.stdout, "worst case of the search: %.3g (history pair, tail controller) combinations; each tail search stops after %.3g nodes (--max-nodes)\n", work, a.maxNodes)
 		fmt.Fprintln(a.stdout, "memory: a few buffers per worker and one entry per distinct tail problem (no law tensor)")
 		return nil
@@ -60,7 +61,7 @@ func quotientClock2(a clock2Args) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	eps := a.eps
-	opt := clock2.Options{Ground: a.ground, Convention: a.conv, Workers: a.workers, MaxNodes: a.maxNodes, MemBudget: a.mem, Progress: a.rep.Progress}
+	opt := clock2.Options{Ground: a.ground.Ground, Convention: a.conv, Workers: a.workers, MaxNodes: a.maxNodes, MemBudget: a.mem, Progress: a.rep.Progress}
 	if !a.exact {
 		opt.Eps = append([]float64{0}, eps...) // 0 gives the exact classes
 	}
@@ -79,6 +80,7 @@ func quotientClock2(a clock2Args) error {
 	q.MaxDistance = res.MaxDistance()
 	q.MaxDistanceExact = q.MaxDistance <= res.Cap
 	q.StandIns, q.Convention = -1, a.conv.String()
+	q.Ground = newGroundJSON(a.ground, "")
 	for k, e := range eps {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -92,6 +94,7 @@ func quotientClock2(a clock2Args) error {
 		return writeJSON(a.stdout, out)
 	}
 	fmt.Fprintf(a.stdout, "model %s, clock-aware m=2 T=%d (%s FSCs, searched, not enumerated), T = %d, metric w1\n", md.Name, a.T, a.familySize, a.T)
+	fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
 		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by a probe; --exact-distances for the exact value)", q.MaxDistance, slices.Max(eps))

@@ -49,6 +49,8 @@ type policyQuotientJSON struct {
 	MinimalNodes  int     `json:"minimal_nodes"`
 	Verdict       string  `json:"membership"`
 	Reason        string  `json:"membership_reason"`
+	// Ground is the ground metric of the quotient's distances.
+	Ground groundJSON `json:"ground"`
 }
 
 // alphaTol is the relative tolerance within which evaluate says the exact
@@ -70,6 +72,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	family := fset.String("family", "stationary", "probe family of the quotient: stationary or clock")
 	mem := fset.Int("m", 2, "memory bound of the quotient's probe family")
 	qT := fset.Int("T", 3, "horizon of the quotient")
+	ground := fset.String("ground", "", groundUsage+" (the quotient's distances)")
 	progress := progressFlag("auto")
 	fset.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
 	if pos, err := parseFlags(fset, args); err != nil {
@@ -88,6 +91,9 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	if set["start"] && *start < 0 {
 		return usageError{msg: fmt.Sprintf("evaluate: --start %d: want a node number (0, 1, …)", *start)}
 	}
+	if set["ground"] && !set["quotient-eps"] {
+		return usageError{msg: "evaluate: --ground is the ground metric of the quotient's distances: give --quotient-eps too (a policy's value does not depend on it)"}
+	}
 	if set["quotient-eps"] {
 		if !(*qeps >= 0) {
 			return usageError{msg: fmt.Sprintf("evaluate: --quotient-eps %g: want a non-negative tolerance", *qeps)}
@@ -96,7 +102,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 			return usageError{msg: fmt.Sprintf("evaluate: the quotient needs --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *qT, *mem)}
 		}
 	}
-	md, g, err := loadModel(*model)
+	md, gd, err := loadModelGround(*model, *ground)
 	if err != nil {
 		return err
 	}
@@ -200,7 +206,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		if err != nil || (kind != fsc.KindStationary && kind != fsc.KindClock) {
 			return usageError{msg: "evaluate: --family must be stationary or clock"}
 		}
-		q, err := policy.EpsQuotient(ctx, md, g, kind, *mem, *qT, *qeps, distance.Options{Phase: rep.Phase, Progress: rep.Progress})
+		q, err := policy.EpsQuotient(ctx, md, gd.Ground, kind, *mem, *qT, *qeps, distance.Options{Phase: rep.Phase, Progress: rep.Progress})
 		if err != nil {
 			return err
 		}
@@ -214,9 +220,10 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Phase("")
 		out.Quotient = &policyQuotientJSON{Family: a.Family, T: a.T, Epsilon: *qeps, Classes: a.Classes, ModelValue: a.ModelValue, QuotientValue: a.QuotientValue,
-			Soundness: a.SoundnessMax, Splits: len(a.Splits), UpToNodes: a.UpTo.Nodes(), MinimalNodes: a.Minimal.Nodes, Verdict: a.Verdict.String(), Reason: a.Reason}
+			Soundness: a.SoundnessMax, Splits: len(a.Splits), UpToNodes: a.UpTo.Nodes(), MinimalNodes: a.Minimal.Nodes, Verdict: a.Verdict.String(), Reason: a.Reason, Ground: newGroundJSON(gd, "")}
 		text = append(text,
 			fmt.Sprintf("through the ε = %g quotient (%s, T = %d, %d classes), from node %d:", *qeps, a.Family, a.T, a.Classes, from),
+			"  "+groundLine(gd, ""),
 			fmt.Sprintf("  value over %d steps: model %.10g, quotient %.10g (difference %.3g); soundness gap max|P_M − P_Q| = %.3g", a.T, a.ModelValue, a.QuotientValue, a.QuotientValue-a.ModelValue, a.SoundnessMax),
 			fmt.Sprintf("  classes whose histories it tells apart: %d", len(a.Splits)))
 		for i, s := range a.Splits {

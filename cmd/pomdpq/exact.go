@@ -20,7 +20,13 @@ type exactJSON struct {
 	ARI        float64 `json:"ari"`
 	StandIns   int64   `json:"stand_ins"`
 	OpStandIns int64   `json:"op_stand_ins"`
+	// Ground is the model's ground metric, which exact quotients do not
+	// use ("used": false).
+	Ground groundJSON `json:"ground"`
 }
+
+// exactUnused says why exact quotients do not depend on the ground metric.
+const exactUnused = "exact quotients compare suffix laws for equality, the same under every ground metric"
 
 // cmdExact prints the exact m = 1 quotients Q_op and Q_clk of a model
 // (clock.Quotients) under a named labelling convention.
@@ -40,7 +46,7 @@ func cmdExact(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usageError{msg: "--convention: " + err.Error()}
 	}
-	md, _, err := loadModel(*model)
+	md, gd, err := loadModel(*model)
 	if err != nil {
 		return err
 	}
@@ -51,11 +57,13 @@ func cmdExact(args []string, stdout io.Writer) error {
 		return err
 	}
 	out := exactJSON{Convention: cv.String(), T: *T, Op: r.Op.Counts(), Clk: r.Clk.Counts(), OpTotal: r.Op.Total(),
-		ClkTotal: r.Clk.Total(), ARI: r.ARI, StandIns: r.StandIns, OpStandIns: r.OpStandIns}
+		ClkTotal: r.Clk.Total(), ARI: r.ARI, StandIns: r.StandIns, OpStandIns: r.OpStandIns,
+		Ground: newGroundJSON(gd, exactUnused)}
 	if *asJSON {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model %s, T = %d, m = 1, convention %s\n", md.Name, *T, cv)
+	fmt.Fprintln(stdout, groundLine(gd, exactUnused))
 	fmt.Fprintf(stdout, "|Q_op|  = %d %v (constant strings)\n", out.OpTotal, out.Op)
 	fmt.Fprintf(stdout, "|Q_clk| = %d %v (all open-loop strings)\n", out.ClkTotal, out.Clk)
 	fmt.Fprintf(stdout, "ARI(Q_op, Q_clk) = %.4f over %d strings\n", r.ARI, len(r.Clk.Flat()))

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
@@ -17,17 +18,28 @@ import (
 // follows the extension of --out, and is .pomdp otherwise. The model is
 // written completely before anything reaches the destination, so an error
 // (a name the .pomdp format cannot hold, say) leaves no partial file.
-func cmdExport(args []string, stdout io.Writer) error {
+//
+// The ground metric goes with the model: a built-in's own, a JSON model's
+// "ground", or --ground's. JSON carries it ("ground"). The .pomdp format
+// has no place for one, so a .pomdp export of a model whose ground metric
+// is not the discrete one lists it in a comment at the top, says on stderr
+// that the file reads with the discrete metric, and writes the metric as a
+// CSV file beside --out (M.pomdp → M.ground.csv, which pomdpq quotient
+// --model M.pomdp then points to) or to --ground-out. --ground-out FILE
+// (.csv or .json) writes the ground metric in every case.
+func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "", "pomdp or json (default: from --out's extension, else pomdp)")
 	out := fs.String("out", "", "output file (default: standard output)")
+	ground := groundFlag(fs)
+	groundOut := fs.String("ground-out", "", "also write the ground metric to this .csv or .json file (a .pomdp export with --out writes OUT.ground.csv when the metric is not the discrete one)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|json] [--out FILE]"}
+		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]"}
 	}
 	f := strings.ToLower(*format)
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
@@ -41,9 +53,17 @@ func cmdExport(args []string, stdout io.Writer) error {
 	case (ext == "pomdp" || ext == "json") && ext != f:
 		return usageError{msg: fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, *out)}
 	}
-	m, _, err := loadModel(pos[0])
+	if g := strings.ToLower(filepath.Ext(*groundOut)); *groundOut != "" && g != ".csv" && g != ".json" {
+		return usageError{msg: fmt.Sprintf("export: --ground-out %s: want a .csv or .json file", *groundOut)}
+	}
+	m, gd, err := loadModelGround(pos[0], *ground)
 	if err != nil {
 		return err
+	}
+	if !isDefault(gd) {
+		m.Ground = &pomdp.Ground{Name: gd.Name, D: gd.Ground}
+	} else {
+		m.Ground = nil
 	}
 	var buf bytes.Buffer
 	if f == "json" {
@@ -57,12 +77,56 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("export %s: %w", pos[0], err)
 	}
-	if *out == "" {
-		_, err = stdout.Write(buf.Bytes())
-		return err
+	side := *groundOut
+	lost := f == "pomdp" && !gd.Ground.IsDiscrete()
+	if lost && side == "" && *out != "" {
+		side = strings.TrimSuffix(*out, filepath.Ext(*out)) + ".ground.csv"
 	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+	var sideBuf bytes.Buffer
+	if side != "" {
+		g := &pomdp.Ground{Name: gd.Name, D: gd.Ground}
+		if strings.EqualFold(filepath.Ext(side), ".json") {
+			err = pomdp.WriteGroundJSON(&sideBuf, g, m.Observations)
+		} else {
+			err = pomdp.WriteGroundCSV(&sideBuf, g, m.Observations)
+		}
+		if err != nil {
+			return fmt.Errorf("export %s: the ground metric: %w", pos[0], err)
+		}
+	}
+	if *out == "" {
+		if _, err = stdout.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	} else if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
+	if side != "" {
+		if err := os.WriteFile(side, sideBuf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if lost {
+		dest := "the .pomdp file"
+		if *out != "" {
+			dest = *out
+		}
+		how := "write it with --ground-out FILE.csv and pass --ground FILE.csv"
+		if side != "" {
+			how = fmt.Sprintf("it is written to %s: pass --ground %s", side, side)
+		}
+		fmt.Fprintf(stderr, "pomdpq: export: the .pomdp format has no ground metric, so %s reads with the discrete one, not the ground metric %s; %s (or export --format json, which carries it)\n",
+			dest, gd, how)
+	}
 	return nil
+}
+
+// defaultSource begins the Source of a ground metric pomdpq chose because
+// the model gave none.
+const defaultSource = "default: "
+
+// isDefault reports whether d is the discrete metric chosen because the
+// model file gave no ground metric (not one the model or --ground gave).
+func isDefault(d ot.Described) bool {
+	return strings.HasPrefix(d.Source, defaultSource)
 }

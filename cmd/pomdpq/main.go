@@ -4,17 +4,17 @@
 // Usage:
 //
 //	pomdpq info MODEL [--json]
-//	pomdpq export MODEL [--format pomdp|json] [--out FILE]
+//	pomdpq export MODEL [--format pomdp|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
-//	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
-//	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
+//	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
+//	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
 //	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
 //	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
 //	pomdpq reproduce TABLE|all --out DIR
 //	pomdpq reproduce classic-models [--models DIR] [--seconds 60] [--mem 4G] [--max-t 40] --out DIR
 //	pomdpq bench [--out FILE]
-//	pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E]
+//	pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E] [--ground discrete|FILE]
 //	pomdpq search-witness [--criteria LIST] [--max-states 5] [--max-t 4] [--grids 1,1:2,2,4] [--budget 60s] [--json] [--out DIR]
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
@@ -28,6 +28,18 @@
 // output or to --out. Models whose names the .pomdp format cannot hold
 // (the paper's Tiger observes "R", a keyword) need --format json.
 //
+// The ground metric d_O on the observations decides the distances, so
+// every result that depends on it prints it ("ground metric …": its name
+// or "discrete 0/1", a SHA-256 fingerprint of the matrix, and where it
+// came from). A built-in brings its own (GridWorld: quadrant-manhattan,
+// (|Δx| + |Δy|)/2 between quadrants); a JSON model file may carry one
+// ("ground"); a .pomdp file cannot, and gets the discrete metric, printed
+// as the default. --ground discrete|FILE replaces it: FILE is a .json or
+// .csv matrix over the model's observations (pomdp.ReadGroundJSON and
+// ReadGroundCSV document the forms), which must be a metric. export
+// --format json writes the ground metric into the model; a .pomdp export
+// lists it in a comment and writes it beside --out as OUT.ground.csv.
+//
 // JSON output schemas (stable; scripts and notebooks rely on them):
 //
 //	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null}
@@ -36,16 +48,23 @@
 //	           "max_distance": number, "max_distance_exact": bool, "estimate_bytes": int,
 //	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
-//	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
+//	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed),
+//	           "ground": GROUND}
+//	GROUND:   {"label": string ("discrete 0/1" or "NAME [sha256 HEX]"), "name": string, "source": string,
+//	           "sha256": string (12 hex digits of the matrix's SHA-256), "discrete": bool,
+//	           "used": bool (false under --metric tv and for exact), "unused": string (why, when not used)}
 //	quotient --family clock --m 2 (searched, lib/clock2): the quotient schema with "method": "search",
 //	          "root_pairs": int, "search_nodes": int; "distinct" and "estimate_bytes" 0, "stand_ins" −1 (not counted)
 //	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
-//	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...]}
+//	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...],
+//	          "ground": GROUND}
 //	merge:    the quotient schema without seconds, phases, estimate_bytes and delta_clk (distances
-//	          parts; "distinct" sums the shards' probes); {"shards", "family_size", "histories",
+//	          parts; "distinct" sums the shards' probes; "ground" has only label, source and used: a part
+//	          records the ground metric only inside its model hash); {"shards", "family_size", "histories",
 //	          "exact_classes", "file"} for classes parts (the plan)
 //	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
 //	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
+//	          ("quotient" has "ground": GROUND)
 //	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
 //	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
 //	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
@@ -66,7 +85,6 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
@@ -95,11 +113,12 @@ const usage = `usage: pomdpq COMMAND [arguments]
 commands:
   info MODEL [--json]                   sizes and validation of a model
   models                                list the built-in models
-  export MODEL [--format pomdp|json] [--out FILE]
-                                        write a model as .pomdp (default) or JSON
+  export MODEL [--format pomdp|json] [--out FILE] [--ground-out FILE]
+                                        write a model as .pomdp (default) or JSON (JSON keeps
+                                        the ground metric; .pomdp: beside it, OUT.ground.csv)
   family --model MODEL --kind K --m M [--T T] [--json]
                                         size of a probe family (K = stationary or clock)
-  quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--json]
+  quotient --model MODEL --family K --m M --T T --eps LIST [--metric w1|tv] [--ground G] [--json]
                                         class counts of the ε-quotients (clock m = 2: searched, not
                                         enumerated; --enumerate for the enumeration)
   quotient … --shard i/n [--plan PLAN] --save PART
@@ -119,7 +138,10 @@ commands:
   search-witness [--budget 60s] [--json] [--out DIR]
                                         smallest models separating Q_op/Q_clk, m = 1/2, W1/TV
 
-MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.`
+MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.
+G (--ground, for quotient, analyze, evaluate --quotient-eps and export) is the ground metric
+on the observations: discrete, or a .json / .csv matrix file; by default the model's own
+(a built-in's; a JSON model's "ground"), else discrete. Every output names the one used.`
 
 func run(args []string, stdout, stderr io.Writer) error {
 	err := dispatch(args, stdout, stderr)
@@ -152,7 +174,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "info":
 		return cmdInfo(rest, stdout)
 	case "export":
-		return cmdExport(rest, stdout)
+		return cmdExport(rest, stdout, stderr)
 	case "models":
 		for _, n := range bench.Names() {
 			fmt.Fprintf(stdout, "%-26s %-20s %s\n", n.Pattern, n.Example, n.Doc)
@@ -185,30 +207,6 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return usageError{msg: fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
-}
-
-// loadModel resolves a built-in name or a model file. Files get the
-// discrete ground metric.
-func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
-	if spec == "" {
-		return nil, nil, usageError{msg: "missing --model (a built-in name or a .pomdp/.json file)"}
-	}
-	ext := strings.ToLower(filepath.Ext(spec))
-	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
-		m, err := pomdp.LoadFile(spec)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, missingFile(spec, err)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		return m, ot.Discrete(m.NumObservations()), nil
-	}
-	b, err := bench.Lookup(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	return b.Model, b.Ground, nil
 }
 
 // missingFile returns the error for a model file that does not exist: it
@@ -303,7 +301,7 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return usageError{msg: "usage: pomdpq info MODEL [--json]"}
 	}
-	m, _, err := loadModel(pos[0])
+	m, gd, err := loadModel(pos[0])
 	if err != nil {
 		return err
 	}
@@ -326,6 +324,7 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "discount:     none\n")
 	}
+	fmt.Fprintf(stdout, "ground:       %s\n", gd)
 	nnz := 0
 	for _, k := range m.T {
 		nnz += k.NNZ()

@@ -43,6 +43,8 @@ type quotientJSON struct {
 	// DeltaClk is the cross-family gap δ_clk = ‖d^clk − d^op‖∞ of the m = 1
 	// stationary family (cor:op-to-clk-transfer), when it was computed.
 	DeltaClk *float64 `json:"delta_clk,omitempty"`
+	// Ground is the ground metric d_O the distances were computed with.
+	Ground groundJSON `json:"ground"`
 }
 
 func parseEps(s string) ([]float64, error) {
@@ -115,6 +117,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	T := fs.Int("T", 2, "horizon")
 	epsList := fs.String("eps", "0", "comma-separated ε values")
 	metric := fs.String("metric", "w1", "w1 or tv")
+	ground := groundFlag(fs)
 	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
 	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
 	samples := fs.Int("samples", 100, "controllers of a sampled (stochastic-*) family")
@@ -144,10 +147,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	rep := newReporter(stderr, string(progress))
 	rep.Phase("load")
-	md, g, err := loadModel(*model)
+	md, gd, err := loadModelGround(*model, *ground)
 	if err != nil {
 		return err
 	}
+	g := gd.Ground
 	kind, err := fsc.ParseKind(*family)
 	if err != nil {
 		return usageError{msg: err.Error()}
@@ -159,6 +163,10 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	met, err := distance.ParseMetric(*metric)
 	if err != nil {
 		return usageError{msg: err.Error()}
+	}
+	unused := ""
+	if met == distance.TV {
+		unused = "--metric tv compares suffix laws by total variation"
 	}
 	cv, err := law.ParseConvention(*conv)
 	if err != nil {
@@ -172,7 +180,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return quotientClock2(clock2Args{model: md, ground: g, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
+		return quotientClock2(clock2Args{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
 			workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
 	}
 	var fam fsc.Family
@@ -196,7 +204,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		opt.Eps = eps
 	}
 	if sh.active() {
-		return sh.run(ctx, md, g, fam, *T, opt, rep, *asJSON, stdout)
+		return sh.run(ctx, md, gd, unused, fam, *T, opt, rep, *asJSON, stdout)
 	}
 	if *dryRun {
 		cost, exact, err := distance.Plan(ctx, md, fam, *T, opt)
@@ -208,9 +216,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			name, v := cost.Largest()
 			return writeJSON(stdout, planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
 				ExactClasses: cost.Classes, Pairs: cost.Pairs, EstimateBytes: cost.Bytes(), BudgetBytes: budget,
-				Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases()})
+				Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases(),
+				Ground: newGroundJSON(gd, unused)})
 		}
 		fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s (dry run: exact classes only, %d in all)\n", md.Name, fam, *T, met, exact.Total())
+		fmt.Fprintln(stdout, groundLine(gd, unused))
 		fmt.Fprintln(stdout, cost)
 		verdict := "fits"
 		if budget > 0 && cost.Bytes() > budget {
@@ -228,7 +238,8 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, Histories: res.Tree.Len(), ExactClasses: res.Classes.Total(),
-		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: cv.String(), EstimateBytes: res.Cost.Bytes()}
+		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: cv.String(), EstimateBytes: res.Cost.Bytes(),
+		Ground: newGroundJSON(gd, unused)}
 	rep.Phase("linkage")
 	for k, e := range eps {
 		if err := ctx.Err(); err != nil {
@@ -267,6 +278,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s\n", md.Name, fam, *T, met)
+	fmt.Fprintln(stdout, groundLine(gd, unused))
 	maxd := fmt.Sprintf("%.6g", out.MaxDistance)
 	if !out.MaxDistanceExact {
 		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by bounds; --exact-distances for the exact value)", out.MaxDistance, slices.Max(eps))
@@ -303,4 +315,5 @@ type planJSON struct {
 	LargestBytes  int64       `json:"largest_term_bytes"`
 	Seconds       float64     `json:"seconds"`
 	Phases        []phaseJSON `json:"phases"`
+	Ground        groundJSON  `json:"ground"`
 }

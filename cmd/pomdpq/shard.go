@@ -109,11 +109,12 @@ type shardJSON struct {
 	File       string      `json:"file"`
 	Seconds    float64     `json:"seconds"`
 	Phases     []phaseJSON `json:"phases"`
+	Ground     groundJSON  `json:"ground"`
 }
 
 // run computes the shard's round and writes its part.
-func (s *shardFlags) run(ctx context.Context, md *pomdp.Model, g ot.Ground, fam fsc.Family, T int, opt distance.Options, rep *reporter, asJSON bool, stdout io.Writer) error {
-	r := shard.Run{Model: md, Ground: g, Family: fam, T: T, Options: opt, Index: s.index, Count: s.count}
+func (s *shardFlags) run(ctx context.Context, md *pomdp.Model, gd ot.Described, unused string, fam fsc.Family, T int, opt distance.Options, rep *reporter, asJSON bool, stdout io.Writer) error {
+	r := shard.Run{Model: md, Ground: gd.Ground, Family: fam, T: T, Options: opt, Index: s.index, Count: s.count}
 	var f *shard.File
 	round := 1
 	if s.plan == "" {
@@ -146,7 +147,7 @@ func (s *shardFlags) run(ctx context.Context, md *pomdp.Model, g ot.Ground, fam 
 	rep.Phase("")
 	lo, hi := distance.ShardRange(fam.Len(), s.index, s.count)
 	out := shardJSON{Round: round, Shard: s.index, Count: s.count, First: lo, End: hi, FamilySize: fam.Len(),
-		Distinct: f.Distinct, File: s.save, Seconds: rep.Seconds(), Phases: rep.Phases()}
+		Distinct: f.Distinct, File: s.save, Seconds: rep.Seconds(), Phases: rep.Phases(), Ground: newGroundJSON(gd, unused)}
 	if asJSON {
 		return writeJSON(stdout, out)
 	}
@@ -156,6 +157,7 @@ func (s *shardFlags) run(ctx context.Context, md *pomdp.Model, g ot.Ground, fam 
 	}
 	fmt.Fprintf(stdout, "shard %d/%d, round %d (%s): controllers [%d, %d) of %d, %d probes; wrote %s in %.3fs\n",
 		s.index, s.count, round, what, lo, hi, fam.Len(), f.Distinct, s.save, out.Seconds)
+	fmt.Fprintln(stdout, groundLine(gd, unused))
 	return nil
 }
 
@@ -267,10 +269,15 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	for _, e := range eps {
 		q.Classes = append(q.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
 	}
+	// A part records the ground metric only inside its model hash (of the
+	// model and the ground metric together): parts of runs with different
+	// ground metrics do not merge, but the name is not in the file.
+	q.Ground = groundJSON{Label: "recorded in the parts only through the model hash", Source: fmt.Sprintf("model hash %x (of the model and its ground metric; the shards' runs printed its name)", h.ModelHash[:6]), Used: h.Metric == distance.W1.String()}
 	if *asJSON {
 		return writeJSON(stdout, q)
 	}
 	fmt.Fprintf(stdout, "model %s, %s m=%d T=%d (%d FSCs), T = %d, metric %s, merged from %d shards\n", h.Model, h.Family, h.M, h.T, h.FamilySize, h.T, h.Metric, len(parts))
+	fmt.Fprintf(stdout, "ground metric: %s, %s\n", q.Ground.Label, q.Ground.Source)
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
 		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by bounds; --exact-distances in round 2 for the exact value)", q.MaxDistance, res.Cap-partition.ZeroTol)

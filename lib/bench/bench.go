@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -20,6 +21,9 @@ type Benchmark struct {
 	Model *pomdp.Model
 	// Ground is the metric d_O on Model.Observations (same order).
 	Ground ot.Ground
+	// GroundName says what Ground is: "discrete", or a name such as
+	// GridGroundName. It is printed beside every result computed with it.
+	GroundName string
 	// Doc is a one-line description.
 	Doc string
 }
@@ -153,5 +157,57 @@ func finish(m *pomdp.Model, g ot.Ground, doc string) (Benchmark, error) {
 	if len(g) != m.NumObservations() {
 		panic(fmt.Sprintf("bench: %s: ground metric has %d points for %d observations", m.Name, len(g), m.NumObservations()))
 	}
-	return Benchmark{Name: m.Name, Model: m, Ground: g, Doc: doc}, nil
+	name := ""
+	if g.IsDiscrete() {
+		name = "discrete"
+	}
+	return Benchmark{Name: m.Name, Model: m, Ground: g, GroundName: name, Doc: doc}, nil
+}
+
+// Described returns the benchmark's ground metric with its name and the
+// source "built-in NAME", for printing beside results.
+func (b Benchmark) Described() ot.Described {
+	return ot.Described{Ground: b.Ground, Name: b.GroundName, Source: "built-in " + b.Name}
+}
+
+// GroundName returns the name of a built-in's ground metric equal to g
+// bit for bit — "discrete", GridGroundName, its North/South merge, or the
+// ordered metric of the sensor grid — and "" for any other matrix.
+func GroundName(g ot.Ground) string {
+	same := func(h ot.Ground) bool {
+		if len(h) != len(g) {
+			return false
+		}
+		for i := range h {
+			if len(g[i]) != len(h[i]) {
+				return false
+			}
+			for j := range h[i] {
+				if math.Float64bits(g[i][j]) != math.Float64bits(h[i][j]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	groups, _ := GridCoarsening()
+	merged, _ := CoarsenGround(GridGround(), groups)
+	switch {
+	case g.IsDiscrete():
+		return "discrete"
+	case same(GridGround()):
+		return GridGroundName
+	case same(merged):
+		return gridMergedName
+	case len(g) > 1 && same(ot.Ordered(len(g))):
+		return orderedName(len(g))
+	}
+	return ""
+}
+
+// GroundFile returns the benchmark's ground metric as a model file carries
+// it (pomdp.Model.Ground): what an export should write so that reading the
+// file back gives this ground metric bit for bit.
+func (b Benchmark) GroundFile() *pomdp.Ground {
+	return &pomdp.Ground{Name: b.GroundName, D: b.Ground}
 }

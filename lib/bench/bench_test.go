@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +93,38 @@ func TestSizes(t *testing.T) {
 // TestTiger checks the listen update of paper app:examples: b_L = (0.85,
 // 0.15) and P(L | L) = 0.85² + 0.15² = 0.745, and the Tiger rewards and
 // resets of BENCHMARKS.md.
+// TestGroundNames checks that every built-in names its ground metric, that
+// GroundName finds the name from the matrix alone, and that the GridWorld
+// metric is (|Δx| + |Δy|)/2 between quadrants, typed from its definition.
+func TestGroundNames(t *testing.T) {
+	cases := []struct{ spec, name string }{
+		{"tiger", "discrete"}, {"tag", "discrete"}, {"rocksample:4:4", "discrete"},
+		{"gridworld:3", "quadrant-manhattan"}, {"gridworld-goal:5", "quadrant-manhattan"},
+		{"gridworld-coarse:3", "quadrant-manhattan merged to North/South"},
+		{"sensor-grid", "ordered |i−j|/4"},
+	}
+	for _, c := range cases {
+		b := mustLookup(t, c.spec)
+		if b.GroundName != c.name || GroundName(b.Ground) != c.name {
+			t.Errorf("%s: GroundName %q, GroundName(Ground) %q, want %q", c.spec, b.GroundName, GroundName(b.Ground), c.name)
+		}
+		d := b.Described()
+		if d.Source != "built-in "+b.Name || !strings.HasPrefix(d.Label(), map[bool]string{true: "discrete 0/1", false: c.name + " [sha256 "}[c.name == "discrete"]) {
+			t.Errorf("%s: described as %q", c.spec, d)
+		}
+		if g := b.GroundFile(); g.Name != c.name || g.D.Fingerprint() != b.Ground.Fingerprint() {
+			t.Errorf("%s: GroundFile %+v", c.spec, g)
+		}
+	}
+	want := ot.Ground{{0, 0.5, 0.5, 1}, {0.5, 0, 1, 0.5}, {0.5, 1, 0, 0.5}, {1, 0.5, 0.5, 0}}
+	if g := mustLookup(t, "gridworld:3").Ground; !reflect.DeepEqual(g, want) {
+		t.Errorf("GridWorld metric %v, want %v", g, want)
+	}
+	if name := GroundName(ot.Ground{{0, 0.25}, {0.25, 0}}); name != "" {
+		t.Errorf("an unknown matrix is named %q", name)
+	}
+}
+
 func TestTiger(t *testing.T) {
 	for _, spec := range []string{"tiger", "tiger-listen"} {
 		m := mustLookup(t, spec).Model

@@ -15,6 +15,12 @@ const (
 	SE
 )
 
+// GridGroundName names GridGround in printed output.
+const GridGroundName = "quadrant-manhattan"
+
+// gridMergedName names the metric of GridWorldCoarse.
+const gridMergedName = GridGroundName + " merged to North/South"
+
 // GridGround returns the geometric ground metric on the GridWorld
 // observations NW, NE, SW, SE (in that order): with quadrant coordinates
 // NW (0,0), NE (0,1), SW (1,0), SE (1,1),
@@ -133,7 +139,9 @@ func GridWorld(n int) (Benchmark, error) {
 	if err != nil {
 		return Benchmark{}, err
 	}
-	return finish(m, GridGround(), fmt.Sprintf("%d×%d GridWorld, noisy quadrant observations", n, n))
+	b, err := finish(m, GridGround(), fmt.Sprintf("%d×%d GridWorld, noisy quadrant observations", n, n))
+	b.GroundName = GridGroundName
+	return b, err
 }
 
 // GridWorldGoal returns GridWorld(n) with R(s, a) = 1 for the bottom-right
@@ -144,7 +152,9 @@ func GridWorldGoal(n int) (Benchmark, error) {
 	if err != nil {
 		return Benchmark{}, err
 	}
-	return finish(m, GridGround(), fmt.Sprintf("%d×%d GridWorld, reward 1 in the bottom-right cell", n, n))
+	b, err := finish(m, GridGround(), fmt.Sprintf("%d×%d GridWorld, reward 1 in the bottom-right cell", n, n))
+	b.GroundName = GridGroundName
+	return b, err
 }
 
 // GridCoarsening returns the paper's GridWorld observation coarsening
@@ -181,5 +191,7 @@ func GridWorldCoarse(n int) (Benchmark, error) {
 	if err != nil {
 		return Benchmark{}, err
 	}
-	return finish(cm, g, fmt.Sprintf("%d×%d GridWorld, observations coarsened to North/South", n, n))
+	b, err := finish(cm, g, fmt.Sprintf("%d×%d GridWorld, observations coarsened to North/South", n, n))
+	b.GroundName = gridMergedName
+	return b, err
 }

@@ -223,5 +223,10 @@ func SensorGrid(accuracy float64) (Benchmark, error) {
 		R:            zeros(n, 1),
 		B0:           pomdp.Uniform(n),
 	}
-	return finish(m, ot.Ordered(n), fmt.Sprintf("sensor grid on 5 positions, accuracy %g (reconstruction)", accuracy))
+	b, err := finish(m, ot.Ordered(n), fmt.Sprintf("sensor grid on 5 positions, accuracy %g (reconstruction)", accuracy))
+	b.GroundName = orderedName(n)
+	return b, err
 }
+
+// orderedName names ot.Ordered(n).
+func orderedName(n int) string { return fmt.Sprintf("ordered |i−j|/%d", n-1) }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -34,6 +35,10 @@ type Explorer struct {
 	Eps   []float64
 	// Counts[j][i] is the class count of family Ms[j] at Eps[i].
 	Counts [][]int
+	// Ground is the ground metric of the distances, printed in every
+	// view: its name when it is a built-in's (bench.GroundName), else its
+	// fingerprint.
+	Ground ot.Described
 	res    []*distance.Result
 	sizes  []int
 }
@@ -46,7 +51,10 @@ func NewExplorer(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, ms []i
 	if len(ms) == 0 {
 		ms = []int{1, 2}
 	}
-	e := &Explorer{Model: m, T: T, Ms: ms}
+	if g == nil {
+		g = ot.Discrete(m.NumObservations())
+	}
+	e := &Explorer{Model: m, T: T, Ms: ms, Ground: ot.Described{Ground: g, Name: bench.GroundName(g)}}
 	top := 0.0
 	for _, k := range ms {
 		fam, err := fsc.NewStationary(m.NumActions(), m.NumObservations(), k, fsc.Options{})
@@ -104,7 +112,7 @@ func (e *Explorer) ViewHTML(j, i int) (string, error) {
 	eps := e.Eps[i]
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="pomdpq-explorer-view" data-m="%d" data-eps="%s" data-classes="%d">`, e.Ms[j], FormatNumber(eps, 6), q.Classes())
-	fmt.Fprintf(&b, "<p><b>ε = %s, %s: %d classes</b> (per depth %v)</p>\n", FormatNumber(eps, 6), html.EscapeString(e.label(j)), q.Classes(), q.Partition.Counts())
+	fmt.Fprintf(&b, "<p><b>ε = %s, %s: %d classes</b> (per depth %v); ground metric %s</p>\n", FormatNumber(eps, 6), html.EscapeString(e.label(j)), q.Classes(), q.Partition.Counts(), html.EscapeString(e.Ground.String()))
 	var curves []Curve
 	for k := range e.Ms {
 		curves = append(curves, Curve{Label: e.label(k), Eps: e.Eps, Counts: e.Counts[k]})
@@ -156,7 +164,7 @@ func (e *Explorer) historyLabel(t, i int) string {
 // the partition of the largest family at grid point i.
 func (e *Explorer) Text(i int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, T = %d: classes vs ε\n%8s", e.Model.Name, e.T, "ε")
+	fmt.Fprintf(&b, "%s, T = %d, ground metric %s: classes vs ε\n%8s", e.Model.Name, e.T, e.Ground, "ε")
 	for j := range e.Ms {
 		fmt.Fprintf(&b, "  %s", e.label(j))
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 func TestExplorer(t *testing.T) {
@@ -69,5 +70,33 @@ func TestExplorer(t *testing.T) {
 	}
 	if s := out.String(); !strings.Contains(s, "classes vs ε") || !strings.Contains(s, "partition at ε = 0") || strings.Contains(s, "<") {
 		t.Errorf("plain text:\n%s", s)
+	}
+}
+
+// TestExplorerGround: every view names the ground metric, by its name when
+// it is a built-in's.
+func TestExplorerGround(t *testing.T) {
+	b, err := bench.Lookup("gridworld:3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		g    ot.Ground
+		want string
+	}{
+		{b.Ground, "ground metric quadrant-manhattan [sha256 " + b.Ground.Fingerprint() + "]"},
+		{nil, "ground metric discrete 0/1"},
+	} {
+		e, err := NewExplorer(context.Background(), b.Model, c.g, 2, []int{1}, []float64{0, 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.ViewHTML(0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(v, c.want) || !strings.Contains(e.Text(0), c.want) {
+			t.Errorf("the views do not say %q:\n%.400s\n%s", c.want, v, e.Text(0))
+		}
 	}
 }

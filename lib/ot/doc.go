@@ -24,6 +24,12 @@
 //   - Solver.LowerBound and UpperBound: cheap bounds on SeqW1 that settle
 //     "> ε" and "≤ ε" decisions without a solve.
 //
+// Ground metrics d_O are Ground matrices: Discrete, Ordered, or checked by
+// NewGround (a pseudometric) and NewMetric (a metric, as files must give;
+// errors are *GroundError values naming the rule and the entry). Results
+// depend on the ground metric, so it is printed beside them as a
+// Described: its name or "discrete 0/1", its Fingerprint, and its source.
+//
 // Results carry a Status: a solve that hits Settings.MaxPivots reports
 // IterationLimit (with ErrIterationLimit), never a silent optimum. After an
 // optimal solve, Solver.Plan, Solver.Flows and Solver.Potentials give the

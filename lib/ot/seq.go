@@ -8,17 +8,6 @@ import (
 // maxTable bounds the number of entries of a chunk cost table.
 const maxTable = 4096
 
-// GroundError reports an invalid entry of a ground metric passed to
-// SeqW1: negative, non-finite, or non-zero on the diagonal.
-type GroundError struct {
-	I, J  int
-	Value float64
-}
-
-func (e *GroundError) Error() string {
-	return fmt.Sprintf("ot: ground metric d(%d,%d) = %v is invalid (want finite, non-negative, zero on the diagonal)", e.I, e.J, e.Value)
-}
-
 // SeqLen returns |O|^k, the number of sequences of length k over an
 // alphabet of size o. It panics if o < 1 (unless k = 0), k < 0, or the
 // result overflows an int.
@@ -160,16 +149,26 @@ func (sc *seqCost) eval(x, y int) float64 {
 	return s + sc.last[x*sc.lastBase+y]
 }
 
-// checkGround validates the entries SeqW1 relies on.
-func checkGround(g Ground) error {
+// checkEntries validates the entries SeqW1 relies on (finite,
+// non-negative, zero on the diagonal); NewGround checks the rest.
+func checkEntries(g Ground) error {
 	for i, row := range g {
 		if len(row) != len(g) {
 			panic(fmt.Sprintf("ot: ground metric row %d has %d entries, want %d", i, len(row), len(g)))
 		}
 		for j, v := range row {
-			if !validCost(v) || (i == j && v != 0) {
-				return &GroundError{I: i, J: j, Value: v}
+			var kind GroundFault
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				kind = NotFinite
+			case !validCost(v):
+				kind = Negative
+			case i == j && v != 0:
+				kind = Diagonal
+			default:
+				continue
 			}
+			return &GroundError{Kind: kind, I: i, J: j, K: -1, Value: v, N: len(g)}
 		}
 	}
 	return nil
@@ -242,7 +241,7 @@ func (s *Solver) SeqW1(g Ground, k int, p, q []float64) (Result, error) {
 		panic(fmt.Sprintf("ot: laws have lengths %d and %d, want |O|^k = %d^%d = %d", len(p), len(q), len(g), k, n))
 	}
 	s.ok = false
-	if err := checkGround(g); err != nil {
+	if err := checkEntries(g); err != nil {
 		return Result{}, err
 	}
 	tp, tq, err := checkMasses(p, q)

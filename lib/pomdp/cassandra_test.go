@@ -44,7 +44,7 @@ var sharedFiles = []struct {
 }
 
 // sameModel reports the first difference between two models, comparing
-// every number exactly (names, discount, b0, T, Z, R).
+// every number exactly (names, discount, b0, ground metric, T, Z, R).
 func sameModel(got, want *Model) error {
 	for _, l := range []struct {
 		field     string
@@ -59,6 +59,9 @@ func sameModel(got, want *Model) error {
 	}
 	if !slices.Equal(got.B0, want.B0) {
 		return fmt.Errorf("b0: got %v, want %v", got.B0, want.B0)
+	}
+	if err := sameGround(got.Ground, want.Ground); err != nil {
+		return err
 	}
 	nS := len(want.States)
 	for a := range want.Actions {
@@ -85,7 +88,7 @@ func sameModel(got, want *Model) error {
 // shallowCopy returns a new Model sharing m's exported fields.
 func shallowCopy(m *Model) *Model {
 	return &Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
-		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0}
+		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0, Ground: m.Ground}
 }
 
 func roundTripCassandra(t *testing.T, m *Model, opts ...ReadOption) *Model {

@@ -20,7 +20,10 @@ import (
 // non-zero R(s, a) with "values: reward". A model without a discount is
 // written with "discount: 1" (the format requires one; this is the only
 // difference after a round trip: HasDiscount becomes true). The model's
-// Name appears only in a comment.
+// Name appears only in a comment, and so does its ground metric
+// (Model.Ground): the format has no place for one, so a model with a
+// ground metric other than the discrete one reads back with Ground nil,
+// and the comment says so and lists the matrix.
 //
 // Rows of T and Z are written as single entries "T: a : s : s' p" when
 // they have few non-zeros and as dense rows otherwise; identity matrices as
@@ -50,7 +53,9 @@ func WriteCassandra(w io.Writer, m *Model) error {
 	if m.Name != "" {
 		fmt.Fprintf(bw, "# %s\n", strconv.Quote(m.Name))
 	}
-	bw.WriteString("# written by pomdpq WriteCassandra\n\n")
+	bw.WriteString("# written by pomdpq WriteCassandra\n")
+	writeGroundComment(bw, m)
+	bw.WriteString("\n")
 	if m.HasDiscount {
 		fmt.Fprintf(bw, "discount: %s\n", f(m.Discount))
 	} else {
@@ -201,4 +206,34 @@ func isIdentity(k Kernel, n int) bool {
 		}
 	}
 	return true
+}
+
+// writeGroundComment writes m.Ground, unless it is nil or the discrete
+// metric, as comment lines: readers of the file (pomdpq's included) use
+// the discrete metric, so the comment says how to give this one.
+func writeGroundComment(bw *bufio.Writer, m *Model) {
+	g := m.Ground
+	if g == nil || g.D.IsDiscrete() {
+		return
+	}
+	name := g.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	name = strings.NewReplacer("\r", " ", "\n", " ").Replace(name)
+	fmt.Fprintf(bw, "# ground metric %s [sha256 %s] on the observations: the .pomdp format has no place\n", name, g.D.Fingerprint())
+	bw.WriteString("# for it, so this file reads with the discrete metric. Give this one with\n")
+	bw.WriteString("# pomdpq ... --ground FILE (a .csv or .json matrix; pomdpq export --ground-out writes it),\n")
+	bw.WriteString("# or use the JSON model format, which carries it. Rows and columns in the order of the observations:\n")
+	for i, row := range g.D {
+		o := "?"
+		if i < len(m.Observations) {
+			o = m.Observations[i]
+		}
+		fmt.Fprintf(bw, "#   %s:", o)
+		for _, v := range row {
+			bw.WriteString(" " + strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		bw.WriteString("\n")
+	}
 }

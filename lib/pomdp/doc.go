@@ -34,6 +34,7 @@
 //	  "states": ["tiger-left", "tiger-right"],        required, unique non-empty names
 //	  "actions": ["listen", "open-left", "open-right"],
 //	  "observations": ["hear-left", "hear-right"],
+//	  "ground": "discrete",                           optional; the ground metric d_O (below)
 //	  "discount": 0.95,                               optional; absent means no discount
 //	  "start": [0.5, 0.5],                            optional; default uniform
 //	  "transitions": [ ... ],                         required, T(s, a, s')
@@ -63,4 +64,21 @@
 // T and Z and the start distribution must sum to 1 within FileRowTol; rows
 // are renormalised as in ReadCassandra. Unknown fields are errors.
 // WriteJSON writes the entry-list form with one entry per line.
+//
+// "ground" is the ground metric d_O on the observations, in any form
+// ReadGroundJSON reads: "discrete", a matrix with rows and columns in the
+// order of "observations", or {"name": ..., "observations": [...],
+// "matrix": [[...], ...]}. It must be a metric (ot.NewMetric). ReadJSON
+// puts it in Model.Ground; a file without it leaves Model.Ground nil, and
+// the computations then use what their caller passes (pomdpq: the discrete
+// metric, printed as the default). The .pomdp format has no place for a
+// ground metric: WriteCassandra writes it as comments only.
+//
+// # Ground-metric files
+//
+// LoadGround reads a ground metric for a model's observations from a
+// ".json" file (ReadGroundJSON, the forms above) or a ".csv" file
+// (ReadGroundCSV: a matrix, optionally with observation names as header
+// and row labels); WriteGroundJSON and WriteGroundCSV write them. Errors
+// name the file, the line and column, and the entry by observation names.
 package pomdp

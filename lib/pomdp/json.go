@@ -15,7 +15,7 @@ import (
 
 // jsonFields lists the keys of the JSON model format, in the order
 // WriteJSON writes them.
-var jsonFields = []string{"name", "states", "actions", "observations", "discount", "start", "transitions", "observation_model", "rewards"}
+var jsonFields = []string{"name", "states", "actions", "observations", "ground", "discount", "start", "transitions", "observation_model", "rewards"}
 
 type jsonReader struct {
 	file string
@@ -313,6 +313,15 @@ func (jr *jsonReader) read(data []byte) (*Model, error) {
 		return nil, err
 	}
 	jr.nS, jr.nA, jr.nO = len(m.States), len(m.Actions), len(m.Observations)
+	if raw, ok := doc["ground"]; ok && !isNull(raw) {
+		gr, err := newGroundReader(jr.file, data, "ground", m.Observations)
+		if err != nil {
+			return nil, err
+		}
+		if m.Ground, err = gr.readJSON(fieldOffset(data, "ground"), raw, false); err != nil {
+			return nil, err
+		}
+	}
 	if int64(jr.nS)*int64(jr.nA) > jr.cfg.maxEntries {
 		e := jr.errf("", "%d states × %d actions exceed the limit of %d entries (see MaxEntries)", jr.nS, jr.nA, jr.cfg.maxEntries)
 		e.Err = ErrTooLarge
@@ -557,8 +566,10 @@ func (jr *jsonReader) rewards(raw json.RawMessage) ([][]float64, error) {
 // documentation, with T, Z and R as sparse entry lists (one entry per
 // line, non-zero entries only) and the start distribution as an array, so
 // that ReadJSON returns the same model bit for bit (names, discount or its
-// absence, T, Z, R, b0 and a non-empty Name; an empty Name is not written
-// and ReadJSON then names the model after the file). Numbers use strconv's shortest
+// absence, T, Z, R, b0, the ground metric when there is one — "discrete"
+// for the discrete metric named "discrete", else its name and matrix — and
+// a non-empty Name; an empty Name is not written and ReadJSON then names
+// the model after the file). Numbers use strconv's shortest
 // round-tripping form; names must be valid UTF-8. Kron kernels are written
 // through their Entries. It returns the first write error.
 func WriteJSON(w io.Writer, m *Model) error {
@@ -582,6 +593,19 @@ func WriteJSON(w io.Writer, m *Model) error {
 	fmt.Fprintf(bw, "  \"states\": %s,\n", list(m.States))
 	fmt.Fprintf(bw, "  \"actions\": %s,\n", list(m.Actions))
 	fmt.Fprintf(bw, "  \"observations\": %s,\n", list(m.Observations))
+	if g := m.Ground; g != nil {
+		if g.Name == "discrete" && g.D.IsDiscrete() {
+			bw.WriteString("  \"ground\": \"discrete\",\n")
+		} else {
+			bw.WriteString("  \"ground\": {")
+			if g.Name != "" {
+				fmt.Fprintf(bw, "\"name\": %s, ", q(g.Name))
+			}
+			bw.WriteString("\"matrix\": ")
+			writeMatrix(bw, g.D, "  ")
+			bw.WriteString("},\n")
+		}
+	}
 	if m.HasDiscount {
 		fmt.Fprintf(bw, "  \"discount\": %s,\n", f(m.Discount))
 	}

@@ -247,6 +247,8 @@ func FuzzReadJSON(f *testing.F) {
 "transitions": [{"action": "x", "from": "a", "to": "b", "p": 1}, {"action": "x", "from": "b", "to": "b", "p": 0.999999}],
 "observation_model": {"x": [[0.25, 0.75], [1, 0]]}, "rewards": [{"action": "x", "state": "b", "r": -3.5}]}`)
 	f.Add(`{"states": ["a"], "actions": ["x"], "observations": ["p"], "discount": 1, "transitions": {"x": [[1]]}, "observation_model": {"x": [[1]]}, "rewards": {"x": [2]}}`)
+	f.Add(`{"states": ["a"], "actions": ["x"], "observations": ["p", "q"], "ground": {"name": "g", "observations": ["q", "p"], "matrix": [[0, 0.5], [0.5, 0]]}, "transitions": {"x": [[1]]}, "observation_model": {"x": [[0.5, 0.5]]}}`)
+	f.Add(`{"states": ["a"], "actions": ["x"], "observations": ["p", "q"], "ground": "discrete", "transitions": {"x": [[1]]}, "observation_model": {"x": [[0.5, 0.5]]}}`)
 	f.Add(`[]`)
 	f.Add(`{"states": null}`)
 	f.Fuzz(func(t *testing.T, src string) {

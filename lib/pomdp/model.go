@@ -1,9 +1,12 @@
 package pomdp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 // RowTol is the tolerance within which probability rows must sum to 1
@@ -37,6 +40,15 @@ type Model struct {
 	R [][]float64
 	// B0 is the initial belief over states.
 	B0 []float64
+
+	// Ground, when not nil, is the ground metric on the observations that
+	// a model file gave (the JSON format's "ground"; the .pomdp format has
+	// no place for one). It is carried, validated and written, never used:
+	// the computations of this module take their ground metric from their
+	// options (nil there means the discrete metric), and a caller that
+	// loads a file passes Ground.D on. pomdpq's commands do, and print the
+	// metric they used.
+	Ground *Ground
 
 	once sync.Once
 	zcol [][]colVec // zcol[a][o]: the non-zeros of column o of Z[a]
@@ -137,7 +149,8 @@ func (m *Model) entryErr(field string, a, s, s2, o int, format string, args ...a
 }
 
 // Validate checks sizes, finiteness, non-negativity and row sums (within
-// RowTol) of T, Z and b0, finiteness of R, and uniqueness of names. It
+// RowTol) of T, Z and b0, finiteness of R, uniqueness of names, and that
+// Ground, when set, is a metric on the observations (ot.NewMetric). It
 // returns an *EntryError naming the first offending entry.
 func (m *Model) Validate() error {
 	nS, nA, nO := len(m.States), len(m.Actions), len(m.Observations)
@@ -240,6 +253,30 @@ func (m *Model) Validate() error {
 	}
 	if !(math.Abs(sum-1) <= RowTol) {
 		return m.entryErr("b0", -1, -1, -1, -1, "sums to %.12g, want 1 (within %g)", sum, RowTol)
+	}
+	return m.checkGround()
+}
+
+// checkGround checks that m.Ground, when set, is a metric on the
+// observations.
+func (m *Model) checkGround() error {
+	if m.Ground == nil {
+		return nil
+	}
+	nO := len(m.Observations)
+	if len(m.Ground.D) != nO {
+		return m.entryErr("ground", -1, -1, -1, -1, "has %d points for %d observations", len(m.Ground.D), nO)
+	}
+	if _, err := ot.NewMetric(m.Ground.D); err != nil {
+		var ge *ot.GroundError
+		if errors.As(err, &ge) && ge.Kind != ot.RowLength {
+			k := ge.J
+			if ge.Kind == ot.Triangle {
+				k = ge.K
+			}
+			return m.entryErr("ground", -1, -1, -1, -1, "d(%s, %s): %s (%v)", m.Observations[ge.I], m.Observations[k], ge.Kind.Rule(), err)
+		}
+		return m.entryErr("ground", -1, -1, -1, -1, "%v", err)
 	}
 	return nil
 }

@@ -81,8 +81,8 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), style)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
-	fmt.Fprintf(&b, "<p class=\"note\">Model %s, horizon T = %d (%s); stationary deterministic probes with m ≤ %s nodes; memory budget %s. Written by <code>pomdpq analyze</code> in %.2f s, %s.</p>\n",
-		esc(r.Source), r.T, esc(r.TReason), esc(r.msText()), esc(budgetText(r.Budget)), r.Seconds, r.Created.Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "<p class=\"note\">Model %s, horizon T = %d (%s); stationary deterministic probes with m ≤ %s nodes; ground metric %s; memory budget %s. Written by <code>pomdpq analyze</code> in %.2f s, %s.</p>\n",
+		esc(r.Source), r.T, esc(r.TReason), esc(r.msText()), esc(r.Ground.String()), esc(budgetText(r.Budget)), r.Seconds, r.Created.Format("2006-01-02 15:04 UTC"))
 
 	// Sizes.
 	b.WriteString("<h2 id=\"sizes\">Model</h2>\n")
@@ -96,13 +96,14 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		{"actions |A|", fmt.Sprintf("%d (%s)", m.NumActions(), preview(m.Actions))},
 		{"observations |O|", fmt.Sprintf("%d (%s)", m.NumObservations(), preview(m.Observations))},
 		{"discount", disc},
+		{"ground metric d_O", r.Ground.String()},
 		{"horizon T", itoa(r.T)},
 		{"histories per depth 0 … T", ints(hist)},
 	})
 
 	// Families.
 	b.WriteString("<h2 id=\"families\">Probe families and cost</h2>\n")
-	b.WriteString("<p>Two histories are merged at tolerance ε when no probe of the family tells their futures apart by more than ε (W1 distance of the suffix laws). The estimate is <code>distance.Cost</code>, checked against the budget before anything is allocated.</p>\n")
+	b.WriteString("<p>Two histories are merged at tolerance ε when no probe of the family tells their futures apart by more than ε (W1 distance of the suffix laws under the ground metric d_O above). The estimate is <code>distance.Cost</code>, checked against the budget before anything is allocated.</p>\n")
 	var rows [][]string
 	for _, f := range r.Families {
 		est, largest := "—", "—"

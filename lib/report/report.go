@@ -74,6 +74,9 @@ type Options struct {
 	MemBudget int64
 	// Ground is the ground metric on observations (nil: discrete).
 	Ground ot.Ground
+	// GroundName and GroundSource say what Ground is and where it came
+	// from (ot.Described); the page prints them beside the results.
+	GroundName, GroundSource string
 	// Policy, if not nil, is evaluated on the model and on the quotient:
 	// any controller starting in node 0, or a policy graph (deterministic,
 	// stationary, policy.None allowed in Next) starting in PolicyStart,
@@ -164,6 +167,9 @@ type Report struct {
 	ExportErr string
 
 	Policy *PolicyResult
+
+	// Ground is the ground metric the distances were computed with.
+	Ground ot.Described
 
 	Seconds float64
 	Created time.Time
@@ -274,8 +280,10 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	if opt.Eps < 0 || math.IsNaN(opt.Eps) {
 		return nil, fmt.Errorf("report: ε = %g: want a non-negative number", opt.Eps)
 	}
+	gd := ot.Described{Ground: opt.Ground, Name: opt.GroundName, Source: opt.GroundSource}
 	if opt.Ground == nil {
 		opt.Ground = ot.Discrete(m.NumObservations())
+		gd = ot.DescribeDiscrete(m.NumObservations(), "default: no ground metric given")
 	}
 	phase := func(string) {}
 	if opt.Phase != nil {
@@ -285,7 +293,7 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	if budget == 0 {
 		budget = distance.DefaultMemBudget()
 	}
-	r := &Report{Model: m, Source: source, T: opt.T, Budget: budget, Created: time.Now().UTC(), Cert: Certificates{DeltaClk: math.NaN()}, ground: opt.Ground}
+	r := &Report{Model: m, Source: source, T: opt.T, Budget: budget, Created: time.Now().UTC(), Cert: Certificates{DeltaClk: math.NaN()}, Ground: gd, ground: opt.Ground}
 	if r.T <= 0 {
 		phase("choose T")
 		T, why, err := ChooseT(ctx, m, opt.Ms, budget)
@@ -531,6 +539,11 @@ func (r *Report) quotient(ctx context.Context, f *Family, opt Options, phase fun
 	if err != nil {
 		r.ExportErr = err.Error()
 		return nil
+	}
+	if slices.Equal(ex.Observations, r.Model.Observations) && !r.Ground.Ground.IsDiscrete() {
+		// The JSON export carries the ground metric; the .pomdp one lists
+		// it in a comment.
+		ex.Ground = &pomdp.Ground{Name: r.Ground.Name, D: r.Ground.Ground}
 	}
 	r.Exported = ex
 	return nil

@@ -279,3 +279,36 @@ func TestPolicyMissing(t *testing.T) {
 		t.Errorf("one listen: value %g, want -1", r.Policy.ValueModel)
 	}
 }
+
+// TestReportGround: the page names the ground metric the distances used,
+// with its source, or the discrete metric as the default; the exported
+// quotient carries a ground metric that is not the discrete one.
+func TestReportGround(t *testing.T) {
+	gw, err := bench.Lookup("gridworld:3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := gw.Described()
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{T: 2, Ms: []int{1}, Ground: gw.Ground, GroundName: d.Name, GroundSource: d.Source}, d.String()},
+		{Options{T: 2, Ms: []int{1}}, "discrete 0/1 (default: no ground metric given)"},
+	} {
+		r, err := Build(context.Background(), gw.Model, "gridworld:3", c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page strings.Builder
+		if err := r.WriteHTML(&page, nil); err != nil {
+			t.Fatal(err)
+		}
+		if r.Ground.String() != c.want || !strings.Contains(page.String(), "ground metric "+c.want) || !strings.Contains(page.String(), c.want+"</td>") {
+			t.Errorf("ground %q, want %q in the header and the sizes table", r.Ground, c.want)
+		}
+		if want := c.opt.Ground != nil; (r.Exported.Ground != nil) != want {
+			t.Errorf("exported quotient ground %v, want one: %v", r.Exported.Ground, want)
+		}
+	}
+}

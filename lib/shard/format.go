@@ -74,7 +74,7 @@ type Header struct {
 func (h *Header) Same(o *Header) string {
 	switch {
 	case h.ModelHash != o.ModelHash:
-		return fmt.Sprintf("model (%s vs %s, or the same name with other numbers)", h.Model, o.Model)
+		return fmt.Sprintf("model or ground metric (%s vs %s: other numbers, or another ground metric, under the same name)", h.Model, o.Model)
 	case h.Family != o.Family:
 		return fmt.Sprintf("family (%s vs %s)", h.Family, o.Family)
 	case h.M != o.M:

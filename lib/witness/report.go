@@ -90,6 +90,7 @@ func (r *Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "search-witness: |S| ≤ %d, T ≤ %d, |O| ≤ %d, |A| ≤ %d, grids %s; seed %d; classes of at most %d models exhausted, larger ones sampled; symmetry reduction %v\n",
 		r.MaxStates, r.MaxT, r.MaxObs, r.MaxActions, strings.Join(r.Grids, ", "), r.Seed, r.ClassModels, r.Symmetry)
+	b.WriteString("ground metric discrete 0/1 on the observations of every model searched (W1 distances; the random models have no other)\n")
 	fmt.Fprintf(&b, "visited %d and tested %d (model, horizon) pairs in %.1f s", r.Visited, r.Tested, r.Seconds)
 	if r.Stopped != "" {
 		fmt.Fprintf(&b, "; stopped early: %s", r.Stopped)

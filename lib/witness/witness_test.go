@@ -239,7 +239,7 @@ func TestSearchSmall(t *testing.T) {
 			t.Errorf("class %v T=%d: mode %s", c.Class, c.T, c.Mode)
 		}
 	}
-	if txt := rep.Text(); !strings.Contains(txt, "smallest witnesses") || !strings.Contains(txt, "settled by an argument") {
+	if txt := rep.Text(); !strings.Contains(txt, "smallest witnesses") || !strings.Contains(txt, "settled by an argument") || !strings.Contains(txt, "ground metric discrete 0/1") {
 		t.Errorf("text report:\n%s", txt)
 	}
 }

@@ -1,0 +1,295 @@
+package pomdp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
+)
+
+// quadrants are GridWorld's observations and quadMetric the geometric
+// metric between them, typed from its definition (|Δx| + |Δy|)/2 with NW
+// (0,0), NE (0,1), SW (1,0), SE (1,1).
+var (
+	quadrants  = []string{"NW", "NE", "SW", "SE"}
+	quadMetric = ot.Ground{{0, 0.5, 0.5, 1}, {0.5, 0, 1, 0.5}, {0.5, 1, 0, 0.5}, {1, 0.5, 0.5, 0}}
+)
+
+// sameGround reports a difference between two ground metrics, comparing
+// the entries bit for bit.
+func sameGround(got, want *Ground) error {
+	switch {
+	case got == nil && want == nil:
+		return nil
+	case got == nil || want == nil:
+		return fmt.Errorf("ground: got %v, want %v", got, want)
+	case got.Name != want.Name:
+		return fmt.Errorf("ground name: got %q, want %q", got.Name, want.Name)
+	case len(got.D) != len(want.D):
+		return fmt.Errorf("ground: got %d points, want %d", len(got.D), len(want.D))
+	}
+	for i := range want.D {
+		for j := range want.D[i] {
+			if len(got.D[i]) != len(want.D[i]) || math.Float64bits(got.D[i][j]) != math.Float64bits(want.D[i][j]) {
+				return fmt.Errorf("ground d(%d,%d): got %v, want %v", i, j, got.D[i], want.D[i])
+			}
+		}
+	}
+	return nil
+}
+
+// TestReadGround reads the same metric in every form the readers take,
+// rows and columns in the model's order or permuted.
+func TestReadGround(t *testing.T) {
+	// The rows and columns in the order SE, NW, NE, SW.
+	permuted := `[[0, 1, 0.5, 0.5], [1, 0, 0.5, 0.5], [0.5, 0.5, 0, 1], [0.5, 0.5, 1, 0]]`
+	named := &Ground{Name: "quadrant-manhattan", D: quadMetric}
+	unnamed := &Ground{D: quadMetric}
+	cases := []struct {
+		name, src string
+		csv       bool
+		want      *Ground
+	}{
+		{"JSON matrix", `[[0, 0.5, 0.5, 1], [0.5, 0, 1, 0.5], [0.5, 1, 0, 0.5], [1, 0.5, 0.5, 0]]`, false, unnamed},
+		{"JSON object, permuted", `{"name": "quadrant-manhattan", "observations": ["SE", "NW", "NE", "SW"], "matrix": ` + permuted + `}`, false, named},
+		{"JSON object, observations last", `{"matrix": ` + permuted + `, "observations": ["SE", "NW", "NE", "SW"]}`, false, unnamed},
+		{"JSON discrete", ` "discrete" `, false, &Ground{Name: "discrete", D: ot.Discrete(4)}},
+		{"CSV plain", "0,0.5,0.5,1\n0.5,0,1,0.5\n0.5,1,0,0.5\n1,0.5,0.5,0\n", true, unnamed},
+		{"CSV header, permuted", "SE,NW,NE,SW\n0,1,0.5,0.5\n1,0,0.5,0.5\n0.5,0.5,0,1\n0.5,0.5,1,0\n", true, unnamed},
+		{"CSV labelled, rows shuffled", "# name: quadrant-manhattan\n# a comment\n\n ,NW, NE ,SW,SE\nSE, 1,0.5,0.5,0\nNW,0,0.5,0.5,1\nSW,0.5,1,0,0.5\nNE,0.5,0,1,0.5", true, named},
+	}
+	for _, c := range cases {
+		read := ReadGroundJSON
+		if c.csv {
+			read = ReadGroundCSV
+		}
+		g, err := read(strings.NewReader(c.src), "g", quadrants)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if err := sameGround(g, c.want); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+// TestReadGroundErrors checks that malformed ground-metric files are
+// refused with the file, line, column and entry (lines and columns counted
+// by hand).
+func TestReadGroundErrors(t *testing.T) {
+	rows := func(r4 string) string { return "0,0.5,0.5,1\n0.5,0,1,0.5\n0.5,1,0,0.5\n" + r4 + "\n" }
+	cases := []struct {
+		name, src string
+		csv       bool
+		want      string
+	}{
+		{"diagonal", rows("1,0.5,0.5,0.2"), true, "g.csv:4:11: d(SE, SE): 0.2: the diagonal must be 0"},
+		{"asymmetric", "0,0.5,0.5,1\n0.6,0,1,0.5\n0.5,1,0,0.5\n1,0.5,0.5,0\n", true,
+			"g.csv:1:3: d(NW, NE): 0.5, but d(NE, NW) = 0.6 (line 2): the matrix must be symmetric"},
+		{"triangle", "0,0.5,0.5,1.5\n0.5,0,1,0.5\n0.5,1,0,0.5\n1.5,0.5,0.5,0\n", true,
+			"g.csv:1:11: d(NW, SE): 1.5 > d(NW, NE) + d(NE, SE) = 1: the triangle inequality must hold"},
+		{"pseudometric", "0,0,1,1\n0,0,1,1\n1,1,0,1\n1,1,1,0\n", true,
+			"g.csv:1:3: d(NW, NE): 0 between distinct observations"},
+		{"negative", rows("1,0.5,-0.5,0"), true, "g.csv:4:7: d(SE, SW): -0.5: distances must be non-negative"},
+		{"not a number", "0,0.5,0.5,1\n0.5,0,abc,0.5\n", true, `g.csv:2:7: row 2, column 3: "abc" is not a finite number`},
+		{"NaN", "0,0.5,0.5,1\n0.5,0,NaN,0.5\n", true, `g.csv:2:7: row 2, column 3: "NaN" is not a finite number`},
+		{"short row", "0,0.5,0.5,1\n0.5,0,1,0.5\n0.5,1,0\n", true, "g.csv:3:1: row 3: has 3 numbers, want 4"},
+		{"missing row", "0,0.5,0.5,1\n0.5,0,1,0.5\n0.5,1,0,0.5\n", true, "g.csv:4:1: has 3 rows, want 4"},
+		{"extra row", rows("1,0.5,0.5,0") + "0,0,0,0\n", true, "g.csv:5:1: more than 4 rows"},
+		{"unknown column", ",NW,NE,SW,XX\n", true, `g.csv:1:11: header: unknown observation "XX"`},
+		{"column twice", "NW,NE,NW,SE\n", true, `g.csv:1:7: header: observation "NW" named twice`},
+		{"unknown row", ",NW,NE,SW,SE\nNW,0,0.5,0.5,1\nXX,0.5,0,1,0.5\nSW,0.5,1,0,0.5\nSE,1,0.5,0.5,0\n", true,
+			`g.csv:3:1: row names: unknown observation "XX"`},
+		{"bad quote", "0,\"0.5\n", true, `g.csv:1:8: invalid CSV: extraneous or missing " in quoted-field`},
+		{"JSON diagonal", "[[0,0.5,0.5,1],\n [0.5,0,1,0.5],\n [0.5,1,0,0.5],\n [1,0.5,0.5,0.2]]", false,
+			"g.json:4:13: d(SE, SE) ([3][3]): 0.2: the diagonal must be 0"},
+		{"JSON triangle, permuted", `{"observations": ["SE", "NW", "NE", "SW"],` + "\n" + `"matrix": [[0, 1.5, 0.5, 0.5], [1.5, 0, 0.5, 0.5], [0.5, 0.5, 0, 1], [0.5, 0.5, 1, 0]]}`, false,
+			"g.json:2:33: d(NW, SE) (matrix[1][0]): 1.5 > d(NW, NE) + d(NE, SE) = 1"},
+		{"JSON syntax", "[[0, 0.5 0.5, 1]]", false, "g.json:1:10: invalid JSON"},
+		{"JSON truncated", "[[0, 0.5,\n", false, "g.json:2:1: unexpected end of the JSON document"},
+		{"JSON unknown field", `{"matrix": [], "color": 1}`, false, "g.json:1:12: matrix: has 0 rows, want 4"},
+		{"JSON unknown field first", `{"color": 1}`, false, "g.json:1:2: color: unknown field"},
+		{"JSON unknown name", `{"observations": ["NW", "XX", "SW", "SE"], "matrix": [[0, 0.5, 0.5, 1], [0.5, 0, 1, 0.5], [0.5, 1, 0, 0.5], [1, 0.5, 0.5, 0]]}`, false,
+			`g.json:1:25: observations: unknown observation "XX"`},
+		{"JSON string", `"euclid"`, false, `g.json:1:1: unknown ground metric "euclid"`},
+		{"JSON trailing", `"discrete" 1`, false, "g.json:1:12: unexpected data after the ground metric"},
+		{"JSON short row", "[[0, 0.5, 0.5, 1],\n[0.5, 0, 1]]", false, "g.json:2:1: [1]: has 3 entries, want 4"},
+		{"JSON string entry", `[[0, "a"]]`, false, `g.json:1:6: [0][1]: expected a number, got "a"`},
+		{"JSON too large", `[[1e999]]`, false, "g.json:1:3: [0][0]: 1e999 is not a finite number"},
+	}
+	for _, c := range cases {
+		read, file := ReadGroundJSON, "g.json"
+		if c.csv {
+			read, file = ReadGroundCSV, "g.csv"
+		}
+		_, err := read(strings.NewReader(c.src), file, quadrants)
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want a *ParseError", c.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got  %v\n want %s", c.name, err, c.want)
+		}
+	}
+}
+
+// TestGroundRoundTrip writes ground metrics in both forms and reads them
+// back bit for bit.
+func TestGroundRoundTrip(t *testing.T) {
+	third := 1.0 / 3
+	grounds := []struct {
+		g   *Ground
+		obs []string
+	}{
+		{&Ground{Name: "quadrant-manhattan", D: quadMetric}, quadrants},
+		{&Ground{D: ot.Ground{{0, third, 2 * third}, {third, 0, third}, {2 * third, third, 0}}}, []string{"0", "1", "2"}},
+		{&Ground{Name: `a "quoted", name`, D: ot.Discrete(2)}, []string{"x,y", `"q"`}},
+	}
+	for _, c := range grounds {
+		for _, form := range []string{"json", "csv"} {
+			var buf bytes.Buffer
+			write, read := WriteGroundJSON, ReadGroundJSON
+			if form == "csv" {
+				write, read = WriteGroundCSV, ReadGroundCSV
+			}
+			if err := write(&buf, c.g, c.obs); err != nil {
+				t.Fatalf("%s: %v", form, err)
+			}
+			back, err := read(bytes.NewReader(buf.Bytes()), "rt."+form, c.obs)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", form, err, buf.String())
+			}
+			if err := sameGround(back, c.g); err != nil {
+				t.Errorf("%s: %v\n%s", form, err, buf.String())
+			}
+		}
+	}
+}
+
+// groundModel is a one-state model on the GridWorld observations.
+func groundModel(g *Ground) *Model {
+	m := Must(New(Dense{Name: "quads", States: []string{"s"}, Actions: []string{"x"}, Observations: quadrants,
+		T: [][][]float64{{{1}}}, Z: [][][]float64{{{0.25, 0.25, 0.25, 0.25}}}}))
+	m.Ground = g
+	return m
+}
+
+// TestModelGround checks the JSON model's "ground": written and read back
+// bit for bit, refused with the line of the whole document when it is
+// not a metric, refused by Validate, and kept out of the .pomdp format
+// (a comment only).
+func TestModelGround(t *testing.T) {
+	for _, g := range []*Ground{{Name: "quadrant-manhattan", D: quadMetric}, {D: quadMetric}, {Name: "discrete", D: ot.Discrete(4)}, nil} {
+		m := groundModel(g)
+		back := roundTripJSON(t, m)
+		if err := sameGround(back.Ground, g); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+	src := `{
+  "states": ["s"],
+  "actions": ["x"],
+  "observations": ["a", "b"],
+  "ground": {"matrix": [[0, 1],
+                        [2, 0]]},
+  "transitions": [{"action": "x", "from": "s", "to": "s", "p": 1}],
+  "observation_model": [{"action": "x", "to": "s", "obs": "a", "p": 1}]
+}`
+	_, err := ReadJSON(strings.NewReader(src), "m.json")
+	if want := "m.json:5:29: d(a, b) (ground.matrix[0][1]): 1, but d(b, a) = 2 (line 6)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("asymmetric ground: %v, want %s", err, want)
+	}
+	bad := strings.Replace(src, "[[0, 1],\n                        [2, 0]]", "[[0, 1]]", 1)
+	if _, err := ReadJSON(strings.NewReader(bad), "m.json"); err == nil || !strings.Contains(err.Error(), "m.json:5:24: ground.matrix: has 1 rows, want 2") {
+		t.Errorf("one row: %v", err)
+	}
+	if err := groundModel(&Ground{D: ot.Discrete(3)}).Validate(); err == nil || !strings.Contains(err.Error(), "3 points for 4 observations") {
+		t.Errorf("Validate, wrong size: %v", err)
+	}
+	if err := groundModel(&Ground{D: ot.Ground{{0, 1, 1, 3}, {1, 0, 1, 1}, {1, 1, 0, 1}, {3, 1, 1, 0}}}).Validate(); err == nil || !strings.Contains(err.Error(), "d(NW, SE): the triangle inequality") {
+		t.Errorf("Validate, triangle: %v", err)
+	}
+
+	var buf bytes.Buffer
+	if err := WriteCassandra(&buf, groundModel(&Ground{Name: "quadrant-manhattan", D: quadMetric})); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{"# ground metric quadrant-manhattan [sha256 " + quadMetric.Fingerprint() + "]", "reads with the discrete metric", "#   SE: 1 0.5 0.5 0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf(".pomdp export lacks %q:\n%s", want, text)
+		}
+	}
+	back, err := ReadCassandra(strings.NewReader(text), "q.pomdp")
+	if err != nil || back.Ground != nil {
+		t.Errorf("read back %v, ground %v; want no ground (the format has none)", err, back.Ground)
+	}
+	buf.Reset()
+	if err := WriteCassandra(&buf, groundModel(&Ground{Name: "discrete", D: ot.Discrete(4)})); err != nil || strings.Contains(buf.String(), "ground") {
+		t.Errorf("a discrete ground metric needs no comment: %v\n%s", err, buf.String())
+	}
+}
+
+// FuzzReadGround: no input panics; an accepted ground metric is a metric
+// on the observations and survives a write and read in both forms bit for
+// bit.
+func FuzzReadGround(f *testing.F) {
+	for _, s := range []string{
+		"0,0.5,1\n0.5,0,0.5\n1,0.5,0\n",
+		"# name: line\n,a,b,c\nc,1,0.5,0\na,0,0.5,1\nb,0.5,0,0.5\n",
+		"b,a,c\n0,1,1\n1,0,1\n1,1,0\n",
+		`[[0, 1, 2], [1, 0, 1], [2, 1, 0]]`,
+		`{"name": "n", "observations": ["c", "b", "a"], "matrix": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}`,
+		`"discrete"`,
+		"0,\"1\n",
+		`[[0, 1e999, 1], [1, 0, 1], [1, 1, 0]]`,
+	} {
+		f.Add(s)
+	}
+	obs := []string{"a", "b", "c"}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, form := range []string{"json", "csv"} {
+			read := ReadGroundJSON
+			if form == "csv" {
+				read = ReadGroundCSV
+			}
+			g, err := read(strings.NewReader(src), "fuzz."+form, obs)
+			if err != nil {
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("%s: error %v is a %T, want *ParseError", form, err, err)
+				}
+				continue
+			}
+			if _, err := ot.NewMetric(g.D); err != nil || len(g.D) != len(obs) {
+				t.Fatalf("%s: accepted %v, not a metric on 3 points: %v", form, g.D, err)
+			}
+			for _, out := range []string{"json", "csv"} {
+				var buf bytes.Buffer
+				write, back := WriteGroundJSON, ReadGroundJSON
+				if out == "csv" {
+					write, back = WriteGroundCSV, ReadGroundCSV
+				}
+				if err := write(&buf, g, obs); err != nil {
+					if out == "csv" && strings.ContainsAny(g.Name, "\r\n") {
+						continue // documented: a CSV name is one line
+					}
+					t.Fatalf("%s → %s: %v", form, out, err)
+				}
+				h, err := back(bytes.NewReader(buf.Bytes()), "rt."+out, obs)
+				if err != nil {
+					t.Fatalf("%s → %s: reading back: %v\n%s", form, out, err, buf.String())
+				}
+				if err := sameGround(h, g); err != nil {
+					t.Fatalf("%s → %s: %v\n%s", form, out, err, buf.String())
+				}
+			}
+		}
+	})
+}
