@@ -1,0 +1,169 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/datasets"
+	"github.com/pomdpq/pomdpq/lib/bench"
+)
+
+// The numbers in a table's notes are the numbers of its cells and of the
+// paper's transcription: each case below reads them back, from the built
+// table's cells, from datasets/paper (read here directly) or from the
+// model, and checks that the note shows them. The golden files pin the
+// notes' text; these tests say where their numbers come from.
+
+// noteTable builds and compares one table, once per test binary.
+var noteTables = map[string]*Table{}
+
+func noteTable(t *testing.T, name string) *Table {
+	t.Helper()
+	if tab, ok := noteTables[name]; ok {
+		return tab
+	}
+	tab := buildTable(t, &Env{}, name)
+	noteTables[name] = tab
+	return tab
+}
+
+// paperRow returns the printed cells of the row of datasets/paper/TABLE.csv
+// whose columns equal keys, by column name.
+func paperRow(t *testing.T, table string, keys map[string]string) map[string]string {
+	t.Helper()
+	h, rows, err := datasets.Paper(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		row := map[string]string{}
+		for j, name := range h {
+			row[name] = r[j]
+		}
+		match := true
+		for k, v := range keys {
+			a, errA := strconv.ParseFloat(row[k], 64)
+			b, errB := strconv.ParseFloat(v, 64)
+			if row[k] != v && (errA != nil || errB != nil || a != b) {
+				match = false
+			}
+		}
+		if match {
+			return row
+		}
+	}
+	t.Fatalf("datasets/paper/%s.csv has no row %v", table, keys)
+	return nil
+}
+
+// claimValue returns the value of an inline claim, read directly.
+func claimValue(t *testing.T, id string) string {
+	t.Helper()
+	all, err := datasets.Claims()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := all[id]
+	if !ok {
+		t.Fatalf("no claim %s", id)
+	}
+	return c.Value
+}
+
+// col returns the cell of column name in row i.
+func col(t *testing.T, tab *Table, i int, name string) string {
+	t.Helper()
+	for c, cd := range tab.Columns {
+		if cd.Name == name {
+			return tab.Rows[i][c]
+		}
+	}
+	t.Fatalf("%s has no column %s", tab.Name, name)
+	return ""
+}
+
+// mustContain fails unless text contains every part.
+func mustContain(t *testing.T, where, text string, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(text, p) {
+			t.Errorf("%s does not show %q:\n%s", where, p, text)
+		}
+	}
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		t.Fatalf("%q is not a number", s)
+	}
+	return v
+}
+
+func lookupModel(t *testing.T, name string) bench.Benchmark {
+	t.Helper()
+	b, err := bench.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var _ = context.Background
+
+func TestNotesBaselineFull(t *testing.T) {
+	tab := noteTable(t, "baseline-full")
+	notes := strings.Join(tab.Notes, "\n")
+	// the constant probes of each benchmark: its actions
+	for _, c := range []struct{ name, model string }{{"Tiger", "tiger"}, {"GridWorld 3x3", "gridworld:3"}} {
+		mustContain(t, "baseline-full notes", notes, fmt.Sprintf("%d (%s)", lookupModel(t, c.model).Model.NumActions(), c.name))
+	}
+	// every row whose diameter exceeds its ε is listed with its diameter,
+	// and no other
+	for i := range tab.Rows {
+		d := col(t, tab, i, "diameter")
+		if d == "" {
+			continue
+		}
+		entry := fmt.Sprintf("%s %s at ε = %s (%s)", col(t, tab, i, "benchmark"), col(t, tab, i, "method"), col(t, tab, i, "eps"), d)
+		if wide := num(t, d) > num(t, col(t, tab, i, "eps")); wide != strings.Contains(notes, entry) {
+			t.Errorf("baseline-full notes: row %d (diameter %s, ε %s) listed = %v", i, d, col(t, tab, i, "eps"), !wide)
+		}
+	}
+}
+
+func TestNotesValueBounds(t *testing.T) {
+	tab := noteTable(t, "value-bounds")
+	for i := range tab.Rows {
+		panel, eps := col(t, tab, i, "panel"), col(t, tab, i, "eps")
+		pr := paperRow(t, "value-bounds", map[string]string{"panel": panel, "eps": eps})
+		lr := col(t, tab, i, "l_r")
+		switch {
+		case panel == "B" && eps == "0.5":
+			// the printed error and L_R·T·D, and the D they imply with our L_R
+			T := 2.0
+			mustContain(t, "value-bounds B|0.5", tab.Note[i], "the printed "+pr["empirical_error"]+" is not",
+				fmt.Sprintf("%s·2·%s = %s", lr, col(t, tab, i, "d_w"), col(t, tab, i, "bound_lr_t_d")),
+				fmt.Sprintf("the printed %s implies D = %.4f", pr["bound_lr_t_d"], num(t, pr["bound_lr_t_d"])/(num(t, lr)*T)))
+		case panel == "C" && eps != "0.0":
+			g := lookupModel(t, "gridworld-goal:3").Model
+			mustContain(t, "value-bounds C|"+eps, tab.Note[i],
+				fmt.Sprintf("with L_R = %s, |S| = %d, |O| = %d is %s", lr, g.NumStates(), g.NumObservations(), col(t, tab, i, "canonical_bound")),
+				"the printed "+pr["canonical_bound"]+" is")
+		}
+	}
+	// the panels' L_R are the paper's
+	for k, id := range map[string]string{"A": "synthetic_obs_score_lr", "B": "tiger_lr_bound", "C": "gridworld_lr_approx"} {
+		for i := range tab.Rows {
+			if col(t, tab, i, "panel") == k && num(t, col(t, tab, i, "l_r")) != num(t, claimValue(t, id)) {
+				t.Errorf("value-bounds panel %s: l_r %s, the paper's %s", k, col(t, tab, i, "l_r"), claimValue(t, id))
+			}
+		}
+	}
+	c := tab.Row("C|0.5")
+	mustContain(t, "value-bounds notes", strings.Join(tab.Notes, "\n"), "is "+col(t, tab, c, "l_r_hat")+", not ≈ "+col(t, tab, c, "l_r"))
+}
