@@ -69,8 +69,12 @@ func claimedFloat(id string) (float64, error) {
 	return v, nil
 }
 
-// fg formats x with the fewest digits that read it back (0.5, 110, 1e-09).
-func fg(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+// fg formats x with the fewest digits that read it back (0.5, 110, 1e-9).
+func fg(x float64) string {
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	s = strings.Replace(s, "e-0", "e-", 1)
+	return strings.Replace(s, "e+0", "e+", 1)
+}
 
 // thousands writes n with a thousands comma (6,405), as the notes do.
 func thousands(n int) string {
@@ -92,10 +96,13 @@ func minus(s string) string {
 	return s
 }
 
-// plural writes "observation" for n = 1 and "3 observations" otherwise.
+// plural writes "1 class", "3 classes", "2 observations".
 func plural(n int, noun string) string {
 	if n == 1 {
-		return noun
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return itoa(n) + " " + noun + "es"
 	}
 	return itoa(n) + " " + noun + "s"
 }

@@ -167,3 +167,18 @@ func TestNotesValueBounds(t *testing.T) {
 	c := tab.Row("C|0.5")
 	mustContain(t, "value-bounds notes", strings.Join(tab.Notes, "\n"), "is "+col(t, tab, c, "l_r_hat")+", not ≈ "+col(t, tab, c, "l_r"))
 }
+
+func TestNotesPlanningSpeedup(t *testing.T) {
+	tab := noteTable(t, "planning-speedup")
+	notes := strings.Join(tab.Notes, "\n")
+	for _, c := range []struct{ key, col, format string }{
+		{"Tiger|1|0", "v_star_orig", "%s: ours %s"}, {"Hallway|1|0", "v_star_orig", "%s: ours %s"}, {"Hallway|1|0.5", "value_gap", "%s (ours %s at"},
+	} {
+		i := tab.Row(c.key)
+		if i < 0 {
+			t.Fatalf("no row %s", c.key)
+		}
+		pr := paperRow(t, "planning-speedup", map[string]string{"benchmark": col(t, tab, i, "benchmark"), "m": col(t, tab, i, "m"), "eps": col(t, tab, i, "eps")})
+		mustContain(t, "planning-speedup notes", notes, fmt.Sprintf(c.format, pr[c.col], col(t, tab, i, c.col)))
+	}
+}

@@ -194,8 +194,8 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 	}
 	t.Notes = append(t.Notes,
 		"value_error = max over the "+strings.Join(probes, " or ")+" constant probes of |E_M G − E_Q G| with G = 1[o_1 = o_2 = first observation] (baseline.AllFirst), Q the quotient seen by the probe; d_w = max over probes of W1(P_M, P_Q) on O². This functional reproduces every exact value_error of the table; the paper calls it a synthetic 1-Lipschitz reward.",
-		fmt.Sprintf("Belief-distance: greedy complete linkage on the TV distance between the beliefs of the constant first action (listen, up). Bisimulation: Ferns et al. metric (%d iterations, γ = %s, rewards normalised by their range, no observation term) lifted to histories by W1 between those beliefs. %s: classes by the last %s.",
-			baseline.DefaultBisimIterations, fg(baseline.DefaultBisimDiscount), truncation, plural(plTruncationDepth, "observation")),
+		fmt.Sprintf("Belief-distance: greedy complete linkage on the TV distance between the beliefs of the constant first action (listen, up). Bisimulation: Ferns et al. metric (%d iterations, γ = %s, rewards normalised by their range, no observation term) lifted to histories by W1 between those beliefs. %s: classes by the last d observations.",
+			baseline.DefaultBisimIterations, fg(baseline.DefaultBisimDiscount), truncation),
 		"diameter (ours) is the largest within-class probe distance d^Π: the ε for which the partition is an ε-partition, so thm:value-bound applies to every row with that ε; "+wideText+".",
 		"Times are pattern-only (ours are Go on this machine; the paper's Python). The ε-quotient's time is the distance cache plus the partition (the paper prints ∗).",
 		fmt.Sprintf("Random partition rows (the ε-quotient's class counts per depth, labels drawn from seed %d) are judged statistically: each printed mean must lie within %s standard errors of the mean of our %d draws (plus half a printed digit). Where the ε-quotient has one class per depth the draw is forced and the interval is a point.",
@@ -340,7 +340,9 @@ func valueBounds(ctx context.Context, env *Env) (*Table, error) {
 // and panel C (lrC, on nS states and nO observations); nEps is the number
 // of ε per panel.
 func valueBoundsRemarks(t *Table, T, m, nEps int, lrB, lrC float64, nS, nO int) error {
-	keys := func(i int) map[string]string { return map[string]string{"panel": t.at(i, "panel"), "eps": t.at(i, "eps")} }
+	keys := func(i int) map[string]string {
+		return map[string]string{"panel": t.at(i, "panel"), "eps": t.at(i, "eps")}
+	}
 	tiger, err := bench.Lookup("tiger")
 	if err != nil {
 		return err
@@ -414,6 +416,8 @@ func planningSpeedup(ctx context.Context, env *Env) (*Table, error) {
 		Columns: []Column{{"benchmark", Key}, {"m", Key}, {"eps", Key}, {"policies", Exact}, {"classes", Exact},
 			{"v_star_orig", Exact}, {"value_gap", Exact}, {"selected", Info}, {"v_selected_quotient", Info}, {"ties_on_quotient", Info}}}
 	const T = 2
+	var hallway string // the Hallway model's name, for the notes
+	var merged string  // what the quotient does at Hallway's largest ε
 	for _, c := range []struct {
 		name, model string
 		m           int
@@ -428,22 +432,58 @@ func planningSpeedup(ctx context.Context, env *Env) (*Table, error) {
 			return nil, err
 		}
 		for _, eps := range c.eps {
-			s, _, err := plAssess(ctx, env, c.model, c.m, T, r.Partition(eps), baseline.AllFirst(T))
+			part := r.Partition(eps)
+			s, _, err := plAssess(ctx, env, c.model, c.m, T, part, baseline.AllFirst(T))
 			if err != nil {
 				return nil, err
 			}
-			vStar := math.Inf(-1)
-			for _, v := range s.VM {
-				vStar = max(vStar, v)
+			vStar, best := math.Inf(-1), 0
+			for k, v := range s.VM {
+				if v > vStar {
+					vStar, best = v, k
+				}
 			}
 			sel, vq, ties := plan.Best(s.VQ, value.DefaultTol)
 			t.Rows = append(t.Rows, []string{c.name, itoa(c.m), plEps(eps), itoa(fam.Len()), itoa(s.Classes), plF4(vStar),
 				plF4(vStar - s.VM[sel]), value.Policy(b.Model, fam.At(sel), T), plF4(vq), itoa(ties)})
+			if c.name == "Hallway" {
+				hallway = b.Name
+				var top []string
+				for k, v := range s.VQ {
+					if v >= vq-value.DefaultTol {
+						top = append(top, value.Policy(b.Model, fam.At(k), T))
+					}
+				}
+				merged = fmt.Sprintf("at ε = %s the depth-1 histories form %s, the quotient ranks %s (%s) above %s (%s), and %s scores %s on the original",
+					plEps(eps), plural(part.Classes(1), "class"), strings.Join(top, " / "), plF4(vq), value.Policy(b.Model, fam.At(best), T), plF4(s.VQ[best]),
+					value.Policy(b.Model, fam.At(sel), T), plF4(s.VM[sel]))
+			}
 		}
 	}
+	tiger, hall := t.Row("Tiger|1|0"), t.Row("Hallway|1|0")
+	gap := slices.IndexFunc(t.Rows, func(r []string) bool { return r[0] == "Hallway" && r[6] != plF4(0) })
+	if tiger < 0 || hall < 0 || gap < 0 {
+		return nil, fmt.Errorf("repro: planning-speedup: missing the Tiger or Hallway rows of the notes")
+	}
+	keys := func(i int) map[string]string {
+		return map[string]string{"benchmark": t.at(i, "benchmark"), "m": t.at(i, "m"), "eps": t.at(i, "eps")}
+	}
+	var pr [3]string
+	for k, c := range []struct {
+		i   int
+		col string
+	}{{tiger, "v_star_orig"}, {hall, "v_star_orig"}, {gap, "value_gap"}} {
+		v, err := paperValue(t.Paper, keys(c.i), c.col)
+		if err != nil {
+			return nil, err
+		}
+		pr[k] = v
+	}
 	t.Notes = append(t.Notes,
-		"The objective that reproduces the printed V* (Tiger 0.3725 = P(LL) under always-listen; Hallway(10) 0.262 = P(lm_0 lm_0) under stay) and the Hallway gap 0.082 is G = 1[o_1 = o_2 = first observation] (baseline.AllFirst), not the models' rewards (Hallway has none). Policies are selected on the quotient seen by each probe (first maximum in family order, tolerance 1e-9) and evaluated on the original.",
-		"Hallway is Hallway(10) (the paper prints no L); at ε = 0.5 all depth-1 histories merge, the quotient ranks left/right (0.160) above stay (0.136), and left scores 0.180 on the original.")
+		fmt.Sprintf("The objective that reproduces the printed V* (Tiger %s: ours %s = P(LL) under %s; Hallway %s: ours %s = P(lm_0 lm_0) under %s) and the Hallway gap %s (ours %s at ε = %s) is G = 1[o_1 = o_2 = first observation] (baseline.AllFirst), not the models' rewards (Hallway has none). Policies are selected on the quotient seen by each probe (first maximum in family order, tolerance %s) and evaluated on the original.",
+			pr[0], t.at(tiger, "v_star_orig"), t.at(tiger, "selected"), pr[1], t.at(hall, "v_star_orig"), t.at(hall, "selected"),
+			pr[2], t.at(gap, "value_gap"), t.at(gap, "eps"), fg(value.DefaultTol)),
+		"Hallway is the built-in "+hallway+" (the paper prints no L); "+merged+".")
 	return t, nil
 }
 
