@@ -182,3 +182,18 @@ func TestNotesPlanningSpeedup(t *testing.T) {
 		mustContain(t, "planning-speedup notes", notes, fmt.Sprintf(c.format, pr[c.col], col(t, tab, i, c.col)))
 	}
 }
+
+func TestNotesBeliefSensitivity(t *testing.T) {
+	tab := noteTable(t, "belief-sensitivity")
+	note := strings.Join(tab.Notes, "\n")
+	mustContain(t, "belief-sensitivity note", note, "from "+col(t, tab, 0, "d_LR")+" at b0 = "+col(t, tab, 0, "b0_left"))
+	for i := 1; i < len(tab.Rows); i++ {
+		for _, e := range []string{"0", "0_3", "0_5"} {
+			c, ref := col(t, tab, i, "classes_eps"+e), col(t, tab, 0, "classes_eps"+e)
+			entry := fmt.Sprintf("b0 = %s (%s vs %s classes, ARI %s)", col(t, tab, i, "b0_left"), c, ref, col(t, tab, i, "ari_eps"+e))
+			if (c != ref) != strings.Contains(note, entry) {
+				t.Errorf("belief-sensitivity note: row %d at ε %s (%s vs %s classes) listed = %v:\n%s", i, e, c, ref, c == ref, note)
+			}
+		}
+	}
+}

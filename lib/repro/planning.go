@@ -523,12 +523,14 @@ func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
 		i := len(t.Rows) - 1
 		// The paper's max_classes (7) is the depth-T-apart count: a
 		// checked reconstruction.
-		t.Reconstruct(i, "min_classes", itoa(minApart), "the smallest class count over the accuracies with the depth-2 histories counted apart (the listen-only figure's convention)")
-		t.Reconstruct(i, "max_classes", itoa(maxApart), "the largest class count over the accuracies with the depth-2 histories counted apart")
+		t.Reconstruct(i, "min_classes", itoa(minApart), fmt.Sprintf("the smallest class count over the accuracies with the depth-%d histories counted apart (the listen-only figure's convention)", T))
+		t.Reconstruct(i, "max_classes", itoa(maxApart), fmt.Sprintf("the largest class count over the accuracies with the depth-%d histories counted apart", T))
 		t.Remark(i, fmt.Sprintf("d(L, R) = (2a − 1)² over the accuracies: %s; value errors over the accuracies: %s", strings.Join(ds, " "), strings.Join(es, " ")))
 	}
+	acc := plTigerAccuracies
 	t.Notes = append(t.Notes,
-		"Each accuracy a ∈ {0.70, …, 0.95} is the full-action Tiger with Z(listen) = a; classes are totals over depths 0–2 (depth 2 one class), value error as in tab:baseline-full. d(L, R) = (2a − 1)², so L and R merge once ε ≥ (2a − 1)²; merging them costs ½(a² + (1 − a)² − ½) in P(LL).")
+		fmt.Sprintf("Each accuracy a ∈ {%s, …, %s} is the full-action Tiger with Z(listen) = a; classes are totals over depths 0–%d (depth %d one class), value error as in tab:baseline-full. d(L, R) = (2a − 1)², so L and R merge once ε ≥ (2a − 1)²; merging them costs ½(a² + (1 − a)² − ½) in P(LL).",
+			plF2(acc[0]), plF2(acc[len(acc)-1]), T, T))
 	return t, nil
 }
 
@@ -558,8 +560,49 @@ func beliefSensitivity(ctx context.Context, env *Env) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, append(row, f3(r.D[1].At(0, 1))))
 	}
-	t.Notes = append(t.Notes, "d(L, R) falls from 0.49 at b0 = 0.5 to 0.257 at b0 ∈ {0.1, 0.9}, below ε = 0.3: the only change of partition (3 vs 4 classes, ARI 0.89).")
+	t.Notes = append(t.Notes, beliefNote(t, grid))
 	return t, nil
+}
+
+// beliefNote says how far d(L, R) falls from the first row (the uniform
+// b0) and which partitions change, from the cells of tab:belief-sensitivity.
+func beliefNote(t *Table, grid []float64) string {
+	low := 0
+	for i := range t.Rows {
+		if t.at(i, "d_LR") < t.at(low, "d_LR") {
+			low = i
+		}
+	}
+	var lows []string
+	for i := range t.Rows {
+		if t.at(i, "d_LR") == t.at(low, "d_LR") {
+			lows = append(lows, t.at(i, "b0_left"))
+		}
+	}
+	dLow, _ := strconv.ParseFloat(t.at(low, "d_LR"), 64)
+	var changes []string
+	for _, eps := range grid {
+		e := strings.ReplaceAll(fg(eps), ".", "_")
+		cc, ac := "classes_eps"+e, "ari_eps"+e
+		var at []string
+		for i := 1; i < len(t.Rows); i++ {
+			if t.at(i, cc) != t.at(0, cc) {
+				at = append(at, fmt.Sprintf("b0 = %s (%s vs %s classes, ARI %s)", t.at(i, "b0_left"), t.at(i, cc), t.at(0, cc), t.at(i, ac)))
+			}
+		}
+		if len(at) > 0 {
+			below := "above"
+			if dLow < eps {
+				below = "below"
+			}
+			changes = append(changes, fmt.Sprintf("at ε = %s, where the lowest d(L, R) is %s it, for %s", fg(eps), below, strings.Join(at, ", ")))
+		}
+	}
+	what := "no partition changes"
+	if len(changes) > 0 {
+		what = "the partition changes only " + strings.Join(changes, "; ")
+	}
+	return fmt.Sprintf("d(L, R) falls from %s at b0 = %s to %s at b0 ∈ {%s}; %s.", t.at(0, "d_LR"), t.at(0, "b0_left"), t.at(low, "d_LR"), strings.Join(lows, ", "), what)
 }
 
 // ---------------------------------------------------------------------
