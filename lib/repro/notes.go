@@ -2,6 +2,7 @@ package repro
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -74,6 +75,18 @@ func fg(x float64) string {
 	s := strconv.FormatFloat(x, 'g', -1, 64)
 	s = strings.Replace(s, "e-0", "e-", 1)
 	return strings.Replace(s, "e+0", "e+", 1)
+}
+
+// fe formats a grid value (0.30000000000000004 as 0.3).
+func fe(x float64) string { return fg(math.Round(x*1e9) / 1e9) }
+
+// gridText writes a grid of ε as "0, 0.1, …, 0.6" (every value when
+// there are at most three).
+func gridText(grid []float64) string {
+	if len(grid) <= 3 {
+		return floats(grid, fe, ", ")
+	}
+	return fe(grid[0]) + ", " + fe(grid[1]) + ", …, " + fe(grid[len(grid)-1])
 }
 
 // thousands writes n with a thousands comma (6,405), as the notes do.

@@ -197,3 +197,14 @@ func TestNotesBeliefSensitivity(t *testing.T) {
 		}
 	}
 }
+
+func TestNotesAblation(t *testing.T) {
+	tab := noteTable(t, "ablation")
+	note := strings.Join(tab.Notes, "\n")
+	g := tab.Row("Approx.|Greedy k=5")
+	if g < 0 {
+		t.Fatal("no greedy row")
+	}
+	mustContain(t, "ablation note", note, fmt.Sprintf("(%s classes, ARI %s; the paper prints ARI = %s)",
+		col(t, tab, g, "classes_T4"), col(t, tab, g, "ari_vs_full_T4"), claimValue(t, "ablation_greedy_ari")))
+}
