@@ -208,3 +208,27 @@ func TestNotesAblation(t *testing.T) {
 	mustContain(t, "ablation note", note, fmt.Sprintf("(%s classes, ARI %s; the paper prints ARI = %s)",
 		col(t, tab, g, "classes_T4"), col(t, tab, g, "ari_vs_full_T4"), claimValue(t, "ablation_greedy_ari")))
 }
+
+func TestNotesPlanningClaims(t *testing.T) {
+	tab := noteTable(t, "planning-claims")
+	row := func(id string) int {
+		i := tab.Row(id)
+		if i < 0 {
+			t.Fatalf("planning-claims has no row %s", id)
+		}
+		return i
+	}
+	det, fscs := col(t, tab, row("sanity_det_max_w1"), "value"), col(t, tab, row("sanity_det_fscs"), "value")
+	mustContain(t, "planning-claims notes", strings.Join(tab.Notes, "\n"), "below the deterministic maximum "+det+".")
+	mustContain(t, "planning-claims sanity_max_w1_max", tab.Note[row("sanity_max_w1_max")],
+		"below the computed deterministic maximum "+det+" (m ≤ 2, "+fscs+" controllers)",
+		fmt.Sprintf("%s controllers each", claimValue(t, "sanity_per_seed")))
+}
+
+func TestNotesHorizonGap(t *testing.T) {
+	tab := noteTable(t, "horizon-gap")
+	first, last := tab.Rows[0], tab.Rows[len(tab.Rows)-1]
+	mustContain(t, "horizon-gap note", strings.Join(tab.Notes, "\n"),
+		fmt.Sprintf("(%s at T = %s, %s at T = %s; planning-claims; ours %s and %s)", claimValue(t, "horizon_gap_canonical_T2"), first[0],
+			claimValue(t, "horizon_gap_canonical_T10"), last[0], col(t, tab, 0, "canonical_bound"), col(t, tab, len(tab.Rows)-1, "canonical_bound")))
+}
