@@ -232,3 +232,12 @@ func TestNotesHorizonGap(t *testing.T) {
 		fmt.Sprintf("(%s at T = %s, %s at T = %s; planning-claims; ours %s and %s)", claimValue(t, "horizon_gap_canonical_T2"), first[0],
 			claimValue(t, "horizon_gap_canonical_T10"), last[0], col(t, tab, 0, "canonical_bound"), col(t, tab, len(tab.Rows)-1, "canonical_bound")))
 }
+
+func TestNotesPBVIComparison(t *testing.T) {
+	tab := noteTable(t, "pbvi-comparison")
+	notes := strings.Join(tab.Notes, "\n")
+	for i := range tab.Rows {
+		pr := paperRow(t, "pbvi-comparison", map[string]string{"benchmark": col(t, tab, i, "benchmark")})
+		mustContain(t, "pbvi-comparison notes", notes, "the paper prints "+pr["value_gap"])
+	}
+}
