@@ -241,3 +241,25 @@ func TestNotesPBVIComparison(t *testing.T) {
 		mustContain(t, "pbvi-comparison notes", notes, "the paper prints "+pr["value_gap"])
 	}
 }
+
+func TestNotesCertificates(t *testing.T) {
+	tab := noteTable(t, "certificate-claims")
+	k3 := tab.Row("pa_gw_k3")
+	if k3 < 0 {
+		t.Fatal("no row pa_gw_k3")
+	}
+	mustContain(t, "certificate-claims notes", strings.Join(tab.Notes, "\n"),
+		"'k = "+claimValue(t, "pa_tiger_k")+" yields δ_S = 0'", col(t, tab, k3, "value")+" on GridWorld 3x3")
+	lr := noteTable(t, "low-rank")
+	var sizes []string
+	for i := range lr.Rows {
+		if col(t, lr, i, "m") == "2" {
+			n := col(t, lr, i, "fscs")
+			if len(n) > 3 {
+				n = n[:len(n)-3] + "," + n[len(n)-3:]
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	mustContain(t, "low-rank notes", strings.Join(lr.Notes, "\n"), "("+strings.Join(sizes, " and ")+" for m = 2)")
+}
