@@ -263,3 +263,14 @@ func TestNotesCertificates(t *testing.T) {
 	}
 	mustContain(t, "low-rank notes", strings.Join(lr.Notes, "\n"), "("+strings.Join(sizes, " and ")+" for m = 2)")
 }
+
+func TestNotesMediumScale(t *testing.T) {
+	tab := noteTable(t, "medium-scale")
+	most := 0.0
+	for i := range tab.Rows {
+		if strings.HasPrefix(col(t, tab, i, "benchmark"), "Random") {
+			most = max(most, num(t, col(t, tab, i, "exact_max_w1")))
+		}
+	}
+	mustContain(t, "medium-scale notes", strings.Join(tab.Notes, "\n"), fmt.Sprintf("their exact max W1 is at most %.3f", most))
+}
