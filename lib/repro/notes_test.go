@@ -274,3 +274,18 @@ func TestNotesMediumScale(t *testing.T) {
 	}
 	mustContain(t, "medium-scale notes", strings.Join(tab.Notes, "\n"), fmt.Sprintf("their exact max W1 is at most %.3f", most))
 }
+
+func TestNotesM2Scaling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("m2-scaling is heavy")
+	}
+	tab := noteTable(t, "m2-scaling")
+	notes := strings.Join(tab.Notes, "\n")
+	for i := range tab.Rows {
+		if col(t, tab, i, "m") != "2" {
+			continue
+		}
+		pr := paperRow(t, "m2-scaling", map[string]string{"benchmark": col(t, tab, i, "benchmark"), "m": "2", "horizon": col(t, tab, i, "horizon")})
+		mustContain(t, "m2-scaling notes", notes, fmt.Sprintf("%s, printed [%s, %s]: the exact %s is", col(t, tab, i, "benchmark"), pr["ci_low"], pr["ci_high"], col(t, tab, i, "exact_max_w1")))
+	}
+}
