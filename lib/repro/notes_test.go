@@ -289,3 +289,26 @@ func TestNotesM2Scaling(t *testing.T) {
 		mustContain(t, "m2-scaling notes", notes, fmt.Sprintf("%s, printed [%s, %s]: the exact %s is", col(t, tab, i, "benchmark"), pr["ci_low"], pr["ci_high"], col(t, tab, i, "exact_max_w1")))
 	}
 }
+
+func TestNotesMeaningfulScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("meaningful-scale is heavy")
+	}
+	tab := noteTable(t, "meaningful-scale")
+	up := tab.Row("Scale-up|Network Monitoring (n=12)|Sampling")
+	ts := tab.Row("Scale-up|Network Monitoring (n=12)|Sampling, T-step suffix")
+	long := tab.Row("Long T|Network Monitoring (n=10)|Layered")
+	if up < 0 || ts < 0 || long < 0 {
+		t.Fatal("missing rows")
+	}
+	pr := paperRow(t, "meaningful-scale", map[string]string{"track": "Scale-up", "benchmark": "Network Monitoring (n=12)", "method": "Sampling"})
+	mustContain(t, "meaningful-scale notes", strings.Join(tab.Notes, "\n"),
+		fmt.Sprintf("interval [%s, %s] fits the definition's maximum (exact %s)", pr["ci_low"], pr["ci_high"], col(t, tab, up, "exact_max_w1")),
+		fmt.Sprintf("the T-step reading's (exact %s)", col(t, tab, ts, "exact_max_w1")))
+	pl := paperRow(t, "meaningful-scale", map[string]string{"track": "Long T", "benchmark": "Network Monitoring (n=10)", "method": "Layered"})
+	mustContain(t, "meaningful-scale Long T", tab.Note[long], fmt.Sprintf("the printed %s and %s classes", pl["classes_eps0"], pl["classes_eps0_3"]),
+		fmt.Sprintf("the printed interval [%s, %s]", pl["ci_low"], pl["ci_high"]))
+	if h := col(t, tab, long, "horizon"); h != pl["horizon"] {
+		t.Errorf("Long T horizon %s, printed %s", h, pl["horizon"])
+	}
+}
