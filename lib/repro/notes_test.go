@@ -9,6 +9,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/datasets"
 	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/fsc"
 )
 
 // The numbers in a table's notes are the numbers of its cells and of the
@@ -112,8 +113,6 @@ func lookupModel(t *testing.T, name string) bench.Benchmark {
 	}
 	return b
 }
-
-var _ = context.Background
 
 func TestNotesBaselineFull(t *testing.T) {
 	tab := noteTable(t, "baseline-full")
@@ -311,4 +310,27 @@ func TestNotesMeaningfulScale(t *testing.T) {
 	if h := col(t, tab, long, "horizon"); h != pl["horizon"] {
 		t.Errorf("Long T horizon %s, printed %s", h, pl["horizon"])
 	}
+}
+
+func TestNotesConvergence(t *testing.T) {
+	tab := noteTable(t, "convergence")
+	notes := strings.Join(tab.Notes, "\n")
+	// the exact distances of GridWorld 3×3 (m = 1, T = 2), computed by the
+	// exact pipeline, not the sampler's exact laws
+	r, _, err := distances(context.Background(), &Env{}, "gridworld:3", fsc.KindStationary, 1, 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eps := range []float64{0, 0.3, 0.5} {
+		best := -1.0
+		for _, m := range r.D {
+			for _, d := range m.Data {
+				if d > 0 && (best < 0 || abs(d-eps) < abs(best-eps)) {
+					best = d
+				}
+			}
+		}
+		mustContain(t, "convergence notes", notes, fmt.Sprintf("ε = %s: %.4f (%.4f away)", strconv.FormatFloat(eps, 'g', -1, 64), best, abs(best-eps)))
+	}
+	mustContain(t, "convergence notes", notes, fmt.Sprintf("over the %d depth-1 pairs", len(r.D[1].Data)))
 }
