@@ -334,3 +334,40 @@ func TestNotesConvergence(t *testing.T) {
 	}
 	mustContain(t, "convergence notes", notes, fmt.Sprintf("over the %d depth-1 pairs", len(r.D[1].Data)))
 }
+
+func TestNotesSamplingTables(t *testing.T) {
+	sv := noteTable(t, "sampling-variance")
+	r, _, err := distances(context.Background(), &Env{}, "gridworld:10", fsc.KindStationary, 1, 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range sv.Rows {
+		eps := num(t, col(t, sv, i, "eps"))
+		if eps == 0 {
+			continue
+		}
+		best := -1.0
+		for _, m := range r.D {
+			for _, d := range m.Data {
+				if d > 0 && (best < 0 || abs(d-eps) < abs(best-eps)) {
+					best = d
+				}
+			}
+		}
+		mustContain(t, "sampling-variance note", strings.Join(sv.Notes, "\n"), fmt.Sprintf("%.3f at ε = %s", best, col(t, sv, i, "eps")))
+	}
+	cp := noteTable(t, "computational-profile")
+	most := ""
+	for i := range cp.Rows {
+		if c := paperRow(t, "computational-profile", map[string]string{"benchmark": col(t, cp, i, "benchmark")})["cache_s"]; most == "" || num(t, c) > num(t, most) {
+			most = c
+		}
+	}
+	mustContain(t, "computational-profile note", strings.Join(cp.Notes, "\n"), "took up to "+most+" s")
+	if testing.Short() {
+		return
+	}
+	bc := noteTable(t, "bootstrap-coverage")
+	mustContain(t, "bootstrap-coverage notes", strings.Join(bc.Notes, "\n"), "against the exact value "+col(t, bc, 0, "exact_max_w1"),
+		"over "+claimValue(t, "bootstrap_replications")+" replications")
+}
