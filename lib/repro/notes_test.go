@@ -371,3 +371,17 @@ func TestNotesSamplingTables(t *testing.T) {
 	mustContain(t, "bootstrap-coverage notes", strings.Join(bc.Notes, "\n"), "against the exact value "+col(t, bc, 0, "exact_max_w1"),
 		"over "+claimValue(t, "bootstrap_replications")+" replications")
 }
+
+func TestNotesLayered(t *testing.T) {
+	tab := noteTable(t, "hierarchical-scaling")
+	i := tab.Row("6|Layered")
+	if i < 0 {
+		t.Fatal("no row 6|Layered")
+	}
+	mustContain(t, "hierarchical-scaling notes", strings.Join(tab.Notes, "\n"),
+		fmt.Sprintf("(T = 6, τ = %s: ", col(t, tab, i, "segment_tau")), " = "+col(t, tab, i, "histories_processed")+").")
+	lc := noteTable(t, "layered-checks")
+	mustContain(t, "layered-checks notes", strings.Join(lc.Notes, "\n"), "The paper names its "+claimValue(t, "layered_checks_cases")+" cases")
+	tr := noteTable(t, "tractability")
+	mustContain(t, "tractability notes", strings.Join(tr.Notes, "\n"), "|S| = 4,096 and "+claimValue(t, "tract_states_sampling_medium")+" by sampling")
+}
