@@ -635,10 +635,10 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 		scs[k] = sc
 	}
-	tstep := fmt.Sprintf("the printed ε = 0 count is every history of the T = %d tree, impossible under the paper's own definition, "+
+	tstep := fmt.Sprintf("the printed ε = %s count is every history of the T = %d tree, impossible under the paper's own definition, "+
 		"where the depth-T histories have an empty suffix and form one class (at most one class per history before depth T, and one more); the ours-only 'T-step suffix' rows give every history a suffix of T observations: "+
-		"that reading gives %d classes at ε = 0 for %s (exact %s at ε ∈ {%s}) and %d for %s (sampled)",
-		meaningfulT, scs[1].counts[0], cases[1].name, joinInts(scs[1].exactCnt), floats(eps, fe, ", "), scs[3].counts[0], cases[3].name)
+		"that reading gives %d classes at ε = %s for %s (exact %s at ε ∈ {%s}) and %d for %s (sampled)",
+		fe(eps[0]), meaningfulT, scs[1].counts[0], fe(eps[0]), cases[1].name, joinInts(scs[1].exactCnt), floats(eps, fe, ", "), scs[3].counts[0], cases[3].name)
 	judges := map[int]statJudge{}
 	for k, c := range cases {
 		sc := scs[k]
@@ -671,7 +671,8 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 	// the caption describes; and n = 10 at T = 2 under the T-step reading.
 	const longName, longModel, tau = "Network Monitoring (n=10)", "netmon:10", 4
 	long := map[string]string{"track": "Long T", "benchmark": longName, "method": "Layered"}
-	seg, err := sampled(ctx, env, longModel, 1, tau, eps)
+	const longM = 1
+	seg, err := sampled(ctx, env, longModel, longM, tau, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -708,9 +709,9 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 	}
 	judges[len(t.Rows)] = statJudge{skip: fmt.Sprintf("layering (thm:layered-composition) is lib/wrap's and is not used here, and the row's setting is ambiguous: "+
 		"a τ = %d segment has a tree of %d histories, while the printed %s and %s classes are what %s at T = %d gives under the T-step suffix reading (exact: %s)%s. "+
-		"Our sampled τ = %d segment (m = 1, N = %d, T = %d) gives max W1 %s, CI [%s, %s], exact %s",
+		"Our sampled τ = %d segment (m = %d, N = %d, T = %d) gives max W1 %s, CI [%s, %s], exact %s",
 		tau, seg.run.Tree.Len(), pr[0], pr[1], b10.Name, meaningfulT, strings.Join(exactTS, " and "), sameCI,
-		tau, scaleN, tau, f3(seg.run.MaxDistance()), f3(seg.iv.Low), f3(seg.iv.High), f3(seg.exactMax))}
+		tau, longM, scaleN, tau, f3(seg.run.MaxDistance()), f3(seg.iv.Low), f3(seg.iv.High), f3(seg.exactMax))}
 	t.Rows = append(t.Rows, []string{"Long T", longName, itoa(b10.Model.NumStates()), itoa(b10.Model.NumObservations()), pr[4], "Layered", "–", "–", "–", f3(seg.iv.Low), f3(seg.iv.High),
 		f3(seg.run.MaxDistance()), f3(seg.exactMax), "–", "–"})
 	statTable(t, judges)
@@ -742,10 +743,10 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 	nO := rd.b.Model.NumObservations()
 	t.Notes = append(t.Notes,
 		fmt.Sprintf("The Sampling rows follow the paper's definition (a suffix of T − t observations after a depth-t history); their class counts differ from the printed ones, which count every history apart. "+
-			"The ours-only 'T-step suffix' rows show the reading behind the printed ε = 0 counts. The printed %s interval [%s, %s] %s the definition's maximum (exact %s) and %s the T-step reading's (exact %s).",
-			cases[0].name, los, his, fits(scs[0].exactMax), f3(scs[0].exactMax), fits(scs[1].exactMax), f3(scs[1].exactMax)),
+			"The ours-only 'T-step suffix' rows show the reading behind the printed ε = %s counts. The printed %s interval [%s, %s] %s the definition's maximum (exact %s) and %s the T-step reading's (exact %s).",
+			fe(eps[0]), cases[0].name, los, his, fits(scs[0].exactMax), f3(scs[0].exactMax), fits(scs[1].exactMax), f3(scs[1].exactMax)),
 		fmt.Sprintf("%s, |S| = %d, |O| = %d is our own draw (%s): pattern only. For its T-step-suffix row the exact distances (horizon %d over %s histories of a dense %d-state model), the bootstrap (up to %s transport problems per resample, the run's, on up to %d suffixes) and further seeds are not computed.",
-			cases[3].name, rd.b.Model.NumStates(), nO, rd.b.Name, 2*meaningfulT, thousands(wrap.HistoriesDirect(nO, 2*meaningfulT)), rd.b.Model.NumStates(),
+			cases[3].name, rd.b.Model.NumStates(), nO, rd.b.Name, meaningfulT+cases[3].suffix, thousands(wrap.HistoriesDirect(nO, meaningfulT+cases[3].suffix)), rd.b.Model.NumStates(),
 			thousands(rd.run.Problems), int(math.Pow(float64(nO), float64(cases[3].suffix)))),
 		"The Long T row is not reproduced (see its note).")
 	return t, nil
@@ -824,6 +825,10 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 		}
 		return true, fmt.Sprintf("statistical: printed mean and min ARI within the central 95%% of %d groups of %d replications", groups, reps)
 	}
+	pairs := 0
+	for _, m := range exact {
+		pairs += len(m.Data)
+	}
 	// where agreement is lost: the ARIs below 1 per ε over every run, and
 	// the exact distance nearest each ε
 	below := make([][]string, len(eps))
@@ -856,8 +861,8 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 			reps, len(eps), reps*len(eps), groups, reps, reps, reps, reps-1),
 		fmt.Sprintf("%s, over every run. Sampling noise moves a pair across a threshold more easily the nearer its exact distance is; the positive exact distance nearest each ε: %s.",
 			lostText, strings.Join(near, ", ")),
-		fmt.Sprintf("mean_abs_error is the mean |d̂ − d| over the %d depth-1 pairs and max_bias the mean of max d̂ − max d (all %d runs per N): both fall like N^{-1/2} (rem:sample-complexity).",
-			len(exact[1].Data), groups*reps))
+		fmt.Sprintf("mean_abs_error is the mean |d̂ − d| over the %d history pairs and max_bias the mean of max d̂ − max d (all %d runs per N): both fall like N^{-1/2} (rem:sample-complexity).",
+			pairs, groups*reps))
 	return t, nil
 }
 
@@ -1091,7 +1096,7 @@ func sampleComplexity(ctx context.Context, env *Env) (*Table, error) {
 	}
 	t.Notes = append(t.Notes,
 		"Least-squares slope of log mean |d̂ − d| against log N (the remark's O(N^{-1/2}) rate predicts a slope of −½): "+strings.Join(fits, "; ")+". scaled_error = mean |d̂ − d| · √N is roughly constant.",
-		fmt.Sprintf("Every sampled distance is a maximum over probes of noisy estimates, so it is biased upward (mean_signed_error > 0), and so is the largest (mean_bias_max = mean of max d̂ − max d); at N = %d the mean signed error is %s. This is the remark's union-bound factor at work, and why sampled class counts can exceed exact ones (tab:m2-scaling).", scaleN, strings.Join(bias, "; ")))
+		fmt.Sprintf("Every sampled distance is a maximum over probes of noisy estimates, so it is biased upward (mean_signed_error is positive), and so is the largest (mean_bias_max = mean of max d̂ − max d); at N = %d the mean signed error is %s. This is the remark's union-bound factor at work, and why sampled class counts can exceed exact ones (tab:m2-scaling).", scaleN, strings.Join(bias, "; ")))
 	return t, nil
 }
 
