@@ -56,7 +56,7 @@ func lowRank(ctx context.Context, env *Env) (*Table, error) {
 		if sp.Cols != size {
 			return nil, fmt.Errorf("repro: low-rank: %d columns for a family of %d", sp.Cols, size)
 		}
-		if c.m > 1 {
+		if c.m == certM {
 			sizes = append(sizes, thousands(sp.Cols))
 		}
 		ds := tt.Spectrum(depth, false)
@@ -70,7 +70,7 @@ func lowRank(ctx context.Context, env *Env) (*Table, error) {
 			fmt.Sprintf("%d/%d/%d", ds.EffectiveRank(0.9), ds.EffectiveRank(0.95), ds.EffectiveRank(0.99)), f3(s1)})
 	}
 	t.Notes = append(t.Notes,
-		"Reading: effective rank = min k with Σ_{i<k} σ_i² ≥ p·Σ σ_i² (variance = squared singular values, no centring), rows = the history pairs of one depth (the paper's Depth column, T − 1), one column per controller of the family with duplicates ("+strings.Join(sizes, " and ")+" for m = 2). This reading reproduces every printed rank; the alternatives do not (distinct columns only: last Info column; σ instead of σ²; centred columns).",
+		"Reading: effective rank = min k with Σ_{i<k} σ_i² ≥ p·Σ σ_i² (variance = squared singular values, no centring), rows = the history pairs of one depth (the paper's Depth column, T − 1), one column per controller of the family with duplicates ("+strings.Join(sizes, " and ")+" for m = "+itoa(certM)+"). This reading reproduces every printed rank; the alternatives do not (distinct columns only: last Info column; σ instead of σ²; centred columns).",
 		"Ground metrics as everywhere: discrete for Tiger, geometric for GridWorld.")
 	return t, nil
 }
