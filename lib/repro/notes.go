@@ -3,6 +3,7 @@ package repro
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,26 @@ func paperFloat(table string, keys map[string]string, col string) (float64, stri
 		return 0, "", fmt.Errorf("repro: datasets/paper/%s.csv, column %s: %q is not a number", table, col, s)
 	}
 	return v, strings.TrimSpace(s), nil
+}
+
+// paperColumn returns the distinct printed values of column col of
+// datasets/paper/TABLE.csv, in row order (numbers written canonically).
+func paperColumn(table, col string) ([]string, error) {
+	h, rows, err := datasets.Paper(table)
+	if err != nil {
+		return nil, err
+	}
+	j := slices.Index(h, col)
+	if j < 0 {
+		return nil, fmt.Errorf("repro: datasets/paper/%s.csv has no column %s", table, col)
+	}
+	var out []string
+	for _, r := range rows {
+		if v := normNum(r[j]); !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 // claimed returns the value of the inline claim id
