@@ -329,8 +329,8 @@ func valueBounds(ctx context.Context, env *Env) (*Table, error) {
 			panels[0].probes, panels[0].objName, plF4(synthErr)),
 		fmt.Sprintf("Panel B: Tiger's own reward; l_r_hat = %s is the empirical Lipschitz constant over the %d constant probes (value.EstimateLipschitz). For open-loop probes no finite L_R exists (equal suffix laws, different rewards; notebook 01). So the 'vacuous' bound is in fact either %s (this family) or unavailable.",
 			panels[1].lhat, panels[1].probes, panels[1].lhat),
-		fmt.Sprintf("Panel C: goal-reward GridWorld 3×3, geometric metric; error of the latent goal reward. Its empirical L̂_R over the %d constant probes is %s, not ≈ %s; the bound columns use the paper's L_R = %s for comparability and hold with either. '≈' cells are compared within half a unit of their column's printed precision (the row's note says which tolerance was used), never at the integer precision of a printed integer.",
-			panels[2].probes, panels[2].lhat, fg(panels[2].LR), fg(panels[2].LR)),
+		fmt.Sprintf("Panel C: %s (goal-reward GridWorld), geometric metric; error of the latent goal reward. Its empirical L̂_R over the %d constant probes is %s, not ≈ %s; the bound columns use the paper's L_R = %s for comparability and hold with either. '≈' cells are compared within half a unit of their column's printed precision (the row's note says which tolerance was used), never at the integer precision of a printed integer.",
+			panels[2].model, panels[2].probes, panels[2].lhat, fg(panels[2].LR), fg(panels[2].LR)),
 		"indicator_error (ours) is the error of G = 1[o_1 = o_2 = first observation] in every panel; the canonical column is L_R·T·ε·(1 + 2T|S||O|) with the panel's L_R.")
 	return t, nil
 }
@@ -454,8 +454,8 @@ func planningSpeedup(ctx context.Context, env *Env) (*Table, error) {
 						top = append(top, value.Policy(b.Model, fam.At(k), T))
 					}
 				}
-				merged = fmt.Sprintf("at ε = %s the depth-1 histories form %s, the quotient ranks %s (%s) above %s (%s), and %s scores %s on the original",
-					plEps(eps), plural(part.Classes(1), "class"), strings.Join(top, " / "), plF4(vq), value.Policy(b.Model, fam.At(best), T), plF4(s.VQ[best]),
+				merged = fmt.Sprintf("at ε = %s the depth-%d histories form %s, the quotient ranks %s (%s) above %s (%s), and %s scores %s on the original",
+					plEps(eps), T-1, plural(part.Classes(T-1), "class"), strings.Join(top, " / "), plF4(vq), value.Policy(b.Model, fam.At(best), T), plF4(s.VQ[best]),
 					value.Policy(b.Model, fam.At(sel), T), plF4(s.VM[sel]))
 			}
 		}
@@ -529,7 +529,7 @@ func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
 	}
 	acc := plTigerAccuracies
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("Each accuracy a ∈ {%s, …, %s} is the full-action Tiger with Z(listen) = a; classes are totals over depths 0–%d (depth %d one class), value error as in tab:baseline-full. d(L, R) = (2a − 1)², so L and R merge once ε ≥ (2a − 1)²; merging them costs ½(a² + (1 − a)² − ½) in P(LL).",
+		fmt.Sprintf("Each accuracy a ∈ {%s, …, %s} is the full-action Tiger with Z(listen) = a; classes are totals over the depths up to %d (depth %d one class), value error as in tab:baseline-full. d(L, R) = (2a − 1)², so L and R merge once ε ≥ (2a − 1)²; merging them costs ½(a² + (1 − a)² − ½) in P(LL).",
 			plF2(acc[0]), plF2(acc[len(acc)-1]), T, T))
 	return t, nil
 }
