@@ -222,7 +222,7 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 	}
 	t.Notes = append(t.Notes,
 		"op_classes, clk_classes and ari follow def:equiv with the point-mass stand-in (clock.PointMass); the *_pattern columns follow the authors' exact pipeline (clock.PossibilityPattern: strings labelled by their possibility pattern over the prefixes). They differ only where some string is impossible under some prefix (here: the stationary witness).",
-		"max_gap is the exact cross-family gap δ_clk of cor:op-to-clk-transfer. paper_column_sliced recomputes the printed column by the authors' code's mechanism (clock.SlicedGap); paper_column_reconstructed is the largest d^clk between depth-⌈T/2⌉ histories. The paper's own m = "+itoa(m2ParagraphM)+" paragraph reports gap "+gap+" on Tiger T = "+itoa(m2ParagraphT)+"; δ_clk (m = 1) is "+ours+" there.",
+		"max_gap is the exact cross-family gap δ_clk of cor:op-to-clk-transfer. paper_column_sliced recomputes the printed column by the authors' code's mechanism (clock.SlicedGap); paper_column_reconstructed is the largest d^clk between depth-⌈T/2⌉ histories. The paper's own m = "+itoa(m2ParagraphM)+" paragraph reports gap "+gap+" on Tiger T = "+itoa(m2ParagraphT)+"; δ_clk (one-node probes) is "+ours+" there.",
 		"obs_value_changed compares the observation-score value, on the original model, of the best open-loop string selected on Q_op and on Q_clk.")
 	return t, nil
 }
