@@ -276,12 +276,12 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 	var out []LayeredCase
 	// 1. Single-layer reduction: Γ_2 ≤ L_1 Γ_1 + ε_1 with W_1 = id.
 	{
-		const T, eps = 4, 0.5
-		m1, err := bench.Tiger(0.85, 0.5)
+		const T, eps, acc1, acc2, b0 = 4, 0.5, 0.85, 0.90, 0.5
+		m1, err := bench.Tiger(acc1, b0)
 		if err != nil {
 			return nil, err
 		}
-		mt, err := bench.Tiger(0.90, 0.5)
+		mt, err := bench.Tiger(acc2, b0)
 		if err != nil {
 			return nil, err
 		}
@@ -310,18 +310,20 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 			return nil, err
 		}
 		out = append(out, LayeredCase{ID: "lc1", Kind: "single-layer reduction",
-			Setting: "Tiger T = 4: M = Tiger(0.85), M̃₁ = Tiger(0.90), M̃₂ = its ε-quotient (ε = 0.5), W = id: Γ₂ ≤ Γ₁ + ε₁", LHS: g2.Distance, RHS: g1.Distance + e1.Distance})
+			Setting: fmt.Sprintf("Tiger T = %d: M = Tiger(%s), M̃₁ = Tiger(%s), M̃₂ = its ε-quotient (ε = %s), W = id: Γ₂ ≤ Γ₁ + ε₁", T, plF2(acc1), plF2(acc2), fg(eps)),
+			LHS:     g2.Distance, RHS: g1.Distance + e1.Distance})
 	}
 	// 2–5. Wrapper contraction D(W(M), W(N)) ≤ L_C D(M, N), N an ε-quotient.
 	merge, err := gridMerge()
 	if err != nil {
 		return nil, err
 	}
-	flip, err := wrap.NewChannel([][]float64{{0.9, 0.1}, {0.1, 0.9}}, []string{"L", "R"}, nil)
+	const flipP, noiseP = 0.1, 0.2
+	flip, err := wrap.NewChannel([][]float64{{1 - flipP, flipP}, {flipP, 1 - flipP}}, []string{"L", "R"}, nil)
 	if err != nil {
 		return nil, err
 	}
-	noise, err := GridNoise(0.2)
+	noise, err := GridNoise(noiseP)
 	if err != nil {
 		return nil, err
 	}
@@ -330,22 +332,27 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		T               int
 		eps             float64
 		ch              *wrap.Channel
-		desc            string
+		name, wrapper   string
 	}{
-		{"lc2", "deterministic wrapper", "gridworld:3", 2, 0.3, merge, "GridWorld 3×3 T = 2, N = ε-quotient (ε = 0.3), W = North/South merge (L_C = 1)"},
-		{"lc3", "deterministic wrapper", "gridworld:5", 2, 0.3, merge, "GridWorld 5×5 T = 2, N = ε-quotient (ε = 0.3), W = North/South merge (L_C = 1)"},
-		{"lc4", "stochastic wrapper", "tiger", 4, 0.5, flip, "Tiger T = 4, N = ε-quotient (ε = 0.5), W = symmetric flip 0.1 (L_C = 0.8)"},
-		{"lc5", "stochastic wrapper", "gridworld:3", 2, 0.3, noise, "GridWorld 3×3 T = 2, N = ε-quotient (ε = 0.3), W = adjacent-quadrant noise 0.2"},
+		{"lc2", "deterministic wrapper", "gridworld:3", 2, 0.3, merge, "GridWorld 3×3", "North/South merge"},
+		{"lc3", "deterministic wrapper", "gridworld:5", 2, 0.3, merge, "GridWorld 5×5", "North/South merge"},
+		{"lc4", "stochastic wrapper", "tiger", 4, 0.5, flip, "Tiger", "symmetric flip " + fg(flipP)},
+		{"lc5", "stochastic wrapper", "gridworld:3", 2, 0.3, noise, "GridWorld 3×3", "adjacent-quadrant noise " + fg(noiseP)},
 	} {
 		N, fam, b, err := epsQuotient(ctx, env, c.model, c.T, c.eps)
 		if err != nil {
 			return nil, err
 		}
+		LC, _, _, err := c.ch.Lipschitz(b.Ground)
+		if err != nil {
+			return nil, err
+		}
+		desc := fmt.Sprintf("%s T = %d, N = ε-quotient (ε = %s), W = %s (L_C = %s)", c.name, c.T, fg(c.eps), c.wrapper, fe(LC))
 		lhs, rhs, err := contraction(ctx, wrap.Fixed(b.Model), N, fam, c.T, b.Ground, wrap.Wrapper{Obs: c.ch})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, LayeredCase{ID: c.id, Kind: c.kind, Setting: c.desc + ": D(W(M), W(N)) ≤ L_C·D(M, N)", LHS: lhs, RHS: rhs})
+		out = append(out, LayeredCase{ID: c.id, Kind: c.kind, Setting: desc + ": D(W(M), W(N)) ≤ L_C·D(M, N)", LHS: lhs, RHS: rhs})
 	}
 	// 6–8. Long horizon: Γ = D_T(M, Q̃) ≤ Σ_k ε_k for the layered
 	// decomposition. D_T(R, Q̃) against the segmented reference R is
