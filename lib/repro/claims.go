@@ -148,15 +148,19 @@ func witnessStochasticW1(context.Context, *Env) (string, error) {
 	return strconv.FormatFloat(w, 'f', 4, 64), err
 }
 
+// The m = 2 paragraph of §7.1 compares the families of memory
+// m2ParagraphM on Tiger at T = m2ParagraphT.
+const m2ParagraphM, m2ParagraphT = 2, 2
+
 // m2Paragraph computes the m = 2 paragraph of §7.1: clock-aware m = 2
 // (1,296 FSCs) vs stationary m ≤ 2 (147) on Tiger at T = 2.
 func m2Paragraph(what string) func(context.Context, *Env) (string, error) {
 	return func(ctx context.Context, env *Env) (string, error) {
-		clk, _, err := distances(ctx, env, "tiger", fsc.KindClock, 2, 2, false)
+		clk, _, err := distances(ctx, env, "tiger", fsc.KindClock, m2ParagraphM, m2ParagraphT, false)
 		if err != nil {
 			return "", err
 		}
-		op, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 2, 2, false)
+		op, _, err := distances(ctx, env, "tiger", fsc.KindStationary, m2ParagraphM, m2ParagraphT, false)
 		if err != nil {
 			return "", err
 		}

@@ -13,4 +13,11 @@
 // printed value has no judge, and "setting" for rows whose printed values
 // are inputs echoed back. Table.Counts summarises a table. The command
 // `pomdpq reproduce` and the notebooks use the same specs.
+//
+// The text beside a table (Table.Notes, the remarks, explanations and
+// reconstructions of its rows, its judges' verdicts) types no number:
+// ours are formatted from the values computed for the table, the paper's
+// are read from datasets/paper, and settings from the variables the
+// computation uses. The golden files pin the row notes (NAME.csv) and the
+// table's notes (NAME.notes.txt) under testdata/golden.
 package repro

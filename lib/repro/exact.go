@@ -212,9 +212,17 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 			t.Remark(i, why) // the computed account, beside the checked reconstructions
 		}
 	}
+	gap, err := claimed("m2_gap")
+	if err != nil {
+		return nil, err
+	}
+	ours := "–"
+	if i := t.Row("Tiger|" + itoa(m2ParagraphT)); i >= 0 {
+		ours = t.at(i, "max_gap")
+	}
 	t.Notes = append(t.Notes,
 		"op_classes, clk_classes and ari follow def:equiv with the point-mass stand-in (clock.PointMass); the *_pattern columns follow the authors' exact pipeline (clock.PossibilityPattern: strings labelled by their possibility pattern over the prefixes). They differ only where some string is impossible under some prefix (here: the stationary witness).",
-		"max_gap is the exact cross-family gap δ_clk of cor:op-to-clk-transfer. paper_column_sliced recomputes the printed column by the authors' code's mechanism (clock.SlicedGap); paper_column_reconstructed is the largest d^clk between depth-⌈T/2⌉ histories. The paper's own m = 2 paragraph reports gap 0 on Tiger T = 2, as δ_clk does here.",
+		"max_gap is the exact cross-family gap δ_clk of cor:op-to-clk-transfer. paper_column_sliced recomputes the printed column by the authors' code's mechanism (clock.SlicedGap); paper_column_reconstructed is the largest d^clk between depth-⌈T/2⌉ histories. The paper's own m = "+itoa(m2ParagraphM)+" paragraph reports gap "+gap+" on Tiger T = "+itoa(m2ParagraphT)+"; δ_clk (one-node probes) is "+ours+" there.",
 		"obs_value_changed compares the observation-score value, on the original model, of the best open-loop string selected on Q_op and on Q_clk.")
 	return t, nil
 }
@@ -254,7 +262,7 @@ func planningTable(ctx context.Context, env *Env, t *Table, cases []planCase, on
 			f3(p.tOrig), f3(p.tQuotient), p.policy, f3(p.vOrig), f3(v), f3(p.vOrig - p.vSelectedOnOrig)})
 		if p.ties == p.strings {
 			// every string is a maximum, so is the printed one
-			t.Explain(len(t.Rows)-1, fmt.Sprintf("all %d action strings tie at the maximum %s on the quotient (tolerance 1e-9), the printed one included; ours is the first in enumeration order", p.ties, f3(p.vQuotient)))
+			t.Explain(len(t.Rows)-1, fmt.Sprintf("all %d action strings tie at the maximum %s on the quotient (tolerance %s), the printed one included; ours is the first in enumeration order", p.ties, f3(p.vQuotient), fg(value.DefaultTol)))
 		} else if p.ties > 1 {
 			t.Remark(len(t.Rows)-1, fmt.Sprintf("%d of %d action strings tie at the maximum on the quotient", p.ties, p.strings))
 		}
@@ -279,7 +287,7 @@ func observationPlanning(ctx context.Context, env *Env) (*Table, error) {
 	if err := planningTable(ctx, env, t, cases, false); err != nil {
 		return nil, err
 	}
-	t.Notes = append(t.Notes, "Timings are pattern-only. Policies are first maxima in enumeration order (tolerance 1e-9); ties are common: the value columns are the claim under test (thm:exact-sufficiency).")
+	t.Notes = append(t.Notes, "Timings are pattern-only. Policies are first maxima in enumeration order (tolerance "+fg(value.DefaultTol)+"); ties are common: the value columns are the claim under test (thm:exact-sufficiency).")
 	return t, nil
 }
 

@@ -58,12 +58,15 @@ func init() {
 
 func capacitySweepGridWorld(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "capacity-sweep-gridworld", Paper: "capacity-sweep-gridworld", Label: "tab:capacity-sweep-gridworld",
-		Title:   "Quotient class counts, GridWorld 3×3 (|S| = 9, T = 2). Total histories: 21.",
+		Title:   "Quotient class counts, GridWorld 3×3 (|S| = 9, T = 2)",
 		Columns: []Column{{"m", Key}, {"eps", Key}, {"classes", Exact}, {"compression", Exact}, {"policies", Exact}}}
 	for _, m := range []int{1, 2} {
 		r, _, err := distances(ctx, env, "gridworld:3", fsc.KindStationary, m, 2, false)
 		if err != nil {
 			return nil, err
+		}
+		if m == 1 {
+			t.Title += fmt.Sprintf(". Total histories: %d.", r.Tree.Len())
 		}
 		for _, eps := range []float64{0, 0.2, 0.35, 0.5} {
 			c := r.Partition(eps).Total()
@@ -114,7 +117,11 @@ func capacitySweepTiger(ctx context.Context, env *Env) (*Table, error) {
 			}
 		}
 	}
-	t.Notes = append(t.Notes, "Rows at ε ∈ {0, 0.3, 0.5} are compared with fig:refinement-lattice; the other ε are ours only.")
+	printedEps, err := paperColumn(t.Paper, "eps")
+	if err != nil {
+		return nil, err
+	}
+	t.Notes = append(t.Notes, "Rows at ε ∈ {"+strings.Join(printedEps, ", ")+"} are compared with fig:refinement-lattice; the other ε are ours only.")
 	return t, nil
 }
 
@@ -149,7 +156,8 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 		Title: "Quotient class counts for larger POMDPs (m = 1)",
 		Columns: []Column{{"benchmark", Key}, {"horizon", Key}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
 			{"classes_eps0_2", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact}, {"classes_eps0_6", Exact}}}
-	for _, c := range []struct{ name, model string }{{"GridWorld 5x5", "gridworld:5"}, {"Random |S|=20", "random:20:3:4:1"}} {
+	random := struct{ name, model string }{"Random |S|=20", "random:20:3:4:1"}
+	for _, c := range []struct{ name, model string }{{"GridWorld 5x5", "gridworld:5"}, random} {
 		for _, T := range []int{2, 3} {
 			r, _, err := distances(ctx, env, c.model, fsc.KindStationary, 1, T, false)
 			if err != nil {
@@ -164,7 +172,7 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 	}
 	// Random rows: our generator cannot repeat the paper's draw
 	// (BENCHMARKS.md); judge their shape only.
-	t.PatternRow = func(i int) bool { return t.Rows[i][0] == "Random |S|=20" }
+	t.PatternRow = func(i int) bool { return t.Rows[i][0] == random.name }
 	// The shape judged: the ε = 0 count is fixed by |O| and T (every
 	// history before depth T apart, depth T one class), and from the
 	// smallest ε > 0 on every depth collapses to the same count; the
@@ -182,7 +190,21 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 		return true, "pattern: our own random draw gives every printed count (" + strings.Join(t.Rows[i][2:], ", ") + " over ε)"
 	}
-	t.Notes = append(t.Notes, "Random |S|=20 rows come from our own draw (seed 1), not the paper's: they are judged as a pattern, which holds when our draw gives the printed count in every column (the ε = 0 count 1 + |O| + … + |O|^(T−1) + 1 is fixed by |O| and T; from ε = 0.1 on every depth collapses to one class).")
+	// does every depth collapse to one class from the second ε on?
+	collapse := true
+	for i := range t.Rows {
+		if t.PatternRow(i) {
+			T, _ := strconv.Atoi(t.Rows[i][1])
+			for _, c := range t.Rows[i][3:] {
+				collapse = collapse && c == itoa(T+1)
+			}
+		}
+	}
+	then := "from ε = " + fe(grid[1]) + " on every depth collapses to one class"
+	if !collapse {
+		then = "from ε = " + fe(grid[1]) + " on, not every depth collapses to one class"
+	}
+	t.Notes = append(t.Notes, random.name+" rows come from our own draw ("+random.model+"), not the paper's: they are judged as a pattern, which holds when our draw gives the printed count in every column (the ε = "+fe(grid[0])+" count, one class per history before depth T and one for depth T, is fixed by |O| and T; "+then+").")
 	return t, nil
 }
 

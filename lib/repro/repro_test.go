@@ -14,7 +14,8 @@ var regen = flag.Bool("regen", false, "rewrite the golden files under testdata/g
 
 // TestGolden regenerates every table and compares it, cell by cell, with
 // the golden CSV under testdata/golden (Timing columns blanked; sampled
-// statistics are kept: their seeds are fixed). The golden
+// statistics are kept: their seeds are fixed), and its notes with
+// NAME.notes.txt there (checkGoldenNotes). The golden
 // files pin our numbers and each row's agreement with the paper: a change
 // in a result or in its agreement status fails here. Run
 // `go test ./lib/repro -run Golden -regen` after an intended change and
@@ -33,6 +34,7 @@ func TestGolden(t *testing.T) {
 			if _, err := tab.Compare(); err != nil {
 				t.Fatal(err)
 			}
+			checkGoldenNotes(t, tab)
 			for c, col := range tab.Columns {
 				if col.Kind == Timing {
 					for i := range tab.Rows {
