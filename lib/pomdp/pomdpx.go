@@ -77,8 +77,10 @@ import (
 //     common prefix of vnamePrev and vnameCurr without trailing "_" (robot
 //     for robot_0/robot_1), or by vnameCurr when that prefix is empty or
 //     not unique.
+//
 //   - Actions are the joint values of the action variables (names as for
 //     states, with vname).
+//
 //   - Mixed observability: the agent sees the next value of every fully
 //     observed variable. A flat observation is the tuple (next values of
 //     the fully observed variables, values of the observation variables),
@@ -93,6 +95,7 @@ import (
 //     observed the model is an MDP and, as SARSOP does, observation
 //     variables are ignored. A model with no fully observed variable and no
 //     observation variable has one observation, "none".
+//
 //   - Rewards: the file's reward is the sum of its <Func> tables and may
 //     depend on the action, the current and next state and the
 //     observation. Model holds the expected immediate reward
@@ -102,6 +105,7 @@ import (
 //     the reduction SARSOP's parser applies (and ReadCassandra); every
 //     expected value this module computes is unchanged by it. A reward of
 //     the action and current state only is copied exactly.
+//
 //   - The discount is <Discount> (required, in [0, 1]).
 //
 // # Errors and limits
