@@ -358,7 +358,6 @@ func (s *xmlScanner) scanStart() error {
 	}
 	s.kind, s.name, s.attrs = xmlStart, name, s.attrs[:0]
 	for {
-		space := s.pos < len(s.data) && isXMLSpace(s.data[s.pos])
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			return s.errf("unexpected end of file in <%s>", name)
@@ -374,9 +373,6 @@ func (s *xmlScanner) scanStart() error {
 			s.pos += 2
 			s.empty = true
 			return nil
-		}
-		if !space {
-			return s.errf("expected white space before an attribute of <%s>", name)
 		}
 		an, err := s.scanName()
 		if err != nil {
@@ -416,12 +412,14 @@ func (s *xmlScanner) scanStart() error {
 	}
 }
 
-// skipDirective skips "<!DOCTYPE …>" and other "<!" declarations,
-// including an internal subset in brackets.
+// skipDirective skips "<!DOCTYPE …>" and other "<!" declarations as
+// encoding/xml does: up to the ">" that balances the "<"s inside, outside
+// quotes and comments.
 func (s *xmlScanner) skipDirective() error {
 	depth := 0
 	var quote byte
-	for i := s.pos + 2; i < len(s.data); i++ {
+	// Like encoding/xml, the character after "<!" is taken as it is.
+	for i := s.pos + 3; i < len(s.data); i++ {
 		c := s.data[i]
 		switch {
 		case quote != 0:
@@ -430,13 +428,22 @@ func (s *xmlScanner) skipDirective() error {
 			}
 		case c == '"' || c == '\'':
 			quote = c
-		case c == '[':
+		case c == '<':
+			if bytes.HasPrefix(s.data[i+1:], []byte("!--")) {
+				end := bytes.Index(s.data[i+4:], []byte("-->"))
+				if end < 0 {
+					return s.errf("unterminated comment")
+				}
+				i += 4 + end + 2
+				continue
+			}
 			depth++
-		case c == ']':
+		case c == '>':
+			if depth == 0 {
+				s.advance(i + 1)
+				return nil
+			}
 			depth--
-		case c == '>' && depth <= 0:
-			s.advance(i + 1)
-			return nil
 		}
 	}
 	return s.errf("unterminated <! declaration")
