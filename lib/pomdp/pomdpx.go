@@ -66,54 +66,54 @@ import (
 //
 // A factored file becomes one flat model whose kernels are the products of
 // the per-variable tables, built sparse (the cost is the number of non-zero
-// joint entries, never |S|²):
+// joint entries, never |S|²).
 //
-//   - States are the joint values of the state variables in SARSOP's order:
-//     fully observed variables first, then the others, each group in file
-//     order, the first variable most significant. So state index x·|Y| + y
-//     is fully observed part x and hidden part y, the order of SARSOP's
-//     .policy files. With one state variable a state's name is its value;
-//     otherwise it is "robot=s23,rock0=good,…", each variable named by the
-//     common prefix of vnamePrev and vnameCurr without trailing "_" (robot
-//     for robot_0/robot_1), or by vnameCurr when that prefix is empty or
-//     not unique.
+// States are the joint values of the state variables in SARSOP's order:
+// fully observed variables first, then the others, each group in file
+// order, the first variable most significant. So state index x·|Y| + y is
+// fully observed part x and hidden part y, the order of SARSOP's .policy
+// files. With one state variable a state's name is its value; otherwise it
+// is "robot=s23,rock0=good,…", each variable named by the common prefix of
+// vnamePrev and vnameCurr without trailing "_" (robot for robot_0 and
+// robot_1), or by vnameCurr when that prefix is empty or not unique.
+// Actions are the joint values of the action variables, named alike with
+// their vname.
 //
-//   - Actions are the joint values of the action variables (names as for
-//     states, with vname).
+// Mixed observability: the agent sees the next value of every fully
+// observed variable. A flat observation is the tuple (next values of the
+// fully observed variables, values of the observation variables), the
+// first most significant, named like states ("robot=s23,obs_sensor=ogood"),
+// and Z(s', a, o) is 1 on the fully observed part of s' times the product
+// of the observation tables. So RockSample_7_8.pomdpx, with the fully
+// observed robot (50 values) and obs_sensor (2 values), has 50·2 = 100
+// observations. A fully observed variable is therefore exactly a partially
+// observed one with an observation variable that copies its next value (an
+// identity table): both files give the same model. The initial value of a
+// fully observed variable is not observed (the flat POMDP has no
+// observation before the first action); RockSample and most files start it
+// at one value. When every state variable is fully observed the model is
+// an MDP and, as SARSOP does, observation variables are ignored. A model
+// with no fully observed variable and no observation variable has one
+// observation, "none".
 //
-//   - Mixed observability: the agent sees the next value of every fully
-//     observed variable. A flat observation is the tuple (next values of
-//     the fully observed variables, values of the observation variables),
-//     the first most significant, named like states ("robot=s23,obs=good");
-//     Z(s', a, o) is 1 on the fully observed part of s' times the product of
-//     the observation tables. A fully observed variable is therefore exactly
-//     a partially observed one with an observation variable that copies its
-//     next value (an identity table): both files give the same model. The
-//     initial value of a fully observed variable is not observed (the flat
-//     POMDP has no observation before the first action); RockSample and
-//     most files start it at one value. When every state variable is fully
-//     observed the model is an MDP and, as SARSOP does, observation
-//     variables are ignored. A model with no fully observed variable and no
-//     observation variable has one observation, "none".
+// Rewards: the file's reward is the sum of its <Func> tables and may depend
+// on the action, the current and next state and the observation. A Model
+// holds the expected immediate reward
 //
-//   - Rewards: the file's reward is the sum of its <Func> tables and may
-//     depend on the action, the current and next state and the
-//     observation. Model holds the expected immediate reward
+//	R(s, a) = Σ_{s'} T(s, a, s') Σ_o Z(s', a, o) r(a, s, s', o),
 //
-//     R(s, a) = Σ_{s'} T(s, a, s') Σ_o Z(s', a, o) r(a, s, s', o),
+// the reduction SARSOP's parser applies (and ReadCassandra): every expected
+// value this module computes is unchanged by it. A reward of the action
+// and the current state only is copied exactly.
 //
-//     the reduction SARSOP's parser applies (and ReadCassandra); every
-//     expected value this module computes is unchanged by it. A reward of
-//     the action and current state only is copied exactly.
-//
-//   - The discount is <Discount> (required, in [0, 1]).
+// The discount is <Discount> (required, in [0, 1]).
 //
 // # Errors and limits
 //
 // Errors are *ParseError values naming the file, the line and the element,
 // for example
 //
-//	pomdp: RockSample.pomdpx:2741: StateTransitionFunction rock0_1 ProbTable: has 3 numbers, want 4 (the "-" of rock0_0 (2 values) × rock0_1 (2 values))
+//	pomdp: rs.pomdpx:2741: StateTransitionFunction rock0_1 ProbTable: has 3 numbers, want 4 (one per combination of the "-" positions: rock0_0 (2 values) × rock0_1 (2 values))
 //
 // Every distribution (a row of a per-variable table) must sum to 1 within
 // FileRowTol, as in ReadCassandra, or the error names the variable and the
@@ -127,9 +127,9 @@ import (
 // ends, before any table is allocated, with an error wrapping ErrTooLarge
 // that names the product (robot_0 (50) × rock0_0 (2) × …); so is a table
 // whose parents have more than MaxEntries combinations. MaxEntries also
-// bounds the work: the table entries written after wildcard expansion,
-// the non-zero entries of the flat kernels and the visits of the reward
-// reduction.
+// bounds the work: |S|·|A|, the table entries that "*" and the keywords add
+// beyond the numbers written in the file, the reward tables, the non-zero
+// entries of the flat kernels and the visits of the reward reduction.
 //
 // The encodings UTF-8, US-ASCII and ISO-8859-1 (Latin-1) are read.
 // Reading takes time linear in the file plus the expanded table entries
