@@ -344,32 +344,37 @@ func (b *pxBuild) rewards(m *Model) ([][]float64, error) {
 		}
 		for a := 0; a < p.nA; a++ {
 			digits(b.ad, a, p.actions)
-			visits := int64(0)
 			for s := 0; s < p.nS; s++ {
 				digits(b.sd, s, p.states)
 				if !next {
 					R[s][a] += f.vals[b.row(f)]
 					continue
 				}
+				// Pay for the visits before making them.
+				visits := int64(0)
+				m.T[a].Entries(s, func(s2 int, _ float64) {
+					visits++
+					if obs {
+						visits += int64(m.Z[a].RowPtr[s2+1]-m.Z[a].RowPtr[s2]) - 1
+					}
+				})
+				if err := p.spendIn(f, "", f.line, visits); err != nil {
+					return nil, err
+				}
 				sum := 0.0
 				m.T[a].Entries(s, func(s2 int, pt float64) {
 					digits(b.nd, s2, p.states)
 					if !obs {
-						visits++
 						sum += pt * f.vals[b.row(f)]
 						return
 					}
 					cols, vals := m.Z[a].Row(s2)
 					for k, o := range cols {
-						visits++
 						digits(b.od, o%p.nOv, p.obs)
 						sum += pt * vals[k] * f.vals[b.row(f)]
 					}
 				})
 				R[s][a] += sum
-			}
-			if err := p.spend(f.line, f.field(""), visits); err != nil {
-				return nil, err
 			}
 		}
 	}
