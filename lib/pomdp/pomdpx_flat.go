@@ -151,7 +151,7 @@ func (p *pxParser) finish() (*Model, error) {
 		return nil, err
 	}
 	if err := m.Validate(); err != nil {
-		return nil, &ParseError{File: p.file, Msg: err.Error(), Err: err}
+		return nil, &ParseError{File: p.file, Msg: "the flat model is invalid: " + strings.TrimPrefix(err.Error(), "pomdp: "), Err: err}
 	}
 	return m, nil
 }

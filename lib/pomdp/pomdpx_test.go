@@ -458,6 +458,9 @@ func TestReadPOMDPXErrors(t *testing.T) {
 		{"probtable in a Func", strings.Replace(good, "<ValueTable>2</ValueTable>", "<ProbTable>2</ProbTable>", 1), "a <Func> holds <ValueTable>"},
 		{"encoding", strings.Replace(good, `<?xml version="1.0"?>`, `<?xml version="1.0" encoding="UTF-16"?>`, 1), `unsupported encoding "UTF-16"`},
 		{"content after root", good + "<pomdpx/>", "content after </pomdpx>"},
+		{"flat names collide", pxDoc(`<StateVar vnamePrev="a_0" vnameCurr="a_1"><ValueEnum>x x,b=y</ValueEnum></StateVar><StateVar vnamePrev="b_0" vnameCurr="b_1"><ValueEnum>y y,b=y</ValueEnum></StateVar><ActionVar vname="act"><ValueEnum>go</ValueEnum></ActionVar>`,
+			cp("a_0", "null", "-|uniform")+cp("b_0", "null", "-|uniform"), cp("a_1", "act a_0", "* - -|identity")+cp("b_1", "act b_0", "* - -|identity"), "", ""),
+			`t.pomdpx: the flat model is invalid: states: name "a=x,b=y,b=y" used for 1 and 2`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := readPX(tc.src)
