@@ -448,6 +448,10 @@ func (p *pxParser) numbers(f *pxFunc, line int) ([]float64, error) {
 	toks := p.split(p.table)
 	nums := p.nums[:0]
 	for _, t := range toks {
+		if len(t) == 1 && (t[0] == '0' || t[0] == '1') { // most entries of sparse models
+			nums = append(nums, float64(t[0]-'0'))
+			continue
+		}
 		v, err := strconv.ParseFloat(string(t), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			what := "a number"
