@@ -8,23 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
-
-// sharedData returns ../shared/data/NAME (relative to the repository
-// root): third-party test inputs kept outside the repository. It skips t
-// when they are missing and fails it when CI=true.
-func sharedData(t *testing.T, name string) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data", name)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("third-party test data not found at %s (CI=true): %v", dir, err)
-		}
-		t.Skipf("third-party test data not found at %s (kept outside the repository, in shared/data)", dir)
-	}
-	return dir
-}
 
 func infoSizes(t *testing.T, model string) (int, int, int) {
 	t.Helper()
@@ -61,23 +47,40 @@ func quotientCounts(t *testing.T, model string) []int {
 	return counts
 }
 
-// TestPOMDPXShared: SARSOP's Tiger.pomdpx is 2/3/2 and has the quotient
-// counts of pomdp-solve's Tiger.pomdp (m = 1, T = 4, ε = 0, 0.3, 0.5);
-// SARSOP's factored RockSample_7_8.pomdpx is 12,800 states (robot 50 ×
-// 2^8 rocks), 13 actions and 100 observations (the fully observed robot's
-// 50 values × obs_sensor's 2, see pomdp.ReadPOMDPX).
-func TestPOMDPXShared(t *testing.T) {
-	dir := sharedData(t, "pomdpx")
-	tiger := filepath.Join(dir, "Tiger.pomdpx")
+// TestPOMDPXSharedTiger: SARSOP's Tiger.pomdpx is 2/3/2 and has the
+// quotient counts of pomdp-solve's Tiger.pomdp (m = 1, T = 4, ε = 0, 0.3,
+// 0.5). Twin: TestPOMDPXTigerTwin.
+func TestPOMDPXSharedTiger(t *testing.T) {
+	tiger := shared.Path(t, "TestPOMDPXTigerTwin", "pomdpx", "Tiger.pomdpx")
 	if s, a, o := infoSizes(t, tiger); s != 2 || a != 3 || o != 2 {
 		t.Errorf("info Tiger.pomdpx: %d/%d/%d, want 2/3/2", s, a, o)
 	}
-	got, want := quotientCounts(t, tiger), quotientCounts(t, filepath.Join(dir, "..", "pomdp", "Tiger.pomdp"))
+	got, want := quotientCounts(t, tiger), quotientCounts(t, shared.Path(t, "TestPOMDPXTigerTwin", "pomdp", "Tiger.pomdp"))
 	if !slices.Equal(got, want) {
 		t.Errorf("classes of Tiger.pomdpx %v, of Tiger.pomdp %v", got, want)
 	}
-	if s, a, o := infoSizes(t, filepath.Join(dir, "RockSample_7_8.pomdpx")); s != 12800 || a != 13 || o != 100 {
+}
+
+// TestPOMDPXSharedRockSample: SARSOP's factored RockSample_7_8.pomdpx is
+// 12,800 states (robot 50 × 2^8 rocks), 13 actions and 100 observations
+// (the fully observed robot's 50 values × obs_sensor's 2, see
+// pomdp.ReadPOMDPX). Twin: TestPOMDPXFactoredInfo.
+func TestPOMDPXSharedRockSample(t *testing.T) {
+	file := shared.Path(t, "TestPOMDPXFactoredInfo", "pomdpx", "RockSample_7_8.pomdpx")
+	if s, a, o := infoSizes(t, file); s != 12800 || a != 13 || o != 100 {
 		t.Errorf("info RockSample_7_8.pomdpx: %d/%d/%d, want 12800/13/100", s, a, o)
+	}
+}
+
+// TestPOMDPXFactoredInfo: info on our own factored, mixed-observability
+// file (lib/pomdp/testdata/robot.pomdpx: a fully observed robot on 2
+// cells, a hidden rock of 2 qualities, 2 actions, a sensor of 2 values)
+// gives the sizes derived by hand: |S| = 2·2 = 4, |A| = 2, |O| = 2 robot
+// cells × 2 sensor values = 4.
+func TestPOMDPXFactoredInfo(t *testing.T) {
+	file := filepath.Join("..", "..", "lib", "pomdp", "testdata", "robot.pomdpx")
+	if s, a, o := infoSizes(t, file); s != 4 || a != 2 || o != 4 {
+		t.Errorf("info robot.pomdpx: %d/%d/%d, want 4/2/4", s, a, o)
 	}
 }
 

@@ -15,11 +15,13 @@ import (
 
 // pxSeeds are the documents the fuzz tests start from.
 func pxSeeds(f *testing.F) {
-	src, err := os.ReadFile(filepath.Join("testdata", "tiger.pomdpx"))
-	if err != nil {
-		f.Fatal(err)
+	for _, name := range []string{"tiger.pomdpx", "robot.pomdpx"} {
+		src, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
 	}
-	f.Add(src)
 	f.Add([]byte(pxModel2(cp("s_1", "act s_0", "* - -|identity", "a s0 -|0.5 0.5"))))
 	f.Add([]byte(pxDoc(pxFactVars, cp("x_0", "null", "x0|1")+cp("y_0", "x_0", "x0 -|0.4 0.6", "x1 -|uniform"),
 		cp("x_1", "act x_0", "go - -|0.7 0.3 0.2 0.8")+cp("y_1", "act x_1 y_0", "go x0 * -|0.9 0.1", "go x1 - -|identity"),

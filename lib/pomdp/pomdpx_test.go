@@ -9,22 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// sharedPOMDPX returns the folder of third-party POMDPX files
-// (../shared/data/pomdpx relative to the repository root). It skips t when
-// the folder is missing, and fails it when CI=true: CI always has it.
-func sharedPOMDPX(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data", "pomdpx")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("third-party POMDPX files not found at %s (CI=true): %v", dir, err)
-		}
-		t.Skipf("third-party POMDPX files not found at %s (they live outside the repository, in shared/data/pomdpx next to it)", dir)
-	}
-	return dir
-}
+	"github.com/pomdpq/pomdpq/internal/shared"
+)
 
 func readPX(src string, opts ...ReadOption) (*Model, error) {
 	return ReadPOMDPX(strings.NewReader(src), "t.pomdpx", opts...)
@@ -298,15 +285,15 @@ func TestReadPOMDPXTigerTwin(t *testing.T) {
 }
 
 // TestReadPOMDPXSharedTiger: SARSOP's own Tiger.pomdpx is, entry by entry,
-// the model of ../shared/data/pomdp/Tiger.pomdp (the README there says they
-// are the same problem), and its sizes are 2/3/2.
+// the model of pomdp-solve's Tiger.pomdp (third-party inputs; their README
+// says they are the same problem), and its sizes are 2/3/2. Twin:
+// TestReadPOMDPXTigerTwin, our own Tiger file against the paper's numbers.
 func TestReadPOMDPXSharedTiger(t *testing.T) {
-	dir := sharedPOMDPX(t)
-	got, err := LoadFile(filepath.Join(dir, "Tiger.pomdpx"))
+	got, err := LoadFile(shared.Path(t, "TestReadPOMDPXTigerTwin", "pomdpx", "Tiger.pomdpx"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := LoadFile(filepath.Join(dir, "..", "pomdp", "Tiger.pomdp"))
+	want, err := LoadFile(shared.Path(t, "TestReadPOMDPXTigerTwin", "pomdp", "Tiger.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,10 +320,11 @@ func TestReadPOMDPXSharedTiger(t *testing.T) {
 // "as s20 s20"); ac0 (check rock0) from s00 reports ogood with
 // probability 0.966516 when rock0 is good (Entry "ac0 s00 - * … -" →
 // "0.033484 0.966516 0.966516 0.033484", bad first); R(as, s01, rock1
-// good) = 10 and R(ams, s00) = −100.
+// good) = 10 and R(ams, s00) = −100. Twin: TestReadPOMDPXFactored, a
+// factored mixed-observability file of ours against its flat model
+// computed by hand.
 func TestReadPOMDPXSharedRockSample(t *testing.T) {
-	dir := sharedPOMDPX(t)
-	m, err := LoadFile(filepath.Join(dir, "RockSample_7_8.pomdpx"))
+	m, err := LoadFile(shared.Path(t, "TestReadPOMDPXFactored", "pomdpx", "RockSample_7_8.pomdpx"))
 	if err != nil {
 		t.Fatal(err)
 	}
