@@ -22,6 +22,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/plan"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
@@ -171,8 +172,35 @@ func init() {
 		{"quotient-hallway-m1-T3", "file:hallway.POMDP", "1", "3", "0,0.1,0.3"},
 		{"quotient-hallway-m1-T4", "file:hallway.POMDP", "1", "4", "0,0.1,0.3"},
 		{"quotient-tiger-grid-m1-T3", "file:tiger-grid.POMDP", "1", "3", "0,0.1,0.3"},
+		{"quotient-rocksample11-pomdpx-m1-T2", "file:" + rockSample11File, "1", "2", "0,0.1,0.3"},
 	} {
 		addBench(benchRow{name: q.name, estimate: quotientRow(q.model, "--m", q.m, "--T", q.T, "--eps", q.eps)})
+	}
+	addBench(benchRow{name: "load-rocksample11-pomdpx", paper: "", run: loadRow(rockSample11File)})
+}
+
+// rockSample11File is RockSample(11,11) as POMDPX, the largest model file
+// of the bench rows (247,809 states, 248 MB):
+// `pomdpq export rocksample:11:11 --out DIR/rocksample_11_11.pomdpx`.
+const rockSample11File = "rocksample_11_11.pomdpx"
+
+// loadRow reads a model file of the folder of `pomdpq bench --files DIR`
+// (skipped without it).
+func loadRow(name string) func(ctx context.Context) (string, error) {
+	return func(ctx context.Context) (string, error) {
+		dir := os.Getenv(benchFilesEnv)
+		if dir == "" {
+			return "skipped: needs `pomdpq bench --files DIR` with " + name, nil
+		}
+		m, err := pomdp.LoadFile(filepath.Join(dir, name))
+		if err != nil {
+			return "", err
+		}
+		nnz := 0
+		for a := range m.T {
+			nnz += m.T[a].NNZ() + m.Z[a].NNZ()
+		}
+		return fmt.Sprintf("loaded %s: |S| = %d, |A| = %d, |O| = %d, %d non-zeros in T and Z", name, m.NumStates(), m.NumActions(), m.NumObservations(), nnz), nil
 	}
 }
 
@@ -183,7 +211,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("only", "", "comma-separated row names (default: all)")
 	progress := progressFlag("auto")
 	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
-	files := fs.String("files", "", "folder of third-party model files for the file: rows (hallway.POMDP, tiger-grid.POMDP)")
+	files := fs.String("files", "", "folder of model files for the file: rows (third-party hallway.POMDP, tiger-grid.POMDP; "+rockSample11File+" from pomdpq export rocksample:11:11)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("reproduce classic-models", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "out/tables", "directory for classic-models.csv")
-	models := fs.String("models", "", "folder of .pomdp / .json model files (default: datasets/models of the repository, found from the working directory)")
+	models := fs.String("models", "", "folder of .pomdp / .pomdpx / .json model files (default: datasets/models of the repository, found from the working directory)")
 	seconds := fs.Float64("seconds", repro.DefaultClassicSeconds, "time budget of one run, seconds")
 	mem := fs.String("mem", "4G", "memory budget of one run (e.g. 4G, 512M)")
 	maxT := fs.Int("max-t", repro.DefaultClassicMaxT, "largest horizon tried")

@@ -14,8 +14,8 @@ import (
 )
 
 // cmdExport writes a model (a built-in or a file) in Cassandra's .pomdp
-// format or as JSON, to stdout or to --out. Without --format the format
-// follows the extension of --out, and is .pomdp otherwise. The model is
+// format, as POMDPX or as JSON, to stdout or to --out. Without --format the
+// format follows the extension of --out, and is .pomdp otherwise. The model is
 // written completely before anything reaches the destination, so an error
 // (a name the .pomdp format cannot hold, say) leaves no partial file.
 //
@@ -30,7 +30,7 @@ import (
 func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	format := fs.String("format", "", "pomdp or json (default: from --out's extension, else pomdp)")
+	format := fs.String("format", "", "pomdp, pomdpx or json (default: from --out's extension, else pomdp)")
 	out := fs.String("out", "", "output file (default: standard output)")
 	ground := groundFlag(fs)
 	groundOut := fs.String("ground-out", "", "also write the ground metric to this .csv or .json file (a .pomdp export with --out writes OUT.ground.csv when the metric is not the discrete one)")
@@ -39,18 +39,19 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]"}
+		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]"}
 	}
 	f := strings.ToLower(*format)
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
+	known := func(x string) bool { return x == "pomdp" || x == "pomdpx" || x == "json" }
 	switch {
-	case f == "" && (ext == "pomdp" || ext == "json"):
+	case f == "" && known(ext):
 		f = ext
 	case f == "":
 		f = "pomdp"
-	case f != "pomdp" && f != "json":
-		return usageError{msg: fmt.Sprintf("export: --format %q: want pomdp or json", *format)}
-	case (ext == "pomdp" || ext == "json") && ext != f:
+	case !known(f):
+		return usageError{msg: fmt.Sprintf("export: --format %q: want pomdp, pomdpx or json", *format)}
+	case known(ext) && ext != f:
 		return usageError{msg: fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, *out)}
 	}
 	if g := strings.ToLower(filepath.Ext(*groundOut)); *groundOut != "" && g != ".csv" && g != ".json" {
@@ -66,12 +67,15 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		m.Ground = nil
 	}
 	var buf bytes.Buffer
-	if f == "json" {
+	switch f {
+	case "json":
 		err = pomdp.WriteJSON(&buf, m)
-	} else {
+	case "pomdpx":
+		err = pomdp.WritePOMDPX(&buf, m)
+	default:
 		err = pomdp.WriteCassandra(&buf, m)
 	}
-	if err != nil && f == "pomdp" {
+	if err != nil && f != "json" {
 		return fmt.Errorf("export %s: %w (pomdpq export: --format json)", pos[0], err)
 	}
 	if err != nil {

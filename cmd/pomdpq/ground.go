@@ -61,10 +61,10 @@ func groundFlag(fs *flag.FlagSet) *string {
 // the default (the .pomdp format cannot carry a ground metric).
 func loadModel(spec string) (*pomdp.Model, ot.Described, error) {
 	if spec == "" {
-		return nil, ot.Described{}, usageError{msg: "missing --model (a built-in name or a .pomdp/.json file)"}
+		return nil, ot.Described{}, usageError{msg: "missing --model (a built-in name or a .pomdp/.pomdpx/.json file)"}
 	}
 	ext := strings.ToLower(filepath.Ext(spec))
-	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
+	if isModelFile(spec) {
 		m, err := pomdp.LoadFile(spec)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ot.Described{}, missingFile(spec, err)

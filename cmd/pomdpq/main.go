@@ -4,7 +4,7 @@
 // Usage:
 //
 //	pomdpq info MODEL [--json]
-//	pomdpq export MODEL [--format pomdp|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]
+//	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
@@ -19,14 +19,16 @@
 //
 // MODEL is a built-in name (tiger, tiger-listen, gridworld:3, rocksample:4:4,
 // netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
-// paint, …; `pomdpq models` lists them) or the path of a Cassandra .pomdp or
-// JSON model file (datasets/models/ holds every built-in the notebooks use
-// as such a file).
+// paint, …; `pomdpq models` lists them) or the path of a Cassandra .pomdp,
+// a SARSOP POMDPX (.pomdpx, factored and mixed-observability files
+// included; see pomdp.ReadPOMDPX) or a JSON model file (datasets/models/
+// holds every built-in the notebooks use as such a file).
 //
-// export writes a model in Cassandra's .pomdp format (the default) or as
-// JSON (--format json, or an --out file ending in .json), to standard
+// export writes a model in Cassandra's .pomdp format (the default), in
+// SARSOP's POMDPX (--format pomdpx: one state variable) or as JSON
+// (--format json), or in the format of the extension of --out, to standard
 // output or to --out. Models whose names the .pomdp format cannot hold
-// (the paper's Tiger observes "R", a keyword) need --format json.
+// (the paper's Tiger observes "R", a keyword) need --format json or pomdpx.
 //
 // The ground metric d_O on the observations decides the distances, so
 // every result that depends on it prints it ("ground metric …": its name
@@ -113,8 +115,8 @@ const usage = `usage: pomdpq COMMAND [arguments]
 commands:
   info MODEL [--json]                   sizes and validation of a model
   models                                list the built-in models
-  export MODEL [--format pomdp|json] [--out FILE] [--ground-out FILE]
-                                        write a model as .pomdp (default) or JSON (JSON keeps
+  export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground-out FILE]
+                                        write a model as .pomdp (default), POMDPX or JSON (JSON keeps
                                         the ground metric; .pomdp: beside it, OUT.ground.csv)
   family --model MODEL --kind K --m M [--T T] [--json]
                                         size of a probe family (K = stationary or clock)
@@ -138,7 +140,7 @@ commands:
   search-witness [--budget 60s] [--json] [--out DIR]
                                         smallest models separating Q_op/Q_clk, m = 1/2, W1/TV
 
-MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .json file.
+MODEL is a built-in name (see 'pomdpq models') or a .pomdp / .pomdpx / .json file.
 G (--ground, for quotient, analyze, evaluate --quotient-eps and export) is the ground metric
 on the observations: discrete, or a .json / .csv matrix file; by default the model's own
 (a built-in's; a JSON model's "ground"), else discrete. Every output names the one used.`
@@ -207,6 +209,17 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return usageError{msg: fmt.Sprintf("unknown command %q\n%s", cmd, usage)}
+}
+
+// isModelFile reports whether a MODEL argument names a file rather than a
+// built-in: it has a model file extension (.pomdp, .pomdpx, .xml, .json) or
+// a directory part.
+func isModelFile(spec string) bool {
+	switch strings.ToLower(filepath.Ext(spec)) {
+	case ".pomdp", ".pomdpx", ".xml", ".json":
+		return true
+	}
+	return strings.ContainsRune(spec, os.PathSeparator)
 }
 
 // missingFile returns the error for a model file that does not exist: it

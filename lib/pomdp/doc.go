@@ -17,12 +17,21 @@
 //
 // # Model files
 //
-// LoadFile and SaveFile read and write two formats, chosen by extension.
+// LoadFile and SaveFile read and write three formats, chosen by extension.
 //
 // ".pomdp" is Tony Cassandra's format, read with pomdp-solve's grammar by
 // ReadCassandra (which documents it) and written by WriteCassandra. Rewards
 // R(a, s, s', o) in such files are reduced to the expected R(s, a); costs
 // are negated into rewards.
+//
+// ".pomdpx" is the XML format of SARSOP/APPL, read by ReadPOMDPX (which
+// documents it) and written, as one state variable, by WritePOMDPX.
+// Factored files become flat models whose states and observations are
+// named by their variables' values ("robot=s23,rock0=good,…"); a fully
+// observed variable's next value is part of every observation (the
+// mixed-observability construction of ReadPOMDPX); rewards are reduced to
+// the expected R(s, a) as for ".pomdp". LoadFile also reads as POMDPX a
+// file whose content is XML, whatever its extension.
 //
 // ".json" is this module's format, read by ReadJSON and written by
 // WriteJSON. It keeps arbitrary names and a missing discount exactly. A

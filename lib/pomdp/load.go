@@ -137,40 +137,81 @@ func Lenient(note func(msg string)) ReadOption {
 
 // LoadFile reads a model from a file, choosing the format by extension:
 // ".pomdp" (any letter case, e.g. ".POMDP") is Cassandra's format
-// (ReadCassandra) and ".json" is the JSON format (ReadJSON). The model's
-// Name is the file's base name without the extension. Errors are
+// (ReadCassandra), ".pomdpx" and ".xml" are POMDPX (ReadPOMDPX) and ".json"
+// is the JSON format (ReadJSON). A ".pomdp" or ".json" file whose content
+// is XML (its first non-blank character is "<") is read as POMDPX, as is
+// a file of another extension that starts like a POMDPX document. The
+// model's Name is the file's base name without the extension. Errors are
 // *ParseError values naming path and line, or os errors.
 func LoadFile(path string, opts ...ReadOption) (*Model, error) {
 	ext := filepath.Ext(path)
-	var read func(*os.File) (*Model, error)
-	switch {
-	case strings.EqualFold(ext, ".pomdp"):
-		read = func(f *os.File) (*Model, error) { return ReadCassandra(bufio.NewReader(f), path, opts...) }
-	case strings.EqualFold(ext, ".json"):
-		read = func(f *os.File) (*Model, error) { return ReadJSON(bufio.NewReader(f), path, opts...) }
-	default:
-		return nil, fmt.Errorf("pomdp: %s: unknown model file extension %q (want .pomdp or .json)", path, ext)
+	known := false
+	for _, e := range []string{".pomdp", ".pomdpx", ".xml", ".json"} {
+		known = known || strings.EqualFold(ext, e)
+	}
+	unknown := fmt.Errorf("pomdp: %s: unknown model file extension %q (want .pomdp, .pomdpx or .json)", path, ext)
+	if strings.EqualFold(ext, ".pomdpx") || strings.EqualFold(ext, ".xml") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return readPOMDPX(data, path, opts...)
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		if !known {
+			return nil, unknown
+		}
 		return nil, err
 	}
 	defer f.Close()
-	return read(f)
+	br := bufio.NewReaderSize(f, 1<<16)
+	switch {
+	case sniffXML(br):
+		return ReadPOMDPX(br, path, opts...)
+	case strings.EqualFold(ext, ".pomdp"):
+		return ReadCassandra(br, path, opts...)
+	case strings.EqualFold(ext, ".json"):
+		return ReadJSON(br, path, opts...)
+	}
+	return nil, unknown
+}
+
+// sniffXML reports whether the buffered content starts, after white space
+// and a byte order mark, with "<" (no .pomdp or JSON document does).
+func sniffXML(br *bufio.Reader) bool {
+	for n := 1; n <= 4096; n++ {
+		b, err := br.Peek(n)
+		if len(b) < n || err != nil {
+			return false
+		}
+		c := b[n-1]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case n <= 3 && (c == 0xEF || c == 0xBB || c == 0xBF):
+			continue // UTF-8 byte order mark
+		}
+		return c == '<'
+	}
+	return false
 }
 
 // SaveFile writes m to path in the format chosen by the extension, as
-// LoadFile reads it (WriteCassandra for ".pomdp", WriteJSON for ".json").
+// LoadFile reads it (WriteCassandra for ".pomdp", WritePOMDPX for
+// ".pomdpx", WriteJSON for ".json").
 func SaveFile(path string, m *Model) error {
 	ext := filepath.Ext(path)
 	var write func(*bufio.Writer) error
 	switch {
 	case strings.EqualFold(ext, ".pomdp"):
 		write = func(w *bufio.Writer) error { return WriteCassandra(w, m) }
+	case strings.EqualFold(ext, ".pomdpx"):
+		write = func(w *bufio.Writer) error { return WritePOMDPX(w, m) }
 	case strings.EqualFold(ext, ".json"):
 		write = func(w *bufio.Writer) error { return WriteJSON(w, m) }
 	default:
-		return fmt.Errorf("pomdp: %s: unknown model file extension %q (want .pomdp or .json)", path, ext)
+		return fmt.Errorf("pomdp: %s: unknown model file extension %q (want .pomdp, .pomdpx or .json)", path, ext)
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -194,7 +235,7 @@ func modelName(file string) string {
 	if base == "." || base == string(filepath.Separator) {
 		return ""
 	}
-	for _, ext := range []string{".pomdp", ".json"} {
+	for _, ext := range []string{".pomdpx", ".pomdp", ".json", ".xml"} {
 		if len(base) > len(ext) && strings.EqualFold(base[len(base)-len(ext):], ext) {
 			return base[:len(base)-len(ext)]
 		}

@@ -136,7 +136,8 @@ func FindModelsDir(start string) (string, error) {
 		strings.Join(tried, ", "))
 }
 
-// ModelFiles returns the .pomdp and .json files of dir (any case), sorted.
+// ModelFiles returns the .pomdp, .pomdpx and .json files of dir (any case),
+// sorted.
 func ModelFiles(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -145,12 +146,12 @@ func ModelFiles(dir string) ([]string, error) {
 	var out []string
 	for _, e := range ents {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if !e.IsDir() && (ext == ".pomdp" || ext == ".json") {
+		if !e.IsDir() && (ext == ".pomdp" || ext == ".pomdpx" || ext == ".json") {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("repro: no .pomdp or .json file in %s", dir)
+		return nil, fmt.Errorf("repro: no .pomdp, .pomdpx or .json file in %s", dir)
 	}
 	slices.SortFunc(out, func(a, b string) int {
 		return strings.Compare(strings.ToLower(filepath.Base(a)), strings.ToLower(filepath.Base(b)))

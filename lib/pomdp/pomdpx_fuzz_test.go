@@ -1,0 +1,177 @@
+package pomdp
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// pxSeeds are the documents the fuzz tests start from.
+func pxSeeds(f *testing.F) {
+	for _, name := range []string{"tiger.pomdpx", "robot.pomdpx"} {
+		src, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte(pxModel2(cp("s_1", "act s_0", "* - -|identity", "a s0 -|0.5 0.5"))))
+	f.Add([]byte(pxDoc(pxFactVars, cp("x_0", "null", "x0|1")+cp("y_0", "x_0", "x0 -|0.4 0.6", "x1 -|uniform"),
+		cp("x_1", "act x_0", "go - -|0.7 0.3 0.2 0.8")+cp("y_1", "act x_1 y_0", "go x0 * -|0.9 0.1", "go x1 - -|identity"),
+		cp("o", "act y_1", "go - -|0.8 0.2 0.25 0.75"), fn("r1", "act y_0", "go y1|5")+fn("r2", "act x_1 o", "go x1 o1|2"))))
+	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><!DOCTYPE pomdpx [<!ENTITY x "y">]><pomdpx a='&lt;&#65;'><![CDATA[<x>]]></pomdpx>`))
+}
+
+// FuzzReadPOMDPX: no input makes the reader panic; every error is a
+// *ParseError; every model it returns is valid and survives a round trip
+// through WritePOMDPX unchanged.
+func FuzzReadPOMDPX(f *testing.F) {
+	pxSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ReadPOMDPX(bytes.NewReader(data), "fuzz.pomdpx", MaxSize(64), MaxEntries(100000))
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is a %T, want *ParseError", err, err)
+			}
+			return
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatalf("ReadPOMDPX returned an invalid model: %v", err)
+		}
+		var buf bytes.Buffer
+		if err := WritePOMDPX(&buf, m); err != nil {
+			t.Fatalf("WritePOMDPX: %v", err)
+		}
+		back, err := ReadPOMDPX(&buf, "fuzz.pomdpx")
+		if err != nil {
+			t.Fatalf("reading back: %v\n%s", err, buf.String())
+		}
+		back.Name = m.Name
+		if err := sameModel(back, m); err != nil {
+			t.Fatalf("round trip: %v", err)
+		}
+	})
+}
+
+// scanTokens lists the tokens of our scanner as text, adjacent text merged.
+func scanTokens(data []byte) ([]string, error) {
+	s, err := newXMLScanner(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	text := ""
+	flush := func() {
+		if text != "" {
+			out = append(out, "T"+text)
+			text = ""
+		}
+	}
+	for {
+		if err := s.next(); err != nil {
+			return nil, err
+		}
+		switch s.kind {
+		case xmlEOF:
+			flush()
+			return out, nil
+		case xmlText:
+			text += normNL(string(s.text))
+		case xmlStart:
+			flush()
+			tok := "S" + string(s.name)
+			for _, a := range s.attrs {
+				tok += fmt.Sprintf(" %s=%q", a.name, normNL(string(a.value)))
+			}
+			out = append(out, tok)
+		case xmlEnd:
+			flush()
+			out = append(out, "E"+string(s.name))
+		}
+	}
+}
+
+// stdTokens lists encoding/xml's raw tokens in the same form.
+func stdTokens(data []byte) ([]string, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	full := func(n xml.Name) string {
+		if n.Space != "" {
+			return n.Space + ":" + n.Local
+		}
+		return n.Local
+	}
+	var out []string
+	text := ""
+	flush := func() {
+		if text != "" {
+			out = append(out, "T"+text)
+			text = ""
+		}
+	}
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			flush()
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch tok := tok.(type) {
+		case xml.CharData:
+			text += normNL(string(tok))
+		case xml.StartElement:
+			flush()
+			s := "S" + full(tok.Name)
+			for _, a := range tok.Attr {
+				s += fmt.Sprintf(" %s=%q", full(a.Name), normNL(a.Value))
+			}
+			out = append(out, s)
+		case xml.EndElement:
+			flush()
+			out = append(out, "E"+full(tok.Name))
+		}
+	}
+}
+
+func normNL(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// FuzzXMLScanner: on every document encoding/xml tokenizes without error
+// (in UTF-8, without control characters or a byte order mark), our
+// scanner gives the same start tags, attributes, end tags and text.
+func FuzzXMLScanner(f *testing.F) {
+	pxSeeds(f)
+	f.Add([]byte(`<a x="1"y='2'>t&amp;<!-- c -->u<b/></a>`))
+	f.Add([]byte("<a>\r\n<b c=\"\r\n\">x</b></a>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mine, err := scanTokens(data)
+		if !utf8.Valid(data) || bytes.Contains(data, []byte("encoding")) || bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+			return
+		}
+		for _, c := range data {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return
+			}
+		}
+		std, stdErr := stdTokens(data)
+		if stdErr != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("encoding/xml reads the document, our scanner fails: %v\n%q", err, data)
+		}
+		if strings.Join(mine, "\x00") != strings.Join(std, "\x00") {
+			t.Fatalf("tokens differ\nours: %q\nstd:  %q\ndoc: %q", mine, std, data)
+		}
+	})
+}

@@ -1,0 +1,194 @@
+package pomdp_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/internal/randmodel"
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// roundTripPOMDPX writes m with WritePOMDPX, reads it back and checks that
+// the model is the same entry by entry (a model without a discount comes
+// back with discount 1, the value written). It returns the file.
+func roundTripPOMDPX(t *testing.T, m *pomdp.Model) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := pomdp.WritePOMDPX(&buf, m); err != nil {
+		t.Fatalf("WritePOMDPX: %v", err)
+	}
+	back, err := pomdp.ReadPOMDPX(bytes.NewReader(buf.Bytes()), "roundtrip.pomdpx")
+	if err != nil {
+		t.Fatalf("reading back: %v", err)
+	}
+	want := &pomdp.Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
+		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0}
+	if !want.HasDiscount {
+		want.HasDiscount, want.Discount = true, 1
+	}
+	if err := pomdp.SameModel(back, want); err != nil {
+		t.Errorf("round trip: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// TestWritePOMDPXBuiltins: every built-in model (netmon at 5 nodes, the
+// others at their example sizes, RockSample(7,8) and Tag included) reads
+// back identical, and the file stays linear in the non-zeros: nothing like
+// a dense |S|×|S| table is written for a sparse kernel.
+func TestWritePOMDPXBuiltins(t *testing.T) {
+	names := []string{"rocksample:5:3", "netmon:5"}
+	for _, n := range bench.Names() {
+		if !strings.HasPrefix(n.Example, "netmon") {
+			names = append(names, n.Example)
+		}
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			b, err := bench.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := b.Model
+			file := roundTripPOMDPX(t, m)
+			nnz := 0
+			for a := range m.Actions {
+				nnz += m.T[a].NNZ() + m.Z[a].NNZ()
+			}
+			// An entry is at most ~80 bytes plus two names; rows and
+			// rewards add |S|·|A|·(a few numbers).
+			maxName := 0
+			for _, s := range m.States {
+				maxName = max(maxName, len(s))
+			}
+			limit := (100+2*maxName)*nnz + 64*len(m.States)*len(m.Actions) + 4096
+			if len(file) > limit {
+				t.Errorf("file has %d bytes for %d non-zeros, more than %d", len(file), nnz, limit)
+			}
+		})
+	}
+}
+
+// TestWritePOMDPXRandom: random models, dense and sparse, with random
+// initial beliefs, rewards and discounts, including the implicit names
+// s0, o0, a0 written as <NumValues>.
+func TestWritePOMDPXRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 2))
+	for i := 0; i < 30; i++ {
+		nS, nA, nO := 1+rng.IntN(9), 1+rng.IntN(4), 1+rng.IntN(5)
+		d := randmodel.Dense(fmt.Sprint("random", i), nS, nA, nO, randmodel.Sparse(rng, 0.5))
+		d.B0 = randmodel.Sparse(rng, 0.3)(nS)
+		d.R = make([][]float64, nS)
+		for s := range d.R {
+			d.R[s] = make([]float64, nA)
+			for a := range d.R[s] {
+				if rng.IntN(3) > 0 {
+					d.R[s][a] = math.Round(rng.NormFloat64()*1000) / 7
+				}
+			}
+		}
+		d.HasDiscount = i%3 != 0
+		d.Discount = rng.Float64()
+		m, err := pomdp.New(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := roundTripPOMDPX(t, m)
+		if !bytes.Contains(file, []byte(fmt.Sprintf("<NumValues>%d</NumValues>", nS))) {
+			t.Errorf("model %d: the implicit state names are not written as <NumValues>", i)
+		}
+	}
+}
+
+// TestWritePOMDPXModelFiles: every model file of datasets/models reads
+// back identical.
+func TestWritePOMDPXModelFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "datasets", "models", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if ext := filepath.Ext(f); ext != ".pomdp" && ext != ".json" {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			m, err := pomdp.LoadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			roundTripPOMDPX(t, m)
+		})
+	}
+	if n < 20 {
+		t.Errorf("found %d model files in datasets/models, want the 20 or more the repository has", n)
+	}
+}
+
+// TestWritePOMDPXNames: names that need XML escaping round trip; names
+// the format cannot hold are refused by name.
+func TestWritePOMDPXNames(t *testing.T) {
+	m, err := pomdp.New(pomdp.Dense{States: []string{"a<b", "c&d"}, Actions: []string{"\"x\""}, Observations: []string{"ü", "R"},
+		T: [][][]float64{{{1, 0}, {0, 1}}}, Z: [][][]float64{{{1, 0}, {0, 1}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTripPOMDPX(t, m)
+	for _, bad := range []string{"two words", "*", "-", "", "tab\there", "bell\a"} {
+		m, err := pomdp.New(pomdp.Dense{States: []string{bad, "ok"}, Actions: []string{"a"}, Observations: []string{"o"},
+			T: [][][]float64{{{1, 0}, {0, 1}}}, Z: [][][]float64{{{1}, {1}}}})
+		if err != nil && bad == "" {
+			continue // an empty name is not a valid model
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = pomdp.WritePOMDPX(&bytes.Buffer{}, m)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("state name %q cannot be written in the POMDPX format", bad)) {
+			t.Errorf("name %q: err = %v", bad, err)
+		}
+	}
+}
+
+// TestPOMDPXTigerMatchesBuiltin: our hand-written testdata/tiger.pomdpx is
+// the built-in Tiger, every entry within 1e-15 (the built-in stores
+// 1 − 0.85, the file 0.15), apart from the discount the file adds.
+func TestPOMDPXTigerMatchesBuiltin(t *testing.T) {
+	got, err := pomdp.LoadFile(filepath.Join("testdata", "tiger.pomdpx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := b.Model
+	if strings.Join(got.States, " ") != strings.Join(want.States, " ") || strings.Join(got.Actions, " ") != strings.Join(want.Actions, " ") ||
+		strings.Join(got.Observations, " ") != strings.Join(want.Observations, " ") {
+		t.Fatalf("names %v %v %v, want %v %v %v", got.States, got.Actions, got.Observations, want.States, want.Actions, want.Observations)
+	}
+	for a := range want.Actions {
+		for s := range want.States {
+			if math.Abs(got.R[s][a]-want.R[s][a]) > 0 || math.Abs(got.B0[s]-want.B0[s]) > 1e-15 {
+				t.Errorf("R or b0 differ at (%d, %d)", s, a)
+			}
+			for s2 := range want.States {
+				if d := math.Abs(got.TransitionProb(s, a, s2) - want.TransitionProb(s, a, s2)); d > 1e-15 {
+					t.Errorf("T(%d, %d, %d) differs by %g", s, a, s2, d)
+				}
+			}
+			for o := range want.Observations {
+				if d := math.Abs(got.ObsProb(s, a, o) - want.ObsProb(s, a, o)); d > 1e-15 {
+					t.Errorf("Z(%d, %d, %d) differs by %g", s, a, o, d)
+				}
+			}
+		}
+	}
+}
