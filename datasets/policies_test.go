@@ -88,6 +88,15 @@ func policyFiles() (map[string][]byte, []string, error) {
 	if err := policy.WritePG(&unrolled, u); err != nil {
 		return nil, nil, err
 	}
+	vp := &policy.VectorPolicy{Model: "tiger95.pomdp", VectorLength: m.NumStates(), NumObsValue: 1}
+	for _, a := range ev.Alpha(c) {
+		vp.Vectors = append(vp.Vectors, policy.ObsVector{Alpha: a})
+	}
+	var vpol bytes.Buffer
+	if err := policy.WritePolicy(&vpol, vp); err != nil {
+		return nil, nil, err
+	}
+	out["tiger95-counter.policy"] = vpol.Bytes()
 	out["tiger95-counter.pg"] = pg.Bytes()
 	out["tiger95-counter.alpha"] = alpha.Bytes()
 	out["tiger95-unrolled.pg"] = unrolled.Bytes()
@@ -100,7 +109,7 @@ func policiesReadme(k, nodes, unrolled int, rows []string) []byte {
 	fmt.Fprintf(&b, `# Policy files
 
 Policies for the model files of [../models](../models), written by this project's own code
-(`+"`datasets/policies_test.go`"+`, package `+"`lib/policy`"+`) in pomdp-solve's formats, so that notebooks
+(`+"`datasets/policies_test.go`"+`, package `+"`lib/policy`"+`) in pomdp-solve's and SARSOP's formats, so that notebooks
 and `+"`pomdpq evaluate`"+` have solver-style inputs without third-party files.
 
 - [tiger95-counter.pg](tiger95-counter.pg): a policy graph for [tiger95.pomdp](../models/tiger95.pomdp):
@@ -109,6 +118,10 @@ and `+"`pomdpq evaluate`"+` have solver-style inputs without third-party files.
   two nodes open the right and the left door. %d nodes.
 - [tiger95-counter.alpha](tiger95-counter.alpha): its alpha vectors, one per node, computed by
   `+"`policy.Evaluate`"+` (an exact linear solve), in pomdp-solve's layout.
+- [tiger95-counter.policy](tiger95-counter.policy): the same vectors as an alpha-vector policy in
+  SARSOP's `+"`.policy`"+` format (XML; `+"`policy.WritePolicy`"+`), the kind of file SARSOP's `+"`pomdpsol`"+`
+  writes: `+"`pomdpq evaluate --model tiger95 --policy FILE.policy`"+` prints its lower bound at b0
+  and the value of acting greedily on it.
 - [tiger95-unrolled.pg](tiger95-unrolled.pg): the same controller unrolled into a policy tree of
   depth 3 whose leaves lead into a copy of the graph (`+"`policy.Unroll`"+`, %d nodes): what a
   finite-horizon solver's output looks like. `+"`policy.Minimize`"+` from node 0 gives back the counter.
