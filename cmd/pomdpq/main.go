@@ -4,10 +4,10 @@
 // Usage:
 //
 //	pomdpq info MODEL [--json]
-//	pomdpq export MODEL [--format pomdp|json] [--out FILE]
+//	pomdpq export MODEL [--format pomdp|json] [--out FILE] [--discount G]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
-//	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
+//	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
 //	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
 //	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
@@ -25,12 +25,16 @@
 //
 // export writes a model in Cassandra's .pomdp format (the default) or as
 // JSON (--format json, or an --out file ending in .json), to standard
-// output or to --out. Models whose names the .pomdp format cannot hold
-// (the paper's Tiger observes "R", a keyword) need --format json.
+// output or to --out. Names the .pomdp format cannot hold (the paper's
+// Tiger observes "R", a keyword) are written under other names listed in a
+// comment at the top of the file, which pomdpq reads to restore them
+// (pomdp.SafeNames).
 //
 // JSON output schemas (stable; scripts and notebooks rely on them):
 //
-//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null}
+//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null},
+//	          and for a model file "format": "pomdp"|"json", "dialect": "pomdp-solve"|"POMDPs.jl" (.pomdp),
+//	          "renamed": [{"space": string, "written": string, "original": string}, ...] (when any)
 //	family:   {"kind": string, "m": int, "T": int, "size": int}
 //	quotient: {"family_size": int, "distinct": int, "histories": int, "exact_classes": int,
 //	           "max_distance": number, "max_distance_exact": bool, "estimate_bytes": int,
@@ -46,6 +50,12 @@
 //	          "exact_classes", "file"} for classes parts (the plan)
 //	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
 //	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
+//	evaluate with a SARSOP .policy: {"format": "sarsop", "vectors", "vector_length", "obs_values": int,
+//	          "lower_bound": number, "lower_bound_vector": int, "lower_bound_action": string,
+//	          "horizon", "horizon_requested": int, "stopped": string, "horizon_value", "discount",
+//	          "max_abs_reward", "tail", "merge_error": number, "merged_beliefs": int, "bracket": [low, high],
+//	          "beliefs", "widest_step": int, "split_b0": bool, "lower_bound_le_bracket_high": bool}
+//	          (tail, bracket and the last absent when γ = 1)
 //	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
 //	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
 //	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
@@ -95,7 +105,7 @@ const usage = `usage: pomdpq COMMAND [arguments]
 commands:
   info MODEL [--json]                   sizes and validation of a model
   models                                list the built-in models
-  export MODEL [--format pomdp|json] [--out FILE]
+  export MODEL [--format pomdp|json] [--out FILE] [--discount G]
                                         write a model as .pomdp (default) or JSON
   family --model MODEL --kind K --m M [--T T] [--json]
                                         size of a probe family (K = stationary or clock)
@@ -106,8 +116,9 @@ commands:
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
                                         merge the parts of one round of a sharded run
-  evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
-                                        exact value of a policy graph (pomdp-solve .pg)
+  evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json]
+                                        exact value of a policy graph (pomdp-solve .pg); lower bound,
+                                        greedy T-step value and bracket of alpha vectors (SARSOP .policy)
   exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
                                         exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
@@ -189,13 +200,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 
 // loadModel resolves a built-in name or a model file. Files get the
 // discrete ground metric.
-func loadModel(spec string) (*pomdp.Model, ot.Ground, error) {
+func loadModel(spec string, opts ...pomdp.ReadOption) (*pomdp.Model, ot.Ground, error) {
 	if spec == "" {
 		return nil, nil, usageError{msg: "missing --model (a built-in name or a .pomdp/.json file)"}
 	}
 	ext := strings.ToLower(filepath.Ext(spec))
 	if ext == ".pomdp" || ext == ".json" || strings.ContainsRune(spec, os.PathSeparator) {
-		m, err := pomdp.LoadFile(spec)
+		m, err := pomdp.LoadFile(spec, opts...)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, missingFile(spec, err)
 		}
@@ -290,6 +301,12 @@ type infoJSON struct {
 	Actions      int      `json:"actions"`
 	Observations int      `json:"observations"`
 	Discount     *float64 `json:"discount"`
+	// Format and Dialect are set for a model file: "pomdp" with dialect
+	// "pomdp-solve" or "POMDPs.jl", or "json".
+	Format  string `json:"format,omitempty"`
+	Dialect string `json:"dialect,omitempty"`
+	// Renamed lists the names restored from the file's rename comments.
+	Renamed []pomdp.Rename `json:"renamed,omitempty"`
 }
 
 func cmdInfo(args []string, stdout io.Writer) error {
@@ -303,14 +320,16 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return usageError{msg: "usage: pomdpq info MODEL [--json]"}
 	}
-	m, _, err := loadModel(pos[0])
+	var src pomdp.Source
+	m, _, err := loadModel(pos[0], pomdp.Describe(&src))
 	if err != nil {
 		return err
 	}
 	// Loaders validate; say so explicitly.
 	verr := m.Validate()
 	if *asJSON {
-		out := infoJSON{Name: m.Name, States: m.NumStates(), Actions: m.NumActions(), Observations: m.NumObservations()}
+		out := infoJSON{Name: m.Name, States: m.NumStates(), Actions: m.NumActions(), Observations: m.NumObservations(),
+			Format: src.Format, Dialect: src.Dialect, Renamed: src.Renames}
 		if m.HasDiscount {
 			d := m.Discount
 			out.Discount = &d
@@ -318,6 +337,20 @@ func cmdInfo(args []string, stdout io.Writer) error {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model:        %s\n", m.Name)
+	if src.Format != "" {
+		fmt.Fprintf(stdout, "format:       %s\n", src.String())
+	}
+	if n := len(src.Renames); n > 0 {
+		var l []string
+		for _, r := range src.Renames {
+			l = append(l, fmt.Sprintf("%s %q (written %s)", strings.TrimSuffix(r.Space, "s"), r.Original, r.Written))
+		}
+		what := "names"
+		if n == 1 {
+			what = "name"
+		}
+		fmt.Fprintf(stdout, "renamed:      %d %s restored from the file's rename comments: %s\n", n, what, preview(l))
+	}
 	fmt.Fprintf(stdout, "states:       %d\n", m.NumStates())
 	fmt.Fprintf(stdout, "actions:      %d (%s)\n", m.NumActions(), preview(m.Actions))
 	fmt.Fprintf(stdout, "observations: %d (%s)\n", m.NumObservations(), preview(m.Observations))
