@@ -208,6 +208,14 @@ func TestEvaluateGreedyTree(t *testing.T) {
 	if g.Horizon != 2 || g.Stopped == "" || math.Abs(g.Value-tree(m.B0, 2)) > 1e-12 {
 		t.Errorf("budget 2: horizon %d (stopped %q), value %v; want horizon 2 with the 2-step value %v", g.Horizon, g.Stopped, g.Value, tree(m.B0, 2))
 	}
+	// A budget of 3 visits: steps 0 and 1 visit 1 + 2 beliefs, then stop.
+	g, err = EvaluateGreedy(context.Background(), m, p, 10, GreedyOptions{MaxVisits: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Horizon != 2 || !strings.Contains(g.Stopped, "MaxVisits 3") || math.Abs(g.Value-tree(m.B0, 2)) > 1e-12 {
+		t.Errorf("3 visits: horizon %d (stopped %q), value %v", g.Horizon, g.Stopped, g.Value)
+	}
 }
 
 // momdp returns a model with a fully observed part x ∈ {0, 1} and a hidden
