@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/policy"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // findPOMDPSol returns SARSOP's solver: $POMDPSOL, else the one make sarsop
@@ -51,16 +50,17 @@ func findPOMDPSol(t *testing.T) string {
 	return ""
 }
 
-// runPOMDPSol runs pomdpsol on model in dir, writing out, within limit: in
+// runPOMDPSol runs pomdpsol on model in dir for at most the given seconds
+// of search (its --timeout), writing out, within limit: in
 // its own process group, which is killed when the limit passes, so that
 // nothing outlives the test. It returns the standard output.
-func runPOMDPSol(t *testing.T, bin, dir, model, out string, limit time.Duration) string {
+func runPOMDPSol(t *testing.T, bin, dir, model, out string, seconds int, limit time.Duration) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	// pomdpsol's own --timeout stops the search (and writes the policy) well
 	// before the context's limit.
-	cmd := exec.CommandContext(ctx, bin, model, "--precision", "1e-3", "--timeout", "20", "-o", out)
+	cmd := exec.CommandContext(ctx, bin, model, "--precision", "1e-3", "--timeout", strconv.Itoa(seconds), "-o", out)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -145,45 +145,74 @@ func TestSARSOPLoop(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Run(tc.name+"."+format, func(t *testing.T) {
-				out := runPOMDPSol(t, bin, dir, file, tc.name+"-"+format+".policy", 90*time.Second)
-				lbText, ubText, err := sarsopBounds(out)
-				if err != nil {
-					t.Fatalf("%v\n%s", err, out)
-				}
-				printed, err1 := strconv.ParseFloat(lbText, 64)
-				upper, err2 := strconv.ParseFloat(ubText, 64)
-				if err1 != nil || err2 != nil {
-					t.Fatalf("bounds %q %q are not numbers", lbText, ubText)
-				}
-				pol := filepath.Join(dir, tc.name+"-"+format+".policy")
-				e := evaluatePolicy(t, "--model", file, "--policy", pol, "--horizon", tc.horizon)
-				m, err := pomdp.LoadFile(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := policy.LoadPolicy(pol, m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tol := sixDigits(printed)
-				worst := 0.0
-				for _, v := range p.Vectors {
-					r := 0.0
-					for s, x := range v.V {
-						r += m.B0[s] * sixDigits(x)
-					}
-					worst = math.Max(worst, r)
-				}
-				tol += worst
-				if d := math.Abs(e.LowerBound - printed); !(d <= tol) {
-					t.Errorf("lower bound at b0 %.10g, pomdpsol printed %s: difference %.3g > tolerance %.3g", e.LowerBound, lbText, d, tol)
-				}
-				if !(e.LowerBound <= upper+sixDigits(upper)+tol) {
-					t.Errorf("lower bound %.10g above pomdpsol's upper bound %s", e.LowerBound, ubText)
-				}
-				t.Logf("%s: pomdpsol printed [%s, %s]; evaluate: lower bound %.10g (tolerance %.2g), %d-step greedy value %.6g, %d vectors",
-					filepath.Base(file), lbText, ubText, e.LowerBound, tol, e.Horizon, e.Value, len(p.Vectors))
+				checkSARSOP(t, bin, dir, file, tc.name+"-"+format+".policy", 20, tc.horizon)
 			})
 		}
 	}
+	// Mixed observability: SARSOP's RockSample(7,8), whose robot position is
+	// fully observed (numObsValue 50, vectors over the 256 rock states), when
+	// this build reads POMDPX; 10 s of search.
+	rs := filepath.Join("..", "..", "..", "shared", "data", "pomdpx", "RockSample_7_8.pomdpx")
+	if _, err := os.Stat(rs); err != nil {
+		t.Logf("%s: not found (third-party input outside the repository)", rs)
+		return
+	}
+	if _, _, err := loadModel(rs); err != nil {
+		t.Logf("%s: not read by this build (%v)", rs, err)
+		return
+	}
+	t.Run("RockSample_7_8.pomdpx", func(t *testing.T) {
+		abs, err := filepath.Abs(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSARSOP(t, bin, dir, abs, "rocksample.policy", 10, "5")
+	})
+}
+
+// checkSARSOP solves model with pomdpsol into dir/out and checks that
+// evaluate's lower bound at b0 (over horizon T) is the one pomdpsol
+// printed, within the rounding of its 6 printed digits.
+func checkSARSOP(t *testing.T, bin, dir, model, out string, seconds int, horizon string) {
+	t.Helper()
+	text := runPOMDPSol(t, bin, dir, model, out, seconds, time.Duration(seconds+90)*time.Second)
+	lbText, ubText, err := sarsopBounds(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	printed, err1 := strconv.ParseFloat(lbText, 64)
+	upper, err2 := strconv.ParseFloat(ubText, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("bounds %q %q are not numbers", lbText, ubText)
+	}
+	pol := filepath.Join(dir, out)
+	e := evaluatePolicy(t, "--model", model, "--policy", pol, "--horizon", horizon)
+	m, _, err := loadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.LoadPolicy(pol, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The printed bound's rounding, plus the largest rounding of a vector at
+	// b0 (entry y of a vector for obsValue x meets b0 at state x·|Y| + y).
+	tol := sixDigits(printed)
+	worst := 0.0
+	for _, v := range p.Vectors {
+		r := 0.0
+		for y, x := range v.V {
+			r += m.B0[v.ObsValue*p.VectorLength+y] * sixDigits(x)
+		}
+		worst = math.Max(worst, r)
+	}
+	tol += worst
+	if d := math.Abs(e.LowerBound - printed); !(d <= tol) {
+		t.Errorf("lower bound at b0 %.10g, pomdpsol printed %s: difference %.3g > tolerance %.3g", e.LowerBound, lbText, d, tol)
+	}
+	if !(e.LowerBound <= upper+sixDigits(upper)+tol) {
+		t.Errorf("lower bound %.10g above pomdpsol's upper bound %s", e.LowerBound, ubText)
+	}
+	t.Logf("%s: pomdpsol printed [%s, %s]; evaluate: lower bound %.10g (tolerance %.2g), %d-step greedy value %.6g, %d vectors, %d obsValues",
+		filepath.Base(model), lbText, ubText, e.LowerBound, tol, e.Horizon, e.Value, len(p.Vectors), p.NumObsValue)
 }
