@@ -688,6 +688,9 @@ func FuzzReadCassandra(f *testing.F) {
 		"states: 100000000\n",
 		"discount: 1 values: reward states: 500 actions: 3 observations: 500\nT: * uniform\nO: * uniform\n",
 		"# comment\ndiscount:.5 values:reward states:1 actions:1 observations:1 T:0:0:0 1. O:0:0:0 1e0",
+		// Rename comments and the POMDPs.jl dialect.
+		"# pomdpq-rename states x0 \"0\"\n# pomdpq-rename observations R_ \"R\"\ndiscount: 0.9\nvalues: reward\nstates: x0 b\nactions: go\nobservations: L R_\nT: go : x0 : 0.5 0.5\nT: go : b : b : 1.0\nO: go : 0.25 0.75 1.0 0.0\nR: go : * : * : R_ : -2.5\n",
+		"discount: 0.9 values: reward states: 2 actions: 1 observations: 2\nT: 0 : identity\nO: 0 : 0 : uniform\nO: 0 : 1 : 1 : 1.0\nR: 0 : 0 : 1.0 2.0 3.0 4.0\nR: 0 : 1 : 0 : -1.0 1.0\n",
 	}
 	if dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "pomdp")); err == nil {
 		for _, tc := range append(sharedFiles, struct {
