@@ -89,7 +89,7 @@ const (
 	// evaluation (each costs a greedy choice over the vectors and a move
 	// by every observation: about 10–100 µs for models of tens of states
 	// and hundreds of vectors).
-	DefaultMaxVisits = 1 << 20
+	DefaultMaxVisits = 1 << 19
 )
 
 // GreedyOptions configure EvaluateGreedy. The zero value means the
