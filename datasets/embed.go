@@ -10,7 +10,8 @@
 // regenerates them in memory and checks that the committed bytes are
 // current; `go test ./datasets -run TestModelFiles -regen` rewrites them.
 // Likewise policies/ holds policy graphs and alpha vectors in pomdp-solve's
-// formats for those models, written by package policy (see
+// formats and SARSOP's .policy format for those models, written by package
+// policy (see
 // policies/README.md; TestPolicyFiles checks and -regen rewrites them).
 package datasets
 

@@ -24,8 +24,9 @@ const regenCommand = "go test ./datasets -run TestModelFiles -regen"
 // modelFiles is the one list of built-in models exported to models/: add a
 // registry name (and its source) here and run regenCommand to add a file.
 // Each model is written as models/NAME.pomdp (":" in the name becomes
-// "-"), or as models/NAME.json when its names cannot be written in the
-// .pomdp format (the paper's Tiger observes "R", a keyword there).
+// "-"), or as models/NAME.json when the .pomdp format would hold some of
+// its names only renamed (the paper's Tiger observes "R", a keyword there;
+// see pomdp.SafeNames), so that every file carries the model's own names.
 var modelFiles = []struct {
 	Name   string // bench.Lookup name
 	Source string // where the definition comes from (Markdown)
@@ -83,7 +84,10 @@ func exportModel(name string) (file string, data []byte, ground string, groundDa
 	b.Model.Ground = b.GroundFile()
 	base := strings.ReplaceAll(b.Name, ":", "-")
 	var buf bytes.Buffer
-	if err := pomdp.WriteCassandra(&buf, b.Model); err == nil {
+	if len(pomdp.CassandraRenames(b.Model)) == 0 {
+		if err := pomdp.WriteCassandra(&buf, b.Model); err != nil {
+			return "", nil, "", nil, err
+		}
 		if b.Ground.IsDiscrete() {
 			return base + ".pomdp", buf.Bytes(), "", nil, nil
 		}
@@ -93,7 +97,6 @@ func exportModel(name string) (file string, data []byte, ground string, groundDa
 		}
 		return base + ".pomdp", buf.Bytes(), base + ".ground.csv", g.Bytes(), nil
 	}
-	buf.Reset()
 	if err := pomdp.WriteJSON(&buf, b.Model); err != nil {
 		return "", nil, "", nil, err
 	}
@@ -110,8 +113,8 @@ so that notebooks, scripts and other solvers can read them as files. Every file 
 export of the built-in of the same name: ` + "`bench.Lookup(NAME)`" + ` (or ` + "`pomdpq info NAME`" + `)
 gives the same model, and ` + "`pomdp.LoadFile`" + ` / ` + "`pomdpq info FILE`" + ` read the file back bit for
 bit. Files are in Tony Cassandra's ` + "`.pomdp`" + ` format, or in the project's JSON format when
-the model's names cannot be written in ` + "`.pomdp`" + ` (the paper's Tiger observes ` + "`R`" + `, a
-keyword there). A model without a discount is written with ` + "`discount: 1`" + ` in ` + "`.pomdp`" + `.
+` + "`.pomdp`" + ` would hold some of the model's names only renamed (the paper's Tiger observes
+` + "`R`" + `, a keyword there). A model without a discount is written with ` + "`discount: 1`" + ` in ` + "`.pomdp`" + `.
 
 The ground metric on the observations decides the distances between histories. The JSON
 format carries it (` + "`\"ground\"`" + `); the ` + "`.pomdp`" + ` format has no place for one, so a ` + "`.pomdp`" + `

@@ -96,6 +96,19 @@ func policyFiles() (map[string][]byte, []string, error) {
 	if err := policy.WritePG(&unrolled, u); err != nil {
 		return nil, nil, err
 	}
+	vp := &policy.VectorPolicy{Model: "tiger95.pomdp", VectorLength: m.NumStates(), NumObsValue: 1}
+	hand, err := policy.ReadAlpha(bytes.NewReader(alpha), handAlpha, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, a := range hand {
+		vp.Vectors = append(vp.Vectors, policy.ObsVector{Alpha: a})
+	}
+	var vpol bytes.Buffer
+	if err := policy.WritePolicy(&vpol, vp); err != nil {
+		return nil, nil, err
+	}
+	out["tiger95-counter.policy"] = vpol.Bytes()
 	out["tiger95-counter.pg"] = pg.Bytes()
 	out["tiger95-counter.alpha"] = alpha
 	out["tiger95-unrolled.pg"] = unrolled.Bytes()
@@ -108,7 +121,7 @@ func policiesReadme(k, nodes, unrolled int, rows []string) []byte {
 	fmt.Fprintf(&b, `# Policy files
 
 Policies for the model files of [../models](../models), written by this project's own code
-(`+"`datasets/policies_test.go`"+`, package `+"`lib/policy`"+`) in pomdp-solve's formats, so that notebooks
+(`+"`datasets/policies_test.go`"+`, package `+"`lib/policy`"+`) in pomdp-solve's and SARSOP's formats, so that notebooks
 and `+"`pomdpq evaluate`"+` have solver-style inputs without third-party files.
 
 - [tiger95-counter.pg](tiger95-counter.pg): a policy graph for [tiger95.pomdp](../models/tiger95.pomdp):
@@ -119,6 +132,10 @@ and `+"`pomdpq evaluate`"+` have solver-style inputs without third-party files.
   pomdp-solve's layout: exact fractions derived by hand (V₀ = 4063900/209789 at node 0,
   `+"`lib/policy/testdata/README.md`"+`) rounded to float64, not computed by `+"`policy.Evaluate`"+`,
   so that `+"`go test ./datasets`"+` can check the exact evaluation of the graph against them.
+- [tiger95-counter.policy](tiger95-counter.policy): the same hand-derived vectors as an alpha-vector
+  policy in SARSOP's `+"`.policy`"+` format (XML; `+"`policy.WritePolicy`"+`), the kind of file SARSOP's
+  `+"`pomdpsol`"+` writes: `+"`pomdpq evaluate --model tiger95 --policy FILE.policy`"+` prints its lower
+  bound at b0 and the value of acting greedily on it.
 - [tiger95-unrolled.pg](tiger95-unrolled.pg): the same controller unrolled into a policy tree of
   depth 3 whose leaves lead into a copy of the graph (`+"`policy.Unroll`"+`, %d nodes): what a
   finite-horizon solver's output looks like. `+"`policy.Minimize`"+` from node 0 gives back the counter.

@@ -22,7 +22,7 @@ func TestAnalyze(t *testing.T) {
 		model string
 		files []string
 	}{
-		{"tiger", []string{"x.html", "x-quotient.json"}},
+		{"tiger", []string{"x.html", "x-quotient.pomdp", "x-quotient.json"}}, // the .pomdp renames the observation "R"
 		{filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp"), []string{"x.html", "x-quotient.pomdp", "x-quotient.json"}},
 	} {
 		sub := filepath.Join(dir, filepath.Base(c.model))

@@ -61,8 +61,8 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	fset := flag.NewFlagSet("evaluate", flag.ContinueOnError)
 	fset.SetOutput(io.Discard)
 	model := fset.String("model", "", "built-in model name or model file")
-	pgPath := fset.String("policy", "", "policy graph (.pg, pomdp-solve's format)")
-	horizon := fset.Int("horizon", 0, "horizon T (0: the discounted infinite horizon)")
+	pgPath := fset.String("policy", "", "policy graph (.pg, pomdp-solve's format) or alpha-vector policy (.policy, SARSOP's)")
+	horizon := fset.Int("horizon", 0, "horizon T (0: the discounted infinite horizon for a .pg; for a .policy, the T whose tail bound is 0.001·max|R|)")
 	start := fset.Int("start", -1, "start node (-1: the best at b0)")
 	asJSON := fset.Bool("json", false, "print JSON")
 	alphaPath := fset.String("alpha", "", "alpha vectors (.alpha) to compare max_α α·b0 with")
@@ -77,14 +77,14 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	fset.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
 	if pos, err := parseFlags(fset, args); err != nil {
 		if isHelp(err) {
-			return printHelp(stdout, "usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json] [flags]", fset)
+			return printHelp(stdout, "usage: pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json] [flags]", fset)
 		}
 		return err
 	} else if len(pos) > 0 {
 		return usageError{msg: fmt.Sprintf("evaluate: unexpected argument %q (usage: pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json])", pos[0])}
 	}
 	if *pgPath == "" {
-		return usageError{msg: "evaluate: missing --policy FILE.pg"}
+		return usageError{msg: "evaluate: missing --policy FILE.pg (or FILE.policy)"}
 	}
 	set := map[string]bool{}
 	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -105,6 +105,11 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	md, gd, err := loadModelGround(*model, *ground)
 	if err != nil {
 		return err
+	}
+	if isVectorPolicy(*pgPath) {
+		ctx, cancel := signalContext()
+		defer cancel()
+		return evaluateVectors(ctx, *pgPath, md, *horizon, set, *asJSON, stdout, newReporter(stderr, string(progress)))
 	}
 	c, err := policy.LoadPG(*pgPath, md)
 	if errors.Is(err, fs.ErrNotExist) {

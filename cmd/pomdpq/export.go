@@ -26,7 +26,10 @@ import (
 // that the file reads with the discrete metric, and writes the metric as a
 // CSV file beside --out (M.pomdp → M.ground.csv, which pomdpq quotient
 // --model M.pomdp then points to) or to --ground-out. --ground-out FILE
-// (.csv or .json) writes the ground metric in every case.
+// (.csv or .json) writes the ground metric in every case. Names the .pomdp
+// format cannot hold are written renamed (pomdp.SafeNames) and restored
+// when pomdpq reads the file. --discount replaces the model's discount (or
+// gives one to a model without): SARSOP needs a discount below 1.
 func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -34,12 +37,13 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output file (default: standard output)")
 	ground := groundFlag(fs)
 	groundOut := fs.String("ground-out", "", "also write the ground metric to this .csv or .json file (a .pomdp export with --out writes OUT.ground.csv when the metric is not the discrete one)")
+	discount := fs.Float64("discount", -1, "write this discount in [0, 1) instead of the model's (SARSOP needs one below 1; the paper's models have none)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]"}
+		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G]"}
 	}
 	f := strings.ToLower(*format)
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
@@ -60,6 +64,16 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	m, gd, err := loadModelGround(pos[0], *ground)
 	if err != nil {
 		return err
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "discount" })
+	if set && !(*discount >= 0 && *discount < 1) {
+		return usageError{msg: fmt.Sprintf("export: --discount %g: want a discount in [0, 1)", *discount)}
+	}
+	if set {
+		// A new model sharing the kernels (not modified).
+		m = &pomdp.Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
+			Discount: *discount, HasDiscount: true, T: m.T, Z: m.Z, R: m.R, B0: m.B0}
 	}
 	if !isDefault(gd) {
 		m.Ground = &pomdp.Ground{Name: gd.Name, D: gd.Ground}

@@ -59,13 +59,13 @@ func groundFlag(fs *flag.FlagSet) *string {
 // metric that comes with it, saying where it came from: a built-in's own,
 // a JSON model's "ground", and otherwise the discrete metric, marked as
 // the default (the .pomdp format cannot carry a ground metric).
-func loadModel(spec string) (*pomdp.Model, ot.Described, error) {
+func loadModel(spec string, opts ...pomdp.ReadOption) (*pomdp.Model, ot.Described, error) {
 	if spec == "" {
 		return nil, ot.Described{}, usageError{msg: "missing --model (a built-in name or a .pomdp/.pomdpx/.json file)"}
 	}
 	ext := strings.ToLower(filepath.Ext(spec))
 	if isModelFile(spec) {
-		m, err := pomdp.LoadFile(spec)
+		m, err := pomdp.LoadFile(spec, opts...)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ot.Described{}, missingFile(spec, err)
 		}

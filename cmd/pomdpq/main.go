@@ -4,10 +4,10 @@
 // Usage:
 //
 //	pomdpq info MODEL [--json]
-//	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE]
+//	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
-//	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
+//	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
 //	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
 //	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
@@ -28,7 +28,10 @@
 // SARSOP's POMDPX (--format pomdpx: one state variable) or as JSON
 // (--format json), or in the format of the extension of --out, to standard
 // output or to --out. Models whose names the .pomdp format cannot hold
-// (the paper's Tiger observes "R", a keyword) need --format json or pomdpx.
+// (the paper's Tiger observes "R", a keyword) are written under
+// other names listed in a comment at the top of the file, which pomdpq
+// reads to restore them (pomdp.SafeNames). --discount G writes another
+// discount (SARSOP needs one below 1; the paper's models have none).
 //
 // The ground metric d_O on the observations decides the distances, so
 // every result that depends on it prints it ("ground metric …": its name
@@ -44,7 +47,9 @@
 //
 // JSON output schemas (stable; scripts and notebooks rely on them):
 //
-//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null}
+//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null},
+//	          and for a model file "format": "pomdp"|"json", "dialect": "pomdp-solve"|"POMDPs.jl" (.pomdp),
+//	          "renamed": [{"space": string, "written": string, "original": string}, ...] (when any)
 //	family:   {"kind": string, "m": int, "T": int, "size": int}
 //	quotient: {"family_size": int, "distinct": int, "histories": int, "exact_classes": int,
 //	           "max_distance": number, "max_distance_exact": bool, "estimate_bytes": int,
@@ -67,6 +72,12 @@
 //	evaluate: {"value": number, "start_node": int, "nodes": int, "horizon": int (0: infinite)}, plus
 //	          "alpha", "minimal_nodes" and "quotient" objects with --alpha, --minimize-out, --quotient-eps
 //	          ("quotient" has "ground": GROUND)
+//	evaluate with a SARSOP .policy: {"format": "sarsop", "vectors", "vector_length", "obs_values": int,
+//	          "lower_bound": number, "lower_bound_vector": int, "lower_bound_action": string,
+//	          "horizon", "horizon_requested": int, "stopped": string, "horizon_value", "discount",
+//	          "max_abs_reward", "tail", "merge_error": number, "merged_beliefs": int, "bracket": [low, high],
+//	          "beliefs", "widest_step": int, "split_b0": bool, "lower_bound_le_bracket_high": bool}
+//	          (tail, bracket and the last absent when γ = 1)
 //	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
 //	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
 //	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
@@ -115,7 +126,7 @@ const usage = `usage: pomdpq COMMAND [arguments]
 commands:
   info MODEL [--json]                   sizes and validation of a model
   models                                list the built-in models
-  export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground-out FILE]
+  export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground-out FILE] [--discount G]
                                         write a model as .pomdp (default), POMDPX or JSON (JSON keeps
                                         the ground metric; .pomdp: beside it, OUT.ground.csv)
   family --model MODEL --kind K --m M [--T T] [--json]
@@ -127,8 +138,9 @@ commands:
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
                                         merge the parts of one round of a sharded run
-  evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
-                                        exact value of a policy graph (pomdp-solve .pg)
+  evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json]
+                                        exact value of a policy graph (pomdp-solve .pg); lower bound,
+                                        greedy T-step value and bracket of alpha vectors (SARSOP .policy)
   exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
                                         exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
@@ -301,6 +313,12 @@ type infoJSON struct {
 	Actions      int      `json:"actions"`
 	Observations int      `json:"observations"`
 	Discount     *float64 `json:"discount"`
+	// Format and Dialect are set for a model file: "pomdp" with dialect
+	// "pomdp-solve" or "POMDPs.jl", or "json".
+	Format  string `json:"format,omitempty"`
+	Dialect string `json:"dialect,omitempty"`
+	// Renamed lists the names restored from the file's rename comments.
+	Renamed []pomdp.Rename `json:"renamed,omitempty"`
 }
 
 func cmdInfo(args []string, stdout io.Writer) error {
@@ -314,14 +332,16 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return usageError{msg: "usage: pomdpq info MODEL [--json]"}
 	}
-	m, gd, err := loadModel(pos[0])
+	var src pomdp.Source
+	m, gd, err := loadModel(pos[0], pomdp.Describe(&src))
 	if err != nil {
 		return err
 	}
 	// Loaders validate; say so explicitly.
 	verr := m.Validate()
 	if *asJSON {
-		out := infoJSON{Name: m.Name, States: m.NumStates(), Actions: m.NumActions(), Observations: m.NumObservations()}
+		out := infoJSON{Name: m.Name, States: m.NumStates(), Actions: m.NumActions(), Observations: m.NumObservations(),
+			Format: src.Format, Dialect: src.Dialect, Renamed: src.Renames}
 		if m.HasDiscount {
 			d := m.Discount
 			out.Discount = &d
@@ -329,6 +349,20 @@ func cmdInfo(args []string, stdout io.Writer) error {
 		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "model:        %s\n", m.Name)
+	if src.Format != "" {
+		fmt.Fprintf(stdout, "format:       %s\n", src.String())
+	}
+	if n := len(src.Renames); n > 0 {
+		var l []string
+		for _, r := range src.Renames {
+			l = append(l, fmt.Sprintf("%s %q (written %s)", strings.TrimSuffix(r.Space, "s"), r.Original, r.Written))
+		}
+		what := "names"
+		if n == 1 {
+			what = "name"
+		}
+		fmt.Fprintf(stdout, "renamed:      %d %s restored from the file's rename comments: %s\n", n, what, preview(l))
+	}
 	fmt.Fprintf(stdout, "states:       %d\n", m.NumStates())
 	fmt.Fprintf(stdout, "actions:      %d (%s)\n", m.NumActions(), preview(m.Actions))
 	fmt.Fprintf(stdout, "observations: %d (%s)\n", m.NumObservations(), preview(m.Observations))

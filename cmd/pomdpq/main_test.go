@@ -244,6 +244,7 @@ func TestExport(t *testing.T) {
 		read  func(io.Reader, string, ...pomdp.ReadOption) (*pomdp.Model, error)
 	}{
 		{"tiger95", nil, "", pomdp.ReadCassandra},
+		{"tiger", nil, "", pomdp.ReadCassandra}, // the observation "R" is written renamed and restored
 		{"maze4x3", []string{"--format", "pomdp"}, "", pomdp.ReadCassandra},
 		{"tiger", []string{"--format", "json"}, "", pomdp.ReadJSON},
 		{"cheese", []string{"--out", filepath.Join(dir, "cheese.pomdp")}, filepath.Join(dir, "cheese.pomdp"), pomdp.ReadCassandra},
@@ -327,7 +328,7 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"export"}, true, "usage: pomdpq export"},
 		{[]string{"export", "tiger95", "--format", "xml"}, true, `--format "xml"`},
 		{[]string{"export", "tiger95", "--format", "json", "--out", filepath.Join(dir, "x.pomdp")}, true, "does not match"},
-		{[]string{"export", "tiger", "--out", filepath.Join(dir, "tiger.pomdp")}, false, "--format json"},
+		{[]string{"export", "tiger", "--discount", "1", "--out", filepath.Join(dir, "tiger.pomdp")}, true, "--discount 1: want a discount in [0, 1)"},
 		{[]string{"export", "no-such-model"}, false, "no-such-model"},
 		{[]string{"export", missing}, false, "model file " + missing},
 		{[]string{"info", filepath.Join(dir, "maze4x3.pomdp")}, false, `built-in model "maze4x3" needs no file`},

@@ -1,6 +1,6 @@
 // Package policy reads, writes, evaluates and analyses the policies of
 // POMDP solvers: pomdp-solve's policy graphs (.pg) and alpha vectors
-// (.alpha).
+// (.alpha), and SARSOP's alpha-vector policies (.policy).
 //
 // A policy graph is a deterministic stationary finite-state controller
 // (package fsc): one line per node,
@@ -35,4 +35,12 @@
 // EpsQuotient): its value on the model and on the quotient it sees, the
 // histories it tells apart that the quotient merges, and whether it
 // belongs to the probe family.
+//
+// A SARSOP .policy (XML, see VectorPolicy) holds alpha vectors, each with
+// an action and the value of the fully observed part of the state it
+// applies to. ReadPolicy and WritePolicy read and write it; LowerBound
+// returns max_α α·b over the applicable vectors (SARSOP's lower bound at
+// b0), and EvaluateGreedy the exact T-step value of the policy that acts
+// greedily on the vectors, with the bracket |V − V_T| ≤ γ^T·max|R|/(1−γ)
+// of its discounted value.
 package policy

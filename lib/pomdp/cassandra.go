@@ -1,6 +1,7 @@
 package pomdp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -194,6 +195,10 @@ type cassParser struct {
 	b0      []float64
 	t, z    *pmatrix
 	rewards []rewardStmt
+
+	// T:, O: and R: statements with a colon before their numbers (the
+	// POMDPs.jl dialect), and the line of the first.
+	dialectEntries, dialectLine int
 }
 
 // ReadCassandra reads a POMDP in Tony Cassandra's .pomdp format, the
@@ -236,6 +241,26 @@ type cassParser struct {
 // names match [A-Za-z][A-Za-z0-9_-]*. Probabilities are unsigned numbers;
 // rewards and the discount may carry a sign. Later statements override
 // earlier ones entry by entry, and entries never given are 0.
+//
+// The POMDPs.jl dialect. POMDPFiles.jl's writer (POMDPs.jl) puts a colon
+// before the number of an entry, "T: listen : tiger-left : tiger-left : 1.0",
+// "O: a : s' : o : p", "R: a : s : s' : o : v", which pomdp-solve's grammar
+// does not have. ReadCassandra reads that colon in every form: before the
+// number of a single entry, and before the numbers (or the keyword) of a
+// row or matrix ("T: a : s : 0.5 0.5", "T: a : identity", "R: a : s :
+// s' : 1.0 2.0"). Where the grammar is ambiguous pomdp-solve's reading
+// wins: after "T: a : s :" an integer is a state number, so a row in the
+// dialect must start with a number written with a decimal point or a sign
+// (POMDPs.jl writes "1.0"). Describe reports which dialect a file used and
+// how many statements had the colon.
+//
+// Renamed names. Comments at the top of the file (before the first line
+// that is not blank or a comment) of the form
+//
+//	# pomdpq-rename observations R_ "R"
+//
+// (see Rename), which WriteCassandra writes for names the format cannot
+// hold, rename the written name back to the original.
 //
 // Every row of T and Z and the initial belief must sum to 1 within
 // FileRowTol (1e-5, as in pomdp-solve); rows off by more than RowTol are
@@ -280,11 +305,34 @@ func ReadCassandra(r io.Reader, name string, opts ...ReadOption) (*Model, error)
 		actions: space{field: "actions", noun: "action"},
 		obs:     space{field: "observations", noun: "observation"},
 	}
+	if src := p.cfg.source; src != nil {
+		*src = Source{Format: "pomdp"}
+	}
 	m, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
+	renames, lines, err := headerRenames(p.lx.src, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := RestoreNames(m, renames); err != nil {
+		var re *RenameError
+		line := 0
+		if errors.As(err, &re) {
+			line = lines[re.Index]
+		}
+		return nil, &ParseError{File: name, Line: line, Field: "rename comment", Msg: err.Error(), Err: err}
+	}
 	m.Name = modelName(name)
+	if src := p.cfg.source; src != nil {
+		src.Dialect = DialectPOMDPSolve
+		if p.dialectEntries > 0 {
+			src.Dialect = DialectPOMDPsJL
+		}
+		src.DialectEntries, src.DialectLine = p.dialectEntries, p.dialectLine
+		src.Renames = renames
+	}
 	return m, nil
 }
 
@@ -754,6 +802,47 @@ func span(i, n int) int64 {
 	return 1
 }
 
+// dialectColon is called on a ":" where pomdp-solve's grammar expects a
+// name, a number or "*" (of a state or observation) and reports whether
+// the statement is in the POMDPs.jl dialect instead: the ":" is followed by
+// a token that cannot be such a reference, a number with a decimal point
+// or exponent or a sign, or one of the keywords kws ("uniform", …), and
+// thus starts the numbers of a row or matrix. It then consumes the ":" and
+// counts the statement kw. An integer after the ":" is a reference, as
+// pomdp-solve reads it.
+func (p *cassParser) dialectColon(kw token, kws ...string) bool {
+	save := p.lx
+	next := p.lx.next()
+	dialect := next.kind == tFloat || next.kind == tMinus || next.kind == tPlus
+	for _, k := range kws {
+		dialect = dialect || p.isKW(next, k)
+	}
+	p.lx = save
+	if !dialect {
+		return false
+	}
+	p.advance()
+	p.markDialect(kw)
+	return true
+}
+
+// entryColon consumes the ":" that the POMDPs.jl dialect writes before the
+// number of a single entry ("T: a : s : s' : p"), if there is one.
+func (p *cassParser) entryColon(kw token) {
+	if p.tok.kind == tColon {
+		p.advance()
+		p.markDialect(kw)
+	}
+}
+
+// markDialect counts statement kw as written in the POMDPs.jl dialect.
+func (p *cassParser) markDialect(kw token) {
+	if p.dialectEntries == 0 {
+		p.dialectLine = kw.line
+	}
+	p.dialectEntries++
+}
+
 func (p *cassParser) parseT() error {
 	kw := p.tok
 	nS, nA := len(p.states.names), len(p.actions.names)
@@ -767,7 +856,7 @@ func (p *cassParser) parseT() error {
 	}
 	a0, a1 := expand(a, nA)
 	line := kw.line
-	if p.tok.kind != tColon {
+	if p.tok.kind != tColon || p.dialectColon(kw, "identity", "uniform", "reset") {
 		// Whole matrix.
 		t := p.tok
 		if err := p.spend(kw, "T", span(a, nA)*int64(nS)*int64(nS)); err != nil {
@@ -811,7 +900,7 @@ func (p *cassParser) parseT() error {
 		return err
 	}
 	s0, s1 := expand(s, nS)
-	if p.tok.kind != tColon {
+	if p.tok.kind != tColon || p.dialectColon(kw, "uniform", "reset", "identity") {
 		// One row.
 		t := p.tok
 		if err := p.spend(kw, "T", span(a, nA)*span(s, nS)*int64(nS)); err != nil {
@@ -845,6 +934,7 @@ func (p *cassParser) parseT() error {
 	if err != nil {
 		return err
 	}
+	p.entryColon(kw)
 	v, err := p.prob("T")
 	if err != nil {
 		return err
@@ -876,7 +966,7 @@ func (p *cassParser) parseO() error {
 	}
 	a0, a1 := expand(a, nA)
 	line := kw.line
-	if p.tok.kind != tColon {
+	if p.tok.kind != tColon || p.dialectColon(kw, "uniform", "reset", "identity") {
 		t := p.tok
 		if err := p.spend(kw, "O", span(a, nA)*int64(nS)*int64(nO)); err != nil {
 			return err
@@ -911,7 +1001,7 @@ func (p *cassParser) parseO() error {
 		return err
 	}
 	s0, s1 := expand(s, nS)
-	if p.tok.kind != tColon {
+	if p.tok.kind != tColon || p.dialectColon(kw, "uniform", "reset", "identity") {
 		t := p.tok
 		if err := p.spend(kw, "O", span(a, nA)*span(s, nS)*int64(nO)); err != nil {
 			return err
@@ -941,6 +1031,7 @@ func (p *cassParser) parseO() error {
 	if err != nil {
 		return err
 	}
+	p.entryColon(kw)
 	v, err := p.prob("O")
 	if err != nil {
 		return err
@@ -977,7 +1068,7 @@ func (p *cassParser) parseR() error {
 	if st.s, err = p.index(&p.states, "R", true); err != nil {
 		return err
 	}
-	if p.tok.kind != tColon {
+	if p.tok.kind != tColon || p.dialectColon(kw) {
 		st.kind = rMatrix
 		if err := p.spend(kw, "R", int64(nS)*int64(nO)); err != nil {
 			return err
@@ -988,7 +1079,7 @@ func (p *cassParser) parseR() error {
 		if st.s2, err = p.index(&p.states, "R", true); err != nil {
 			return err
 		}
-		if p.tok.kind != tColon {
+		if p.tok.kind != tColon || p.dialectColon(kw) {
 			st.kind = rRow
 			if err := p.spend(kw, "R", int64(nO)); err != nil {
 				return err
@@ -1000,6 +1091,7 @@ func (p *cassParser) parseR() error {
 				return err
 			}
 			st.kind = rSingle
+			p.entryColon(kw)
 			st.v, err = p.number("R")
 		}
 	}

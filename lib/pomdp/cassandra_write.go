@@ -13,10 +13,17 @@ import (
 // discount, bit for bit (numbers are written with strconv's shortest
 // round-tripping form).
 //
-// A space whose names are "0", "1", ... is written as a count; otherwise
-// every name must be a valid .pomdp name ([A-Za-z][A-Za-z0-9_-]*, not a
-// keyword) or WriteCassandra returns an error naming it (use WriteJSON for
-// arbitrary names). Rewards are written as "R: a : s : * : * v" for each
+// A space whose names are "0", "1", ... is written as a count. A name the
+// format cannot hold (it must match [A-Za-z][A-Za-z0-9_-]* and not be a
+// keyword: the paper's Tiger observes "R") is written under another name
+// chosen by SafeNames ("R_"), and the renames are listed in comments at the
+// top of the file,
+//
+//	# pomdpq-rename observations R_ "R"
+//
+// which ReadCassandra reads to restore the original names; other readers
+// (pomdp-solve, SARSOP) see an ordinary file with the written names.
+// CassandraRenames returns the renames without writing. Rewards are written as "R: a : s : * : * v" for each
 // non-zero R(s, a) with "values: reward". A model without a discount is
 // written with "discount: 1" (the format requires one; this is the only
 // difference after a round trip: HasDiscount becomes true). The model's
@@ -30,22 +37,13 @@ import (
 // "T: a identity"; so the file size is O(nnz(T) + nnz(Z) + |S|·|A|). Kron
 // kernels are written through their Entries.
 //
-// It returns the first write error, or an error for a name the format
-// cannot hold. It does not validate m.
+// It returns the first write error. It does not validate m.
 func WriteCassandra(w io.Writer, m *Model) error {
-	for _, l := range []struct {
-		field string
-		names []string
-	}{{"state", m.States}, {"action", m.Actions}, {"observation", m.Observations}} {
-		if isCount(l.names) {
-			continue
-		}
-		for _, n := range l.names {
-			if !isCassandraName(n) {
-				return fmt.Errorf("pomdp: WriteCassandra: %s name %q cannot be written in the .pomdp format (names must match [A-Za-z][A-Za-z0-9_-]* and not be a keyword); use WriteJSON", l.field, n)
-			}
-		}
+	names, renames, err := cassandraNames(m)
+	if err != nil {
+		return err
 	}
+	states, actions, observations := names[0], names[1], names[2]
 	bw := bufio.NewWriter(w)
 	nS, nA := len(m.States), len(m.Actions)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -54,6 +52,13 @@ func WriteCassandra(w io.Writer, m *Model) error {
 		fmt.Fprintf(bw, "# %s\n", strconv.Quote(m.Name))
 	}
 	bw.WriteString("# written by pomdpq WriteCassandra\n")
+	if len(renames) > 0 {
+		bw.WriteString("# names the .pomdp format cannot hold are written under other names;\n")
+		bw.WriteString("# pomdpq reads these comments and restores them (space, name in this file, original name):\n")
+		for _, r := range renames {
+			bw.WriteString("# " + r.String() + "\n")
+		}
+	}
 	writeGroundComment(bw, m)
 	bw.WriteString("\n")
 	if m.HasDiscount {
@@ -62,9 +67,9 @@ func WriteCassandra(w io.Writer, m *Model) error {
 		bw.WriteString("# the model has no discount; the format requires one\ndiscount: 1\n")
 	}
 	bw.WriteString("values: reward\n")
-	writeSpace(bw, "states", m.States)
-	writeSpace(bw, "actions", m.Actions)
-	writeSpace(bw, "observations", m.Observations)
+	writeSpace(bw, "states", states)
+	writeSpace(bw, "actions", actions)
+	writeSpace(bw, "observations", observations)
 	bw.WriteString("\n")
 
 	// Start.
@@ -84,7 +89,7 @@ func WriteCassandra(w io.Writer, m *Model) error {
 	case uniform:
 		bw.WriteString("start: uniform\n")
 	case point >= 0 && nnz == 1:
-		fmt.Fprintf(bw, "start include: %s\n", m.States[point])
+		fmt.Fprintf(bw, "start include: %s\n", states[point])
 	default:
 		bw.WriteString("start:\n")
 		writeRow(bw, m.B0, f)
@@ -94,7 +99,7 @@ func WriteCassandra(w io.Writer, m *Model) error {
 	var cols []int
 	var vals []float64
 	for a := 0; a < nA; a++ {
-		an := m.Actions[a]
+		an := actions[a]
 		bw.WriteString("\n")
 		k := m.T[a]
 		if isIdentity(k, nS) {
@@ -106,21 +111,21 @@ func WriteCassandra(w io.Writer, m *Model) error {
 					cols = append(cols, j)
 					vals = append(vals, p)
 				})
-				writeKernelRow(bw, "T", an, m.States[s], cols, vals, m.States, row[:nS], f)
+				writeKernelRow(bw, "T", an, states[s], cols, vals, states, row[:nS], f)
 			}
 		}
 		bw.WriteString("\n")
 		z := m.Z[a]
 		for s := 0; s < nS; s++ {
 			cols, vals := z.Row(s)
-			writeKernelRow(bw, "O", an, m.States[s], cols, vals, m.Observations, row[:len(m.Observations)], f)
+			writeKernelRow(bw, "O", an, states[s], cols, vals, observations, row[:len(observations)], f)
 		}
 	}
 	bw.WriteString("\n")
 	for s := 0; s < nS; s++ {
 		for a := 0; a < nA; a++ {
 			if r := m.R[s][a]; r != 0 {
-				fmt.Fprintf(bw, "R: %s : %s : * : * %s\n", m.Actions[a], m.States[s], f(r))
+				fmt.Fprintf(bw, "R: %s : %s : * : * %s\n", actions[a], states[s], f(r))
 			}
 		}
 	}

@@ -20,7 +20,10 @@
 // LoadFile and SaveFile read and write three formats, chosen by extension.
 //
 // ".pomdp" is Tony Cassandra's format, read with pomdp-solve's grammar by
-// ReadCassandra (which documents it) and written by WriteCassandra. Rewards
+// ReadCassandra (which documents it, and the POMDPs.jl dialect it also
+// reads) and written by WriteCassandra. Names the format cannot hold are
+// written under other names listed in a comment at the top of the file,
+// and restored on reading (SafeNames, Rename). Rewards
 // R(a, s, s', o) in such files are reduced to the expected R(s, a); costs
 // are negated into rewards.
 //

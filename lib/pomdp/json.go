@@ -50,6 +50,9 @@ func ReadJSON(r io.Reader, name string, opts ...ReadOption) (*Model, error) {
 		return nil, &ParseError{File: name, Msg: "read failed: " + err.Error(), Err: err}
 	}
 	jr := &jsonReader{file: name, cfg: newReadConfig(opts)}
+	if src := jr.cfg.source; src != nil {
+		*src = Source{Format: "json"}
+	}
 	return jr.read(data)
 }
 

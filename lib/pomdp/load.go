@@ -81,6 +81,7 @@ type readConfig struct {
 	maxEntries int64
 	lenient    bool
 	note       func(string)
+	source     *Source // filled when not nil (Describe)
 }
 
 func newReadConfig(opts []ReadOption) readConfig {

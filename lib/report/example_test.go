@@ -43,5 +43,6 @@ func ExampleBuild() {
 	// m ≤ 1: 3 probes, 7 exact classes, max distance 0.98
 	// m ≤ 2: 147 probes, 8 exact classes, max distance 0.98
 	// quotient: 8 classes, soundness gap ≤ 1e-09: true
+	// wrote tiger-quotient.pomdp
 	// wrote tiger-quotient.json
 }

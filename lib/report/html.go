@@ -42,6 +42,14 @@ func (r *Report) Write(path string) ([]File, error) {
 				err = pomdp.WriteJSON(&buf, r.Exported)
 			}
 			what := "the quotient in Cassandra's .pomdp format"
+			if rs := pomdp.CassandraRenames(r.Exported); ext == ".pomdp" && len(rs) > 0 {
+				var l []string
+				for _, x := range rs {
+					l = append(l, fmt.Sprintf("%q as %s", x.Original, x.Written))
+				}
+				what += " (names the format cannot hold are written renamed, " + strings.Join(l, ", ") +
+					", as a comment in the file records; pomdpq restores them on reading)"
+			}
 			if ext == ".json" {
 				what = "the quotient as JSON (pomdpq's model format)"
 			}

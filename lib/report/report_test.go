@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,19 +241,25 @@ func TestWriteHTML(t *testing.T) {
 	if count["svg"] < 2 || count["table"] < 5 || !diagramNodes || count["script"] != 0 || count["link"] != 0 {
 		t.Errorf("elements %v, diagram nodes %v: want ≥ 2 svg, ≥ 5 tables, the diagram, no script or link", count, diagramNodes)
 	}
-	// Tiger's observation R is a .pomdp keyword: JSON only.
-	if len(files) != 2 || files[0].Err == "" || files[1].Name != "tiger-quotient.json" {
+	// Tiger's observation R is a .pomdp keyword: written renamed (R_), and
+	// the page says so; both files read back to the exported model.
+	if len(files) != 2 || files[0].Err != "" || files[0].Name != "tiger-quotient.pomdp" || files[1].Name != "tiger-quotient.json" {
 		t.Fatalf("files %+v", files)
 	}
-	if len(links) != 1 || links[0] != "tiger-quotient.json" {
-		t.Fatalf("links %v, want the JSON file only", links)
+	if !strings.Contains(files[0].What, `"R" as R_`) {
+		t.Errorf("the .pomdp file's description does not name the rename: %q", files[0].What)
 	}
-	q, err := pomdp.LoadFile(filepath.Join(dir, links[0]))
-	if err != nil {
-		t.Fatal(err)
+	if len(links) != 2 || links[0] != "tiger-quotient.pomdp" || links[1] != "tiger-quotient.json" {
+		t.Fatalf("links %v, want the .pomdp and the JSON file", links)
 	}
-	if q.NumStates() != r.Exported.NumStates() {
-		t.Errorf("exported file has %d states, the report %d", q.NumStates(), r.Exported.NumStates())
+	for _, l := range links {
+		q, err := pomdp.LoadFile(filepath.Join(dir, l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.NumStates() != r.Exported.NumStates() || !slices.Equal(q.Observations, r.Exported.Observations) || !slices.Equal(q.States, r.Exported.States) {
+			t.Errorf("%s: %d states, observations %q; the report's quotient %d, %q", l, q.NumStates(), q.Observations, r.Exported.NumStates(), r.Exported.Observations)
+		}
 	}
 }
 
