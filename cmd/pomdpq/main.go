@@ -8,7 +8,7 @@
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
-//	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+//	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
 //	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
 //	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
 //	pomdpq reproduce TABLE|all --out DIR
@@ -37,8 +37,11 @@
 //	           "seconds": number (the whole command), "phases": [{"name": string, "seconds": number}, ...],
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed)}
+//	          "estimate_bytes" is the largest of "estimate_phases": [{"phase": string, "bytes": int}, ...]
+//	          (distances; delta-clk, the metered tables of δ_clk or where they were stopped)
 //	quotient --family clock --m 2 (searched, lib/clock2): the quotient schema with "method": "search",
-//	          "root_pairs": int, "search_nodes": int; "distinct" and "estimate_bytes" 0, "stand_ins" −1 (not counted)
+//	          "root_pairs": int, "search_nodes": int; "distinct" 0, "estimate_bytes" the fixed buffers
+//	          (phase "search"), "stand_ins" −1 (not counted)
 //	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
 //	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...]}
 //	merge:    the quotient schema without seconds, phases, estimate_bytes and delta_clk (distances
@@ -108,7 +111,7 @@ commands:
                                         merge the parts of one round of a sharded run
   evaluate --model MODEL --policy FILE.pg [--horizon T] [--json]
                                         exact value of a policy graph (pomdp-solve .pg)
-  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
                                         exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]
