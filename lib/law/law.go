@@ -229,6 +229,9 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 	copy(dst.Mass[tr.Offset(T):], dst.Leaf)
 	for t := T - 1; t >= 0; t-- {
 		off, offc, nO := tr.Offset(t), tr.Offset(t+1), tr.NumObs
+		if e.stopped() {
+			return
+		}
 		for i := 0; i < tr.Count(t); i++ {
 			s := 0.0
 			for o := 0; o < nO; o++ {
@@ -244,6 +247,9 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 		n := tr.SuffixLen(t)
 		data := dst.data[t]
 		for i := 0; i < tr.Count(t); i++ {
+			if e.stopped() {
+				return
+			}
 			block := data[i*n : (i+1)*n]
 			mass := dst.Mass[tr.Offset(t)+i]
 			if mass > 0 {
