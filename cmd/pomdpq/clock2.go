@@ -71,6 +71,11 @@ func quotientClock2(a clock2Args) error {
 		}
 		return nil
 	}
+	budget := a.mem
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()
 	eps := a.eps

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
+	"github.com/pomdpq/pomdpq/lib/distance"
 )
 
 // exactJSON is the output of `pomdpq exact --json`.
@@ -46,6 +47,11 @@ func cmdExact(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	budget := int64(mem)
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()
 	r, err := clock.Quotients(ctx, md, *T, &clock.Options{Convention: cv, MaxBytes: float64(mem)})

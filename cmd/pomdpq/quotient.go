@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,6 +128,19 @@ func (p *progressFlag) Set(v string) error {
 }
 func (p *progressFlag) IsBoolFlag() bool { return true }
 
+// softLimit sets the Go runtime's soft memory limit to a command's memory
+// budget (when it has one) and returns what restores the previous limit:
+// near the budget the collector runs more often instead of letting
+// garbage double the heap, so the estimates checked against the budget
+// (which allow for that doubling) hold with room.
+func softLimit(budget int64) (restore func()) {
+	if budget <= 0 {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(budget)
+	return func() { debug.SetMemoryLimit(old) }
+}
+
 // memFlag is --mem: a memory size such as 8G.
 type memFlag int64
 
@@ -228,6 +242,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if budget == 0 {
 		budget = distance.DefaultMemBudget()
 	}
+	defer softLimit(budget)()
 	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
 		Phase: rep.Phase, Progress: rep.Progress}
 	if !*exactDist {

@@ -372,15 +372,18 @@ func classicGap(ctx context.Context, opt ClassicOptions, path string, cr *classi
 		return ""
 	}
 	r, err := opt.Run(ctx, runner.Job{Path: path, M: 1, T: T, Method: runner.MethodClock, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers})
+	note := ""
 	switch {
 	case err != nil:
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(err.Error())))
-		return ""
+		note = fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(err.Error()))
 	case r.Over != "":
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed (T = %d): %s (peak %s, %.1f s)", T, oneLine(r.Over), distance.FormatBytes(r.PeakBytes), r.Wall))
-		return ""
+		note = fmt.Sprintf("δ_clk not computed (T = %d): %s (peak %s, %.1f s)", T, oneLine(r.Over), distance.FormatBytes(r.PeakBytes), r.Wall)
 	case r.PeakBytes > opt.Mem:
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not kept (T = %d): measured peak %s > %s", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem)))
+		note = fmt.Sprintf("δ_clk not kept (T = %d): measured peak %s > %s", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem))
+	}
+	if note != "" {
+		opt.Log("%s %s", cr.name, note)
+		cr.notes = append(cr.notes, note)
 		return ""
 	}
 	opt.Log("%s δ_clk T=%d: %.4f in %.2f s", cr.name, T, r.Gap, r.Seconds)
