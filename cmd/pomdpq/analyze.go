@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
@@ -68,6 +69,11 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	}
 	rep := newReporter(stderr, string(progress))
 	opt.Phase, opt.Progress = rep.Phase, rep.Progress
+	budget := int64(mem)
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()
 	r, err := report.Build(ctx, md, pos[0], opt)

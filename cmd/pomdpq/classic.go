@@ -1,28 +1,26 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/repro"
+	"github.com/pomdpq/pomdpq/lib/runner"
 )
 
 // cmdClassicModels is `pomdpq reproduce classic-models`: every model file
 // of a folder for m = 1 and m ≤ 2 at the largest T within the budgets. Each
-// run is a child process (`pomdpq classic-row JOB`) so that its peak
-// resident memory is measured by getrusage, as `pomdpq bench` does, and a
-// run that overruns can be killed.
+// run is a child process (`pomdpq classic-row JOB`, run by runner.InChild)
+// so that both budgets hold for the whole child (its process group is
+// killed past its time limit or past its memory budget) and its peak
+// resident memory is measured by getrusage, as `pomdpq bench` does.
 func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("reproduce classic-models", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -69,8 +67,8 @@ func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opt.Run = func(ctx context.Context, job repro.ClassicJob) (*repro.ClassicRun, error) {
-			return runClassicChild(ctx, self, job)
+		opt.Run = func(ctx context.Context, job runner.Job) (*runner.Result, error) {
+			return runner.InChild(ctx, []string{self, "classic-row"}, nil, job)
 		}
 	}
 	start := time.Now()
@@ -91,61 +89,13 @@ func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// runClassicChild runs job in a child process and returns its result with
-// the child's peak resident set. The child bounds its own phases by
-// job.Seconds; the parent kills it after twice that plus a minute.
-func runClassicChild(ctx context.Context, self string, job repro.ClassicJob) (*repro.ClassicRun, error) {
-	b, err := json.Marshal(job)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration((2*job.Seconds+60)*float64(time.Second)))
-	defer cancel()
-	cmd := exec.CommandContext(ctx, self, "classic-row", string(b))
-	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		if ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("%s T = %d: killed after %.0f s", filepath.Base(job.Path), job.T, 2*job.Seconds+60)
-		}
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(se.String()), "pomdpq: "))
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			msg = fmt.Sprintf("the child process was killed by %v (out of memory?)", ws.Signal())
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("%s", msg)
-	}
-	var r repro.ClassicRun
-	if err := json.Unmarshal(so.Bytes(), &r); err != nil {
-		return nil, fmt.Errorf("classic-row %s: bad output: %w", filepath.Base(job.Path), err)
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.PeakBytes, r.PeakHow = ru.Maxrss*1024, "rss" // Linux reports KiB
-	}
-	return &r, nil
-}
-
 // cmdClassicRow runs one job of the classic-models table in this process
-// (used by cmdClassicModels) and prints its result as JSON.
+// (the child of runner.InChild) and prints its result as JSON.
 func cmdClassicRow(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return usageError{msg: "usage: pomdpq classic-row JOB-JSON"}
 	}
-	var job repro.ClassicJob
-	if err := json.Unmarshal([]byte(args[0]), &job); err != nil {
-		return usageError{msg: "classic-row: " + err.Error()}
-	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	r, err := repro.RunClassic(ctx, job)
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(stdout).Encode(r)
+	return runner.Serve(ctx, args[0], stdout)
 }

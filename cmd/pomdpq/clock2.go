@@ -50,14 +50,33 @@ func quotientClock2(a clock2Args) error {
 	}
 	md := a.model
 	work := clock2.Work(md.NumActions(), md.NumObservations(), a.T)
+	cost := clock2.EstimateCost(md, a.T, a.workers)
 	if a.dryRun {
 		a.rep.Phase("")
 		fmt.Fprintf(a.stdout, "model %s, clock-aware m=2 T=%d (%s FSCs, searched, not enumerated), metric w1\n", md.Name, a.T, a.familySize)
 		fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 		fmt.Fprintf(a.stdout, "worst case of the search: %.3g (history pair, tail controller) combinations; each tail search stops after %.3g nodes (--max-nodes)\n", work, a.maxNodes)
-		fmt.Fprintln(a.stdout, "memory: a few buffers per worker and one entry per distinct tail problem (no law tensor)")
+		name, v := cost.Largest()
+		fmt.Fprintf(a.stdout, "memory: fixed buffers %s (largest term: %s, %s), checked before they are allocated; then one entry per distinct tail problem and belief met, checked against the budget as they are listed (no law tensor)\n",
+			distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v))
+		budget := a.mem
+		if budget == 0 {
+			budget = distance.DefaultMemBudget()
+		}
+		if budget < 0 {
+			fmt.Fprintln(a.stdout, "no memory budget (--mem unlimited)")
+		} else if cost.Bytes() > budget {
+			fmt.Fprintf(a.stdout, "budget %s: the run does NOT fit\n", distance.FormatBytes(budget))
+		} else {
+			fmt.Fprintf(a.stdout, "budget %s: the fixed buffers fit\n", distance.FormatBytes(budget))
+		}
 		return nil
 	}
+	budget := a.mem
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()
 	eps := a.eps
@@ -81,6 +100,7 @@ func quotientClock2(a clock2Args) error {
 	q.MaxDistanceExact = q.MaxDistance <= res.Cap
 	q.StandIns, q.Convention = -1, a.conv.String()
 	q.Ground = newGroundJSON(a.ground, "")
+	q.EstimateBytes, q.EstimatePhases = cost.Bytes(), []estimateJSON{{"search", cost.Bytes()}}
 	for k, e := range eps {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -110,6 +130,6 @@ func quotientClock2(a clock2Args) error {
 	for _, p := range q.Phases {
 		fmt.Fprintf(a.stdout, " %s %.3fs", p.Name, p.Seconds)
 	}
-	fmt.Fprintln(a.stdout)
+	fmt.Fprintf(a.stdout, "; estimated fixed memory %s (the search tables were checked against the budget as they grew)\n", distance.FormatBytes(cost.Bytes()))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
+	"github.com/pomdpq/pomdpq/lib/distance"
 )
 
 // exactJSON is the output of `pomdpq exact --json`.
@@ -37,6 +38,8 @@ func cmdExact(args []string, stdout io.Writer) error {
 	T := fs.Int("T", 2, "horizon")
 	conv := fs.String("convention", "point-mass", "labelling of impossible strings: point-mass (def:equiv) or possibility-pattern (the authors' exact pipeline)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	var mem memFlag
+	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none); the tables are stopped past it")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -50,9 +53,14 @@ func cmdExact(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	budget := int64(mem)
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()
-	r, err := clock.Quotients(ctx, md, *T, &clock.Options{Convention: cv})
+	r, err := clock.Quotients(ctx, md, *T, &clock.Options{Convention: cv, MaxBytes: float64(mem)})
 	if err != nil {
 		return err
 	}

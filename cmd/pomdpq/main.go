@@ -8,7 +8,7 @@
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
-//	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+//	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
 //	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
 //	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
 //	pomdpq reproduce TABLE|all --out DIR
@@ -57,11 +57,14 @@
 //	           "classes": [{"epsilon": number, "count": int}, ...],
 //	           "stand_ins": int, "convention": string, "delta_clk": number (m = 1 stationary, when computed),
 //	           "ground": GROUND}
+//	          "estimate_bytes" is the largest of "estimate_phases": [{"phase": string, "bytes": int}, ...]
+//	          (distances; delta-clk, the metered tables of δ_clk or where they were stopped)
 //	GROUND:   {"label": string ("discrete 0/1" or "NAME [sha256 HEX]"), "name": string, "source": string,
 //	           "sha256": string (12 hex digits of the matrix's SHA-256), "discrete": bool,
 //	           "used": bool (false under --metric tv and for exact), "unused": string (why, when not used)}
 //	quotient --family clock --m 2 (searched, lib/clock2): the quotient schema with "method": "search",
-//	          "root_pairs": int, "search_nodes": int; "distinct" and "estimate_bytes" 0, "stand_ins" −1 (not counted)
+//	          "root_pairs": int, "search_nodes": int; "distinct" 0, "estimate_bytes" the fixed buffers
+//	          (phase "search"), "stand_ins" −1 (not counted)
 //	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
 //	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...],
 //	          "ground": GROUND}
@@ -141,7 +144,7 @@ commands:
   evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json]
                                         exact value of a policy graph (pomdp-solve .pg); lower bound,
                                         greedy T-step value and bracket of alpha vectors (SARSOP .policy)
-  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--json]
+  exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
                                         exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
   reproduce classic-models [--models DIR] [--seconds S] [--mem SIZE] [--out DIR]

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,16 +37,53 @@ type quotientJSON struct {
 	// Seconds is the wall time of the whole command; Phases its parts.
 	Seconds float64     `json:"seconds"`
 	Phases  []phaseJSON `json:"phases"`
-	// EstimateBytes is the pre-flight estimate of the peak memory.
-	EstimateBytes int64       `json:"estimate_bytes"`
-	Classes       []classJSON `json:"classes"`
-	StandIns      int         `json:"stand_ins"`
-	Convention    string      `json:"convention"`
+	// EstimateBytes is the estimated peak memory of the whole command: the
+	// largest of its phases' estimates (EstimatePhases).
+	EstimateBytes  int64          `json:"estimate_bytes"`
+	EstimatePhases []estimateJSON `json:"estimate_phases,omitempty"`
+	Classes        []classJSON    `json:"classes"`
+	StandIns       int            `json:"stand_ins"`
+	Convention     string         `json:"convention"`
 	// DeltaClk is the cross-family gap δ_clk = ‖d^clk − d^op‖∞ of the m = 1
 	// stationary family (cor:op-to-clk-transfer), when it was computed.
 	DeltaClk *float64 `json:"delta_clk,omitempty"`
 	// Ground is the ground metric d_O the distances were computed with.
 	Ground groundJSON `json:"ground"`
+}
+
+// estimateJSON is the estimated peak memory of one phase of a command:
+// "distances" (distance.Plan's pre-flight estimate of the probes,
+// classes and distances), "delta-clk" (clock.Distances.PeakBytes, the
+// metered tables of δ_clk, or the estimate at which they were stopped),
+// "search" (lib/clock2's fixed buffers).
+type estimateJSON struct {
+	Phase string `json:"phase"`
+	Bytes int64  `json:"bytes"`
+}
+
+// phaseEstimates collects the estimates of a command's phases; Max is
+// what the command prints as its estimated peak memory.
+type phaseEstimates []estimateJSON
+
+func (p *phaseEstimates) add(phase string, b int64) { *p = append(*p, estimateJSON{phase, b}) }
+
+// Max returns the largest estimate.
+func (p phaseEstimates) Max() int64 {
+	var m int64
+	for _, e := range p {
+		m = max(m, e.Bytes)
+	}
+	return m
+}
+
+// String lists the phases' estimates, e.g. "distances 12.0 MiB,
+// delta-clk 1.2 GiB".
+func (p phaseEstimates) String() string {
+	parts := make([]string, len(p))
+	for i, e := range p {
+		parts[i] = e.Phase + " " + distance.FormatBytes(e.Bytes)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func parseEps(s string) ([]float64, error) {
@@ -90,6 +129,19 @@ func (p *progressFlag) Set(v string) error {
 	return fmt.Errorf("want auto, bar, lines or off")
 }
 func (p *progressFlag) IsBoolFlag() bool { return true }
+
+// softLimit sets the Go runtime's soft memory limit to a command's memory
+// budget (when it has one) and returns what restores the previous limit:
+// near the budget the collector runs more often instead of letting
+// garbage double the heap, so the estimates checked against the budget
+// (which allow for that doubling) hold with room.
+func softLimit(budget int64) (restore func()) {
+	if budget <= 0 {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(budget)
+	return func() { debug.SetMemoryLimit(old) }
+}
 
 // memFlag is --mem: a memory size such as 8G.
 type memFlag int64
@@ -198,6 +250,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if budget == 0 {
 		budget = distance.DefaultMemBudget()
 	}
+	defer softLimit(budget)()
 	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
 		Phase: rep.Phase, Progress: rep.Progress}
 	if !*exactDist {
@@ -231,6 +284,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		} else {
 			fmt.Fprintf(stdout, "budget %s: the run %s\n", distance.FormatBytes(budget), verdict)
 		}
+		if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
+			fmt.Fprintln(stdout, "δ_clk (m = 1) is not in this estimate: its tables (beliefs, prefix trees, belief pairs) are metered against the budget as they grow and stopped past it")
+		}
 		return nil
 	}
 	res, err := distance.Compute(ctx, md, fam, *T, opt)
@@ -238,8 +294,10 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, Histories: res.Tree.Len(), ExactClasses: res.Classes.Total(),
-		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: cv.String(), EstimateBytes: res.Cost.Bytes(),
+		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: cv.String(),
 		Ground: newGroundJSON(gd, unused)}
+	var est phaseEstimates
+	est.add("distances", res.Cost.Bytes())
 	rep.Phase("linkage")
 	for k, e := range eps {
 		if err := ctx.Err(); err != nil {
@@ -260,12 +318,21 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 				// memory: a refusal, not an out-of-memory crash.
 				copt.MaxBytes = float64(2 * distance.DefaultMemBudget())
 			}
+			// δ_clk's tables are metered against the budget as they grow
+			// (the distances' result, still held, counts as heap in use).
 			d, err := clock.NewDistances(ctx, md, g, *T, &copt)
-			if err == nil {
+			var be *clock.BudgetError
+			switch {
+			case err == nil:
 				out.DeltaClk = &d.Gap
-			} else if ctx.Err() != nil {
+				est.add("delta-clk", d.PeakBytes)
+			case ctx.Err() != nil:
 				return ctx.Err()
-			} else {
+			case errors.As(err, &be):
+				// Stopped at the budget: the estimate it reached.
+				est.add("delta-clk", int64(be.Need))
+				gapNote = err.Error()
+			default:
 				gapNote = err.Error()
 			}
 		} else {
@@ -274,6 +341,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	rep.Phase("")
 	out.Seconds, out.Phases = rep.Seconds(), rep.Phases()
+	out.EstimateBytes, out.EstimatePhases = est.Max(), est
 	if *asJSON {
 		return writeJSON(stdout, out)
 	}
@@ -298,7 +366,11 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	for _, p := range out.Phases {
 		fmt.Fprintf(stdout, " %s %.3fs", p.Name, p.Seconds)
 	}
-	fmt.Fprintf(stdout, "; estimated peak memory %s\n", distance.FormatBytes(out.EstimateBytes))
+	fmt.Fprintf(stdout, "; estimated peak memory %s", distance.FormatBytes(out.EstimateBytes))
+	if len(est) > 1 {
+		fmt.Fprintf(stdout, " (%s)", est)
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 

@@ -29,12 +29,12 @@ type beliefs struct {
 	m          *pomdp.Model
 	nS, nA, nO int
 
-	vec   [][]float64      // blocks of chunk beliefs: the representative of belief b (vecOf)
+	vec   [][]float64      // blocks of 2^vshift beliefs: the representative of belief b (vecOf)
 	index map[uint64]int32 // hash of the rounded key → first ID with that hash
 	coll  map[string]int32 // rounded key → ID, for hash collisions
 	offs  []int32          // offs[b·nA + a]: row of (b, a) in obs and succ, −1 before step
-	obs   [][]float64      // blocks of chunk rows: obsRow(r)[o] = P(o | b, a) for the row r of (b, a)
-	succ  [][]int32        // blocks of chunk rows: succRow(r)[o], standIn when P(o | b, a) = 0
+	obs   [][]float64      // blocks of 2^rshift rows: obsRow(r)[o] = P(o | b, a) for the row r of (b, a)
+	succ  [][]int32        // blocks of 2^rshift rows: succRow(r)[o], standIn when P(o | b, a) = 0
 	rows  int              // rows of obs and succ in use
 	key   []byte           // scratch
 	key2  []byte           // scratch
@@ -42,15 +42,21 @@ type beliefs struct {
 	post  [][]float64      // scratch, one per observation
 	limit int              // maximum number of beliefs
 	over  bool             // limit exceeded
+	g     *guard           // memory meter and context
+	// vshift and rshift are log2 of the beliefs per block of vec and of
+	// the rows per block of obs and succ (see blockShift).
+	vshift, rshift uint
 }
 
-func newBeliefs(m *pomdp.Model, limit int) *beliefs {
+func newBeliefs(m *pomdp.Model, limit int, g *guard) *beliefs {
 	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
-	bs := &beliefs{m: m, nS: nS, nA: nA, nO: nO, index: make(map[uint64]int32), limit: limit,
-		pred: make([]float64, nS), post: make([][]float64, nO)}
+	bs := &beliefs{m: m, nS: nS, nA: nA, nO: nO, index: make(map[uint64]int32), limit: limit, g: g,
+		pred: make([]float64, nS), post: make([][]float64, nO),
+		vshift: blockShift(8 * nS), rshift: blockShift(12 * nO)}
 	for o := range bs.post {
 		bs.post[o] = make([]float64, nS)
 	}
+	g.add(termBeliefs, float64(8*nS*(nO+1))+bs.vecCost())
 	// The stand-in: zero vector, emits observation 0 surely, stays.
 	bs.addVec(make([]float64, nS))
 	for a := 0; a < nA; a++ {
@@ -61,32 +67,63 @@ func newBeliefs(m *pomdp.Model, limit int) *beliefs {
 	return bs
 }
 
-// chunk is the number of beliefs (or rows) per block: blocks never move,
-// so growing the tables copies nothing.
-const chunk = 1 << 12
+// maxChunk is the largest number of beliefs (or rows) per block, and
+// blockBytes the size a block is kept under when one item is smaller:
+// blocks never move, so growing the tables copies nothing, and a block is
+// metered when it is allocated, so a model with many states (a belief of
+// RockSample 11×11 holds 247,809 numbers, 1.9 MiB) gets blocks of one
+// belief rather than 4,096 (7.6 GiB).
+const (
+	maxChunk   = 1 << 12
+	blockBytes = 1 << 20
+)
+
+// blockShift returns log2 of the items per block for items of size bytes:
+// the largest power of two ≤ maxChunk whose block stays under blockBytes
+// (at least one item).
+func blockShift(size int) uint {
+	var s uint
+	for 1<<(s+1) <= maxChunk && (1<<(s+1))*size <= blockBytes {
+		s++
+	}
+	return s
+}
 
 // vecOf returns the representative of belief b (shared; do not modify).
 func (bs *beliefs) vecOf(b int32) []float64 {
-	i := int(b&(chunk-1)) * bs.nS
-	return bs.vec[b>>12][i : i+bs.nS]
+	i := int(b&(1<<bs.vshift-1)) * bs.nS
+	return bs.vec[b>>bs.vshift][i : i+bs.nS]
 }
 
-// addVec stores the representative of the next belief.
+// addVec stores the representative of the next belief. The caller has
+// metered its block (beliefs.blockCost).
 func (bs *beliefs) addVec(b []float64) {
 	n := bs.len()
-	if n%chunk == 0 {
-		bs.vec = append(bs.vec, make([]float64, chunk*bs.nS))
+	per := 1 << bs.vshift
+	if n%per == 0 {
+		bs.vec = append(bs.vec, make([]float64, per*bs.nS))
 	}
-	copy(bs.vec[n>>12][(n&(chunk-1))*bs.nS:], b)
+	copy(bs.vec[n>>bs.vshift][(n&(per-1))*bs.nS:], b)
+}
+
+// vecCost returns the bytes metered for adding the next belief: its block
+// when it starts one, and its share of offs and of the index.
+func (bs *beliefs) vecCost() float64 {
+	c := float64(5*bs.nA) + mapEntry(8, 4)
+	if n, per := bs.len(), 1<<bs.vshift; n%per == 0 {
+		c += float64(8 * per * bs.nS)
+	}
+	return c
 }
 
 // newRow returns a fresh row of obs and succ (observation 0 … |O|−1:
 // probability 0, successor standIn).
 func (bs *beliefs) newRow() int32 {
 	r := bs.rows
-	if r%chunk == 0 {
-		bs.obs = append(bs.obs, make([]float64, chunk*bs.nO))
-		bs.succ = append(bs.succ, make([]int32, chunk*bs.nO))
+	if per := 1 << bs.rshift; r%per == 0 {
+		bs.g.add(termSteps, float64(12*per*bs.nO))
+		bs.obs = append(bs.obs, make([]float64, per*bs.nO))
+		bs.succ = append(bs.succ, make([]int32, per*bs.nO))
 	}
 	bs.rows++
 	return int32(r)
@@ -94,14 +131,14 @@ func (bs *beliefs) newRow() int32 {
 
 // obsRow returns P(· | b, a) for the row r of (b, a).
 func (bs *beliefs) obsRow(r int32) []float64 {
-	i := int(r&(chunk-1)) * bs.nO
-	return bs.obs[r>>12][i : i+bs.nO]
+	i := int(r&(1<<bs.rshift-1)) * bs.nO
+	return bs.obs[r>>bs.rshift][i : i+bs.nO]
 }
 
 // succRow returns the successors of the row r of (b, a).
 func (bs *beliefs) succRow(r int32) []int32 {
-	i := int(r&(chunk-1)) * bs.nO
-	return bs.succ[r>>12][i : i+bs.nO]
+	i := int(r&(1<<bs.rshift-1)) * bs.nO
+	return bs.succ[r>>bs.rshift][i : i+bs.nO]
 }
 
 // len returns the number of beliefs including the stand-in.
@@ -129,6 +166,12 @@ func (bs *beliefs) intern(b []float64) int32 {
 			return id
 		}
 	}
+	// Past the memory budget (or once cancelled) nothing more is
+	// interned: the stand-in takes the belief's place and the computation
+	// returns the guard's error at its next check.
+	if !bs.g.add(termBeliefs, bs.vecCost()) {
+		return standIn
+	}
 	id := int32(bs.len())
 	if int(id) >= bs.limit {
 		bs.over = true
@@ -154,6 +197,10 @@ func (bs *beliefs) step(b int32, a int) int32 {
 	k := int(b)*bs.nA + a
 	if r := bs.offs[k]; r >= 0 {
 		return r
+	}
+	// A step reads the belief and the model's rows of a: work about |S|.
+	if !bs.g.work(float64(bs.nS)/4 + 1) {
+		return 0 // the stand-in's row, never read: the computation stops
 	}
 	r := bs.newRow()
 	bs.offs[k] = r

@@ -15,6 +15,7 @@ import "encoding/binary"
 type classes struct {
 	bs *beliefs
 	T  int
+	g  *guard
 
 	clk    [][]int32          // clk[t][b], −1 = unknown
 	clkIdx []map[string]int32 // signature → class, per depth
@@ -24,7 +25,7 @@ type classes struct {
 }
 
 func newClasses(bs *beliefs, T int) *classes {
-	c := &classes{bs: bs, T: T, clk: make([][]int32, T+1), clkIdx: make([]map[string]int32, T+1),
+	c := &classes{bs: bs, T: T, g: bs.g, clk: make([][]int32, T+1), clkIdx: make([]map[string]int32, T+1),
 		op: make([][][]int32, bs.nA), opIdx: make([][]map[string]int32, bs.nA), keys: make([][]byte, T+1)}
 	for t := range c.clkIdx {
 		c.clkIdx[t] = make(map[string]int32)
@@ -47,13 +48,22 @@ func memo(tab *[]int32, b int32) *int32 {
 	return &(*tab)[b]
 }
 
+// slot is memo for the class tables, metering their growth (4 bytes a
+// slot, twice for append's spare capacity).
+func (c *classes) slot(tab *[]int32, b int32) *int32 {
+	if n := int(b) + 1 - len(*tab); n > 0 {
+		c.g.add(termClasses, float64(8*n))
+	}
+	return memo(tab, b)
+}
+
 // clkClass returns the class of belief b at depth t under all remaining
 // action strings.
 func (c *classes) clkClass(t int, b int32) int32 {
 	if t == c.T {
 		return 0
 	}
-	if v := *memo(&c.clk[t], b); v >= 0 {
+	if v := *c.slot(&c.clk[t], b); v >= 0 {
 		return v
 	}
 	bs := c.bs
@@ -70,10 +80,11 @@ func (c *classes) clkClass(t int, b int32) int32 {
 	c.keys[t] = key
 	id, ok := c.clkIdx[t][string(key)]
 	if !ok {
+		c.g.add(termClasses, mapEntry(16+len(key), 4))
 		id = int32(len(c.clkIdx[t]))
 		c.clkIdx[t][string(key)] = id
 	}
-	*memo(&c.clk[t], b) = id
+	*c.slot(&c.clk[t], b) = id
 	return id
 }
 
@@ -83,7 +94,7 @@ func (c *classes) opClass(t, a int, b int32) int32 {
 	if t == c.T {
 		return 0
 	}
-	if v := *memo(&c.op[a][t], b); v >= 0 {
+	if v := *c.slot(&c.op[a][t], b); v >= 0 {
 		return v
 	}
 	bs := c.bs
@@ -98,9 +109,10 @@ func (c *classes) opClass(t, a int, b int32) int32 {
 	c.keys[t] = key
 	id, ok := c.opIdx[a][t][string(key)]
 	if !ok {
+		c.g.add(termClasses, mapEntry(16+len(key), 4))
 		id = int32(len(c.opIdx[a][t]))
 		c.opIdx[a][t][string(key)] = id
 	}
-	*memo(&c.op[a][t], b) = id
+	*c.slot(&c.op[a][t], b) = id
 	return id
 }

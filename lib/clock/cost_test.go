@@ -34,14 +34,18 @@ func TestEstimateCost(t *testing.T) {
 	if c.ClkPairs != clk || c.OpPairs != op {
 		t.Errorf("EstimateCost pairs %d/%d, matrices hold %d/%d", c.ClkPairs, c.OpPairs, clk, op)
 	}
-	if !(c.Bytes > 0) || !(c.Alignments >= float64(c.ClkPairs)) {
-		t.Errorf("EstimateCost = %+v", c)
+	if !(c.Fixed >= 8*float64(clk+op)) || !(c.Bytes >= c.Fixed) || !(c.Alignments >= float64(c.ClkPairs)) {
+		t.Errorf("EstimateCost = %+v, want Bytes ≥ Fixed ≥ the matrices' %d bytes", c, 8*(clk+op))
 	}
-	if _, err := NewDistances(ctx, b.Model, b.Ground, 3, &Options{MaxBytes: c.Bytes / 2}); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("MaxBytes = Bytes/2: got %v, want ErrTooLarge", err)
+	// The run's own estimate is what MaxBytes bounds: half of it is
+	// refused, with the phase and a term named.
+	_, err = NewDistances(ctx, b.Model, b.Ground, 3, &Options{MaxBytes: float64(d.PeakBytes) / 2})
+	var be *BudgetError
+	if !errors.As(err, &be) || !errors.Is(err, ErrTooLarge) || be.Phase == "" || be.Term == "" || be.Need <= be.Budget {
+		t.Errorf("MaxBytes = PeakBytes/2: got %v, want a *BudgetError wrapping ErrTooLarge", err)
 	}
-	if _, err := NewDistances(ctx, b.Model, b.Ground, 3, &Options{MaxBytes: c.Bytes}); err != nil {
-		t.Errorf("MaxBytes = Bytes: %v", err)
+	if _, err := NewDistances(ctx, b.Model, b.Ground, 3, &Options{MaxBytes: 2 * float64(d.PeakBytes)}); err != nil {
+		t.Errorf("MaxBytes = 2·PeakBytes: %v", err)
 	}
 }
 

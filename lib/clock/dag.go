@@ -18,9 +18,14 @@ type dag struct {
 	key   []byte
 	limit int
 	over  bool
+	g     *guard
+	cost  float64 // metered bytes of one node
 }
 
-func newDAG(nA, limit int) *dag { return &dag{nA: nA, index: make(map[string]ref), limit: limit} }
+func newDAG(nA, limit int, g *guard) *dag {
+	// kids (grown by append), the key string and the index entry.
+	return &dag{nA: nA, index: make(map[string]ref), limit: limit, g: g, cost: float64(5*nA+4*nA) + mapEntry(16, 4)}
+}
 
 // len returns the number of interned nodes.
 func (d *dag) len() int { return len(d.kids) / d.nA }
@@ -37,6 +42,13 @@ func (d *dag) node(k []ref) ref {
 	id := ref(d.len())
 	if int(id) >= d.limit {
 		d.over = true
+	}
+	// Past the budget the node is still made (callers walk its children)
+	// but no longer indexed: the guard's error ends the computation at its
+	// next check, and expand stops at once.
+	if !d.g.add(termNodes, d.cost) {
+		d.kids = append(d.kids, k...)
+		return id
 	}
 	d.index[string(d.key)] = id
 	d.kids = append(d.kids, k...)
@@ -59,15 +71,20 @@ type prefixes struct {
 	scratch [][]ref // per level
 }
 
-func newPrefixes(bs *beliefs, limit int) *prefixes {
-	return &prefixes{bs: bs, d: newDAG(bs.nA, limit), nO: bs.nO, expMemo: make(map[int64]ref)}
+func newPrefixes(bs *beliefs, limit int, g *guard) *prefixes {
+	return &prefixes{bs: bs, d: newDAG(bs.nA, limit, g), nO: bs.nO, expMemo: make(map[int64]ref)}
 }
 
 // expand returns the tree of h·o from the tree r of h; level is r's level.
+// Once the guard has stopped the computation it returns the stand-in leaf
+// at once (the result is never used).
 func (x *prefixes) expand(r ref, level, o int) ref {
 	key := int64(r)*int64(x.nO) + int64(o)
 	if v, ok := x.expMemo[key]; ok {
 		return v
+	}
+	if !x.d.g.add(termNodes, mapEntry(8, 4)) {
+		return leaf(standIn)
 	}
 	for len(x.scratch) <= level {
 		x.scratch = append(x.scratch, make([]ref, x.bs.nA))

@@ -43,6 +43,10 @@ type Distances struct {
 	Entries               int64     // nested transport values and law atoms computed
 	Beliefs               int       // distinct beliefs (stand-in not counted)
 	Quotients             *Result   // the exact quotients (ε = 0) of the same run
+	// PeakBytes is the estimated peak resident memory of the run: the
+	// live heap before it, the runtime, and twice the largest total of its
+	// metered tables (the estimate checked against Options.MaxBytes).
+	PeakBytes int64
 }
 
 // PaperColumn returns MaxClk[⌈T/2⌉], the largest clock-aware distance
@@ -120,18 +124,28 @@ type Cost struct {
 	// pairs whose clock-aware distance is looked up (memoisation over
 	// shared subtrees and belief pairs usually visits far fewer).
 	Alignments float64
-	// Bytes is an upper estimate of the memory of the class-level stage:
-	// the class matrices, a record per aligned belief pair with its nested
-	// vector of |A|^{T−t} values, and a record per (op class pair,
-	// action). The exact quotients themselves (Quotients) come on top.
+	// Bytes is a worst-case estimate of the live memory of the
+	// class-level stage: Fixed, plus a record per aligned belief pair
+	// with its nested vector of |A|^{T−t} values and a record per (op
+	// class pair, action). Memoisation usually meets far fewer belief
+	// pairs (Tiger T = 10: 1.5 TiB here, a few MiB in fact), so these
+	// tables are metered as they grow rather than refused on Bytes. The
+	// exact quotients themselves (Quotients) come on top.
 	Bytes float64
+	// Fixed is the part of Bytes the stage allocates whatever it meets:
+	// the class matrices and the scratch of the exact solves (two laws of
+	// |O|^{T−1} atoms, the simplex's dense matrix on their residual
+	// supports, the strings' order and bounds). NewDistances checks it,
+	// on top of the tables built so far, against Options.MaxBytes before
+	// the stage starts (see BudgetError).
+	Fixed float64
 }
 
 // EstimateCost returns the size of the class-level stage of NewDistances
 // for the exact quotients r (from Quotients, or Distances.Quotients) of a
-// model with nA actions. It is cheap (O(T) arithmetic) and lets callers
-// refuse a computation past a memory budget before it starts; NewDistances
-// itself refuses when the estimate exceeds Options.MaxBytes.
+// model with nA actions. It is cheap (O(T) arithmetic); NewDistances
+// refuses the stage before it starts when Fixed does not fit
+// Options.MaxBytes, and meters the rest as it grows.
 func EstimateCost(r *Result, nA int) Cost {
 	var c Cost
 	for t := 1; t < r.T; t++ {
@@ -141,8 +155,17 @@ func EstimateCost(r *Result, nA int) Cost {
 		c.OpPairs += pp
 		al := float64(pc) * math.Pow(float64(nA), float64(t))
 		c.Alignments += al
-		c.Bytes += 8*float64(pc+pp) + al*(256+8*math.Pow(float64(nA), float64(r.T-t))) + 128*float64(pp)*float64(nA)
+		c.Fixed += 8 * float64(pc+pp)
+		c.Bytes += al*(256+8*math.Pow(float64(nA), float64(r.T-t))) + 128*float64(pp)*float64(nA)
 	}
+	if r.T >= 2 && c.ClkPairs+c.OpPairs > 0 {
+		// Scratch of the longest suffixes (remaining horizon T − 1): the
+		// strings' order and bounds, two laws and the simplex's matrix.
+		nO := float64(len(r.Clk.Labels[1]))
+		n := math.Pow(nO, float64(r.T-1))
+		c.Fixed += 24*math.Pow(float64(nA), float64(r.T-1)) + 16*n + 8*(n/2)*(n/2)
+	}
+	c.Bytes += c.Fixed
 	return c
 }
 
@@ -198,7 +221,10 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 	if _, err := ot.NewGround(g); err != nil {
 		return nil, err
 	}
-	e := newEngine(m, T, o)
+	e, err := newEngine(ctx, m, T, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := e.build(ctx); err != nil {
 		return nil, err
 	}
@@ -208,9 +234,11 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 	}
 	q.Work = Work(nA, nO, T)
 	cost := EstimateCost(q, nA)
-	if o.MaxBytes > 0 && cost.Bytes > o.MaxBytes {
-		return nil, fmt.Errorf("%w: %s at T = %d: the class-level distances need up to %.3g bytes (%d + %d class pairs), above MaxBytes = %.3g",
-			ErrTooLarge, m, T, cost.Bytes, cost.ClkPairs, cost.OpPairs, o.MaxBytes)
+	// What the class-level stage allocates whatever it meets, on top of
+	// the tables built so far; its memo tables are metered as they grow.
+	e.g.phase = "distances"
+	if err := e.g.check(termMatrices, cost.Fixed); err != nil {
+		return nil, err
 	}
 	mt := newMetric(ctx, e.bs, g, T, o.Transport, o.MaxWork)
 	d := &Distances{T: T, Transport: o.Transport, ClkClasses: make([]partition.Matrix, T+1), OpClasses: make([]partition.Matrix, T+1),
@@ -227,6 +255,9 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 	}
 	for t := 0; t <= T; t++ {
 		nC, nP := q.Clk.Classes(t), q.Op.Classes(t)
+		if !e.g.add(termMatrices, 8*float64(nC*(nC-1)/2+nP*(nP-1)/2)) {
+			return nil, e.g.err
+		}
 		d.ClkClasses[t] = partition.NewMatrix(nC)
 		d.OpClasses[t] = partition.NewMatrix(nP)
 		if t == 0 || t == T {
@@ -244,6 +275,7 @@ func NewDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, opts 
 	}
 	d.BeliefPairs = mt.clkPairs
 	d.Solves, d.Entries, d.Beliefs = mt.solves, mt.entries, e.bs.len()-1
+	d.PeakBytes = int64(e.g.Peak())
 	return d, nil
 }
 
@@ -262,6 +294,7 @@ func (d *Distances) depth(ctx context.Context, e *engine, mt *metric, t int, rep
 		repsC[gc[i]], repsP[gp[i]] = vec[i], vec[i]
 	}
 	al := newAligner(e, mt, t)
+	defer func() { e.g.release(termPairs, al.bytes) }()
 	nC, nP := len(repsC), len(repsP)
 	// Bounds need a remaining horizon ≤ maxBoundK and pay off when belief
 	// pairs are costly; with two observations every step is a 2-point
@@ -319,7 +352,7 @@ func (d *Distances) depth(ctx context.Context, e *engine, mt *metric, t int, rep
 		}
 		report(nP - pi - 1)
 	}
-	return d.gaps(ctx, t, gc, gp)
+	return d.gaps(e.g, t, gc, gp)
 }
 
 // maxBounded returns max(0, max_i value(codes[i])), evaluating the codes
@@ -354,7 +387,7 @@ func maxBounded(codes []int32, ord []int, ub, value func(int32) float64) float64
 // |d^clk − d^op| is constant on pairs of classes of the meet of the two
 // partitions, and the first history pair (in history order) of a pair of
 // meet classes is the pair of their first members.
-func (d *Distances) gaps(ctx context.Context, t int, gc, gp []int) error {
+func (d *Distances) gaps(g *guard, t int, gc, gp []int) error {
 	dc, dp := d.ClkClasses[t], d.OpClasses[t]
 	for _, v := range dc.Data {
 		d.MaxClk[t] = math.Max(d.MaxClk[t], v)
@@ -365,15 +398,22 @@ func (d *Distances) gaps(ctx context.Context, t int, gc, gp []int) error {
 	type meet struct{ c, p, first int }
 	idx := make(map[[2]int]int)
 	var ms []meet
+	var metered float64
+	defer func() { g.release(termMatrices, metered) }()
 	for i := range gc {
 		key := [2]int{gc[i], gp[i]}
 		if _, ok := idx[key]; !ok {
+			b := mapEntry(16, 8) + 2*24
+			if !g.add(termMatrices, b) {
+				return g.err
+			}
+			metered += b
 			idx[key] = len(ms)
 			ms = append(ms, meet{gc[i], gp[i], i})
 		}
 	}
 	for x, mi := range ms {
-		if err := ctx.Err(); err != nil {
+		if err := g.halted(); err != nil {
 			return err
 		}
 		for _, mj := range ms[x+1:] {
@@ -408,6 +448,13 @@ type aligner struct {
 	ords  [][]int // scratch per level of value
 	level int
 	codes []int32
+	bytes float64 // metered (released when the depth is done)
+}
+
+// meter adds b bytes of the aligner's memo to the guard.
+func (al *aligner) meter(b float64) {
+	al.bytes += b
+	al.mt.meter(b)
 }
 
 func newAligner(e *engine, mt *metric, t int) *aligner {
@@ -439,6 +486,7 @@ func (al *aligner) direct(u, v ref, level int) float64 {
 		if x, ok := al.dmemo[key]; ok {
 			return x
 		}
+		al.meter(mapEntry(8, 8))
 		al.mt.tick()
 	}
 	x := 0.0
@@ -475,6 +523,7 @@ func (al *aligner) plan(u, v ref, level int) int32 {
 	}
 	nA := al.mt.nA
 	n := len(al.val)
+	al.meter(mapEntry(8, 4) + 2*float64(4*nA+16))
 	for range nA {
 		al.kids = append(al.kids, 0)
 	}

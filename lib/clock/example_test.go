@@ -2,6 +2,7 @@ package clock_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -89,4 +90,22 @@ func ExampleNewSlicedGap() {
 	fmt.Printf("sliced %.3f (depth %d), depth-⌈T/2⌉ %.3f, δ_clk %.3f\n", s.Value, s.Depth, d.PaperColumn(), d.Gap)
 	// Output:
 	// sliced 0.549 (depth 2), depth-⌈T/2⌉ 0.550, δ_clk 0.204
+}
+
+// A memory budget holds in every phase: GridWorld 3×3 at T = 4 interns
+// 127,172 beliefs (about 180 MiB estimated), so under a budget of 64 MiB
+// the prefix trees are stopped as they grow, and the error says where and
+// on what.
+func ExampleBudgetError() {
+	b, err := bench.Lookup("gridworld:3")
+	if err != nil {
+		panic(err)
+	}
+	_, err = clock.NewDistances(context.Background(), b.Model, b.Ground, 4, &clock.Options{MaxBytes: 64 << 20})
+	var be *clock.BudgetError
+	if errors.As(err, &be) {
+		fmt.Printf("phase %s, refused before allocating: %t, largest term: %s\n", be.Phase, be.Refused, be.Term)
+	}
+	// Output:
+	// phase prefix trees, refused before allocating: false, largest term: interned beliefs (dense vectors over the states)
 }

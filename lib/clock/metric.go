@@ -85,20 +85,22 @@ type metric struct {
 	clkPairs          int // pairs visited as clk pairs
 	ticks             int
 
-	solver  ot.Solver
-	small   ot.Solver
-	lawP    []float64
-	lawQ    []float64
-	acts    []int
-	order   []int
-	ubS     []float64
-	costLo  []float64
-	lbS     []float64
-	scr     []levelScratch // per remaining horizon
-	solves  int
-	entries int64
-	budget  float64
-	err     error
+	solver   ot.Solver
+	small    ot.Solver
+	lawP     []float64
+	lawQ     []float64
+	acts     []int
+	order    []int
+	ubS      []float64
+	costLo   []float64
+	lbS      []float64
+	scr      []levelScratch // per remaining horizon
+	solves   int
+	entries  int64
+	budget   float64
+	err      error
+	gd       *guard  // memory meter (shared with the engine)
+	lawBytes float64 // metered bytes of lawP, lawQ and the solver's matrix
 }
 
 // levelScratch is the scratch of one level of the nested recursion.
@@ -110,7 +112,7 @@ type levelScratch struct {
 
 func newMetric(ctx context.Context, bs *beliefs, g ot.Ground, T int, tr Transport, budget float64) *metric {
 	nA, nO := bs.nA, bs.nO
-	mt := &metric{ctx: ctx, bs: bs, g: g, nA: nA, nO: nO, tr: tr, budget: budget,
+	mt := &metric{ctx: ctx, bs: bs, g: g, nA: nA, nO: nO, tr: tr, budget: budget, gd: bs.g,
 		pairIdx: make([]map[uint64]int32, T+1), opIdx: make(map[pairKey]int32),
 		nestOpIdx: make(map[pairKey]int32), pow: make([]int, T+1)}
 	for k := range mt.pairIdx {
@@ -165,6 +167,18 @@ func (mt *metric) charge(n int) {
 	}
 }
 
+// pairBytes is the metered size of a pairRec in its table (grown by
+// append, so up to twice its size).
+const pairBytes = 2 * 80
+
+// meter adds b bytes of belief-pair tables to the guard and fails the
+// metric when the guard has stopped the computation.
+func (mt *metric) meter(b float64) {
+	if !mt.gd.add(termPairs, b) {
+		mt.fail(mt.gd.err)
+	}
+}
+
 // add appends a new record for key to tab and returns its ID.
 func add(idx map[pairKey]int32, tab *[]pairRec, key pairKey, b1, b2 int32, k, a int) int32 {
 	id := int32(len(*tab))
@@ -198,6 +212,7 @@ func (mt *metric) planNested(b1, b2 int32, k int) int32 {
 // newPair records the new nested pair (b1, b2, k) under key and plans its
 // children.
 func (mt *metric) newPair(b1, b2 int32, k int, key uint64) int32 {
+	mt.meter(pairBytes + mapEntry(8, 4))
 	id := int32(len(mt.pairs))
 	mt.pairIdx[k][key] = id
 	mt.pairs = append(mt.pairs, pairRec{b1: b1, b2: b2, k: int16(k), a: -1, nest: -1, val: math.NaN(), ub: math.NaN()})
@@ -253,6 +268,7 @@ func (mt *metric) planNestConst(b1, b2 int32, a, k int) int32 {
 	if id, ok := mt.nestOpIdx[key]; ok {
 		return id
 	}
+	mt.meter(pairBytes + mapEntry(12, 4))
 	id := add(mt.nestOpIdx, &mt.nestOp, key, b1, b2, k, a)
 	mt.tick()
 	if k == 1 {
@@ -281,6 +297,7 @@ func (mt *metric) planOp(b1, b2 int32, a, k int) int32 {
 	if id, ok := mt.opIdx[key]; ok {
 		return id
 	}
+	mt.meter(pairBytes + mapEntry(12, 4))
 	id := add(mt.opIdx, &mt.op, key, b1, b2, k, a)
 	mt.tick()
 	if mt.tr == TransportNested {
@@ -346,6 +363,7 @@ func (mt *metric) smallOT(p, q, cost []float64) float64 {
 func (mt *metric) vecOf(id int32) []float64 {
 	r := &mt.pairs[id]
 	if r.vec == nil {
+		mt.meter(float64(8 * mt.pow[r.k]))
 		r.vec = make([]float64, mt.pow[r.k])
 		for i := range r.vec {
 			r.vec[i] = math.NaN()
@@ -507,6 +525,14 @@ func (mt *metric) w1(b1, b2 int32, acts []int) float64 {
 	k := len(acts)
 	n := ot.SeqLen(mt.nO, k)
 	if cap(mt.lawP) < n {
+		// The laws and the simplex's dense cost matrix on the residual
+		// supports (at most (n/2)² entries).
+		need := float64(16*n) + 8*float64(n/2)*float64(n/2)
+		mt.meter(need - mt.lawBytes)
+		mt.lawBytes = need
+		if mt.err != nil {
+			return 0
+		}
 		mt.lawP, mt.lawQ = make([]float64, n), make([]float64, n)
 	}
 	p, q := mt.lawP[:n], mt.lawQ[:n]

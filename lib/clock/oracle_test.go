@@ -396,7 +396,10 @@ func oracleDistances(ctx context.Context, m *pomdp.Model, g ot.Ground, T int, op
 		return nil, fmt.Errorf("%w: %s at T = %d has about %.3g history pairs, above MaxWork = %.3g; lower T or raise Options.MaxWork",
 			ErrTooLarge, m, T, pairs, o.MaxWork)
 	}
-	e := newEngine(m, T, o)
+	e, err := newEngine(ctx, m, T, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := e.build(ctx); err != nil {
 		return nil, err
 	}

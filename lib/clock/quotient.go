@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -41,9 +42,15 @@ type Options struct {
 	// Transport selects the distance between suffix laws used by
 	// Distances (default TransportW1).
 	Transport Transport
-	// MaxBytes, if positive, bounds EstimateCost(...).Bytes: NewDistances
-	// refuses (ErrTooLarge) once the exact quotients show that its
-	// class-level stage could need more memory.
+	// MaxBytes bounds the estimated peak resident memory of the whole
+	// computation, in bytes (0: distance.DefaultMemBudget(), half of the
+	// physical memory or of the cgroup limit; negative: none). What can be
+	// sized beforehand is checked before it is allocated (the history
+	// vectors; NewDistances' class-level stage, EstimateCost, once the
+	// quotients are known); the tables that grow with what the run meets
+	// (beliefs, prefix-tree nodes, belief pairs) are metered as they grow
+	// and stopped past the budget. Either way the error is a *BudgetError
+	// (wrapping ErrTooLarge) naming the phase and the largest term.
 	MaxBytes float64
 	// Convention selects how Quotients labels histories that are
 	// impossible under some prefix, and histories of depth T (default
@@ -67,6 +74,9 @@ func (o *Options) get() Options {
 	}
 	if v.MaxNodes == 0 {
 		v.MaxNodes = DefaultMaxNodes
+	}
+	if v.MaxBytes == 0 {
+		v.MaxBytes = float64(distance.DefaultMemBudget())
 	}
 	return v
 }
@@ -186,6 +196,7 @@ type engine struct {
 	px   *prefixes
 	// vec[t][i] is the prefix tree of history (t, i).
 	vec [][]ref
+	g   *guard
 }
 
 func checkArgs(m *pomdp.Model, T int, opts Options) (float64, error) {
@@ -203,12 +214,32 @@ func checkArgs(m *pomdp.Model, T int, opts Options) (float64, error) {
 	return w, nil
 }
 
-func newEngine(m *pomdp.Model, T int, opts Options) *engine {
-	bs := newBeliefs(m, opts.MaxNodes)
-	return &engine{m: m, T: T, opts: opts, bs: bs, cls: newClasses(bs, T), px: newPrefixes(bs, opts.MaxNodes)}
+// newEngine returns the engine of m at horizon T, metered by a new guard
+// (Options.MaxBytes, ctx). It refuses, before allocating them, history
+// vectors and labels that alone exceed the budget.
+func newEngine(ctx context.Context, m *pomdp.Model, T int, opts Options) (*engine, error) {
+	g := newGuard(ctx, m.String(), T, opts.MaxBytes)
+	// The prefix-tree reference of every history (int32) and, in
+	// quotients, two labels per history (int), their partitions and the
+	// flat copies of the adjusted Rand index.
+	h := 0.0
+	for t := 0; t <= T; t++ {
+		h += math.Pow(float64(m.NumObservations()), float64(t))
+	}
+	if err := g.check(termHistories, h*(4+6*8)); err != nil {
+		return nil, err
+	}
+	g.add(termHistories, 4*h)
+	g.phase = "prefix trees"
+	bs := newBeliefs(m, opts.MaxNodes, g)
+	e := &engine{m: m, T: T, opts: opts, bs: bs, cls: newClasses(bs, T), px: newPrefixes(bs, opts.MaxNodes, g), g: g}
+	return e, g.halted()
 }
 
 func (e *engine) overflow() error {
+	if err := e.g.halted(); err != nil {
+		return err
+	}
 	if e.bs.over || e.px.d.over {
 		return fmt.Errorf("%w: more than MaxNodes = %d interned beliefs or prefix-tree nodes (%d, %d); raise Options.MaxNodes",
 			ErrTooLarge, e.opts.MaxNodes, e.bs.len()-1, e.px.d.len())
@@ -225,10 +256,12 @@ func (e *engine) build(ctx context.Context) error {
 		cur := e.vec[t]
 		next := make([]ref, len(cur)*nO)
 		for i, r := range cur {
+			// One expansion may intern many nodes and beliefs; the guard
+			// stops them past the budget or on cancellation.
+			if err := e.g.err; err != nil {
+				return err
+			}
 			if i&1023 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
 				if err := e.overflow(); err != nil {
 					return err
 				}
@@ -265,7 +298,10 @@ func Quotients(ctx context.Context, m *pomdp.Model, T int, opts *Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	e := newEngine(m, T, o)
+	e, err := newEngine(ctx, m, T, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := e.build(ctx); err != nil {
 		return nil, err
 	}
@@ -295,6 +331,14 @@ func (e *engine) leafClass(t int, b int32) ref {
 func (e *engine) quotients(ctx context.Context) (*Result, error) {
 	nA := e.m.NumActions()
 	T := e.T
+	e.g.phase = "quotients"
+	h := 0
+	for _, v := range e.vec {
+		h += len(v)
+	}
+	if !e.g.add(termHistories, float64(6*8*h)) {
+		return nil, e.g.err
+	}
 	clk := make([][]int, T+1)
 	op := make([][]int, T+1)
 	var standIns, opStandIns int64
@@ -310,6 +354,7 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 		if v, ok := standMemo[r]; ok {
 			return v
 		}
+		e.g.add(termNodes, mapEntry(4, 8))
 		s := int64(0)
 		for a := 0; a < nA; a++ {
 			s += stand(e.px.d.child(r, a))
@@ -324,10 +369,10 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 		}
 		return p
 	}
-	cd := newDAG(nA, math.MaxInt32)
+	cd := newDAG(nA, math.MaxInt32, e.g)
 	opKey := make([]byte, 0, 4*nA)
 	for t := 0; t <= T; t++ {
-		if err := ctx.Err(); err != nil {
+		if err := e.g.halted(); err != nil {
 			return nil, err
 		}
 		vec := e.vec[t]
@@ -342,6 +387,7 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 			if v, ok := classMemo[r]; ok {
 				return v
 			}
+			e.g.add(termNodes, mapEntry(4, 4)+float64(4*nA))
 			k := make([]ref, nA)
 			for a := range k {
 				k[a] = classOf(e.px.d.child(r, a), level-1)
@@ -353,10 +399,8 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 		opIdx := make(map[string]int)
 		tail := pow(T - t)
 		for i, r := range vec {
-			if i&4095 == 4095 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
+			if err := e.g.err; err != nil {
+				return nil, err
 			}
 			standIns += stand(r) * tail
 			opKey = opKey[:0]
@@ -379,6 +423,7 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 			clk[t][i] = int(classOf(r, t))
 			id, ok := opIdx[string(opKey)]
 			if !ok {
+				e.g.add(termClasses, mapEntry(16+len(opKey), 8))
 				id = len(opIdx)
 				opIdx[string(opKey)] = id
 			}

@@ -66,7 +66,10 @@ func NewSlicedGap(ctx context.Context, m *pomdp.Model, g ot.Ground, d *Distances
 	if d.Transport != TransportW1 {
 		return nil, fmt.Errorf("clock: NewSlicedGap needs W1 distances, got %v", d.Transport)
 	}
-	e := newEngine(m, T, o)
+	e, err := newEngine(ctx, m, T, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := e.build(ctx); err != nil {
 		return nil, err
 	}

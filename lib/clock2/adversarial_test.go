@@ -223,7 +223,7 @@ func TestBasisSpan(t *testing.T) {
 		if n, _ := fsc.Size(fsc.KindClock, nA, nO, 2, 3); n.Cmp(big.NewInt(5000)) > 0 {
 			maxR = 2
 		}
-		p, err := newProblem(m, maxR, Options{})
+		p, err := newProblem(context.Background(), m, maxR, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -64,11 +64,102 @@ const (
 	bytesPerBelief = 96      // plus 16 bytes per state (vector and key)
 )
 
-// memCheck refuses a run whose tables are estimated above the budget.
-func (p *problem) memCheck(budget int64, depth int, roots, beliefs, steps int) error {
+// Cost is the memory Compute allocates before and besides its search
+// tables, whatever the search meets: known from |S|, |A|, |O|, T and the
+// workers alone, and checked against Options.MemBudget before any of it
+// is allocated. The search tables (beliefs met along the histories,
+// realisable roots, memo) grow with the model and are checked as they
+// are listed, on top of it.
+type Cost struct {
+	// Transitions is the dense T[a][s][s'] used to build the bases
+	// (|A|·|S|² numbers), Basis the orthonormal bases of the continuation
+	// functionals (at most min(2|S|, |O|^r·(2|A|)^{2r}) vectors of 2|S|
+	// numbers per remaining horizon r), Prefix the additive prefix costs.
+	Transitions, Basis, Prefix int64
+	// Scratch is the searchers' buffers: per worker, frontiers and
+	// unmerged successors over |O|^k prefixes for k < T, and two laws of
+	// |O|^T atoms.
+	Scratch int64
+	// Matrices is Result.Lower and Result.Upper over every pair of
+	// histories of every depth.
+	Matrices int64
+}
+
+// gcFactor converts live memory into peak resident memory (the collector
+// lets the heap grow to twice the live data before it collects).
+const gcFactor = 2
+
+// Bytes returns the estimated peak memory of the fixed part, the
+// collector's factor included.
+func (c Cost) Bytes() int64 {
+	return gcFactor * (c.Transitions + c.Basis + c.Prefix + c.Scratch + c.Matrices)
+}
+
+// Largest returns the name and bytes (collector's factor included) of the
+// largest term.
+func (c Cost) Largest() (string, int64) {
+	terms := []struct {
+		name string
+		b    int64
+	}{
+		{"dense transition matrices for the continuation bases (|A|·|S|²)", c.Transitions},
+		{"continuation bases ((2|S|)² per remaining horizon)", c.Basis},
+		{"prefix cost tables", c.Prefix},
+		{"search buffers per worker (|O|^k frontiers of 2|S| numbers)", c.Scratch},
+		{"distance matrices over all history pairs", c.Matrices},
+	}
+	big := 0
+	for k, t := range terms {
+		if t.b > terms[big].b {
+			big = k
+		}
+	}
+	return terms[big].name, gcFactor * terms[big].b
+}
+
+// EstimateCost returns the fixed memory of Compute for m at horizon T with
+// the given workers (0: runtime.GOMAXPROCS(0)). It allocates nothing.
+func EstimateCost(m *pomdp.Model, T, workers int) Cost {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nS, nA, nO := float64(m.NumStates()), float64(m.NumActions()), float64(m.NumObservations())
+	w := 2 * nS
+	var c Cost
+	sat := func(x float64) int64 { return int64(min(x, math.MaxInt64/4)) }
+	c.Transitions = sat(8 * nA * nS * nS)
+	var basis, prefix, scratch, matrices float64
+	vecs := 1.0
+	for r := 1; r <= T; r++ {
+		vecs = min(w, vecs*nO*4*nA*nA)
+		basis += 8 * vecs * w
+		if vecs == w {
+			break // full: later horizons share it
+		}
+	}
+	for k := 0; k < T; k++ {
+		n := math.Pow(nO, float64(k))
+		if n*n <= 1<<24 {
+			prefix += 8 * n * n
+		}
+		scratch += 2 * 8 * n * (w + 1 + 2*nO*nS + 2*nO)
+	}
+	scratch = float64(workers) * (scratch + 2*8*math.Pow(nO, float64(T)) + 8*(nS+3*w))
+	for t := 0; t <= T; t++ {
+		n := math.Pow(nO, float64(t))
+		matrices += 2 * 8 * n * (n - 1) / 2
+	}
+	c.Basis, c.Prefix, c.Scratch, c.Matrices = sat(basis), sat(prefix), sat(scratch), sat(matrices)
+	return c
+}
+
+// memCheck refuses a run whose tables are estimated above the budget: the
+// fixed part c and the search tables listed so far.
+func (p *problem) memCheck(budget int64, c Cost, depth int, roots, beliefs, steps int) error {
 	if budget < 0 {
 		return nil
 	}
+	fixed, fixedB := c.Largest()
 	terms := []struct {
 		name string
 		b    int64
@@ -76,8 +167,9 @@ func (p *problem) memCheck(budget int64, depth int, roots, beliefs, steps int) e
 		{"realisable roots and their memo entries", int64(roots) * bytesPerRoot},
 		{"belief successors", int64(steps) * bytesPerStep},
 		{"beliefs", int64(beliefs) * (bytesPerBelief + 16*int64(p.nS))},
+		{fixed, fixedB},
 	}
-	total, big := int64(0), 0
+	total, big := c.Bytes()-fixedB, 0
 	for k, t := range terms {
 		total += t.b
 		if t.b > terms[big].b {
@@ -87,7 +179,7 @@ func (p *problem) memCheck(budget int64, depth int, roots, beliefs, steps int) e
 	if total <= budget {
 		return nil
 	}
-	return fmt.Errorf("%w: %s at T = %d: the search tables may need up to %s at depth %d (largest term: %s, %s), above the budget %s; lower T or raise the budget (--mem)",
+	return fmt.Errorf("%w: %s at T = %d: the search may need up to %s at depth %d (largest term: %s, %s), above the budget %s; lower T or raise the budget (--mem)",
 		ErrTooLarge, p.m.Name, p.T, distance.FormatBytes(total), depth, terms[big].name, distance.FormatBytes(terms[big].b), distance.FormatBytes(budget))
 }
 
@@ -146,7 +238,7 @@ func Work(nA, nO, T int) float64 {
 	return w
 }
 
-func newProblem(m *pomdp.Model, T int, opt Options) (*problem, error) {
+func newProblem(ctx context.Context, m *pomdp.Model, T int, opt Options) (*problem, error) {
 	if m == nil {
 		return nil, errors.New("clock2: nil model")
 	}
@@ -201,7 +293,9 @@ func newProblem(m *pomdp.Model, T int, opt Options) (*problem, error) {
 		}
 		p.seqc[k] = c
 	}
-	p.buildBasis()
+	if err := p.buildBasis(ctx); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -223,8 +317,8 @@ const basisTol = 1e-14
 
 // buildBasis computes orthonormal bases of the continuation functionals
 // J ↦ P^R(y | J) for every remaining horizon r = 0 … T (see the package
-// comment).
-func (p *problem) buildBasis() {
+// comment). It returns ctx.Err() when ctx is cancelled.
+func (p *problem) buildBasis(ctx context.Context) error {
 	nS, w := p.nS, p.w
 	dense := make([][][]float64, p.nA) // dense[a][s][s']
 	e, pred := make([]float64, nS), make([]float64, nS)
@@ -280,6 +374,9 @@ func (p *problem) buildBasis() {
 		}
 	outer:
 		for _, gv := range p.basis[r-1] {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			for o := 0; o < p.nO; o++ {
 				blocks := make([][]float64, 0, 2*p.nA)
 				for a := 0; a < p.nA; a++ {
@@ -315,6 +412,7 @@ func (p *problem) buildBasis() {
 		p.full[r] = len(bs) == w
 		p.gram[r] = gramScale(bs)
 	}
+	return nil
 }
 
 // gramScale returns the factor by which Σ_b ⟨b, Δ⟩² may under-estimate
@@ -356,7 +454,20 @@ func dot(a, b []float64) float64 {
 // horizon T (see the package comment). It is cancelled with ctx.
 func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, error) {
 	start := time.Now()
-	p, err := newProblem(m, T, opt)
+	budget := opt.MemBudget
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	if m == nil {
+		return nil, errors.New("clock2: nil model")
+	}
+	cost := EstimateCost(m, T, opt.Workers)
+	if budget >= 0 && cost.Bytes() > budget {
+		name, v := cost.Largest()
+		return nil, fmt.Errorf("%w: %s at T = %d: the search's fixed buffers need %s before any search (largest term: %s, %s), above the budget %s; lower T, use fewer workers (--workers) or raise the budget (--mem)",
+			ErrTooLarge, m.Name, T, distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v), distance.FormatBytes(budget))
+	}
+	p, err := newProblem(ctx, m, T, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -376,10 +487,6 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 	done := 0
 	var mu sync.Mutex // guards memo, done, res counters and Progress
 	memo := make(map[memoKey]memoEntry)
-	budget := opt.MemBudget
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
 	listed := 0 // roots listed so far (every one may get a memo entry)
 	bs := newBeliefs(p)
 	seen := make(map[[3]int32]bool)
@@ -402,7 +509,7 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if err := p.memCheck(budget, t, listed, len(bs.vecs), len(bs.next)); err != nil {
+			if err := p.memCheck(budget, cost, t, listed, len(bs.vecs), len(bs.next)); err != nil {
 				return nil, err
 			}
 			hi := tree.History(t, i)
@@ -412,7 +519,7 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 				all = append(all, job{i, j, rks})
 			}
 		}
-		if err := p.memCheck(budget, t, listed, len(bs.vecs), len(bs.next)); err != nil {
+		if err := p.memCheck(budget, cost, t, listed, len(bs.vecs), len(bs.next)); err != nil {
 			return nil, err
 		}
 		jobs := make(chan job)

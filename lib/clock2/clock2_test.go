@@ -225,7 +225,8 @@ func TestErrors(t *testing.T) {
 		t.Errorf("decision mode, node limit 2: err = %v, want ErrTooLarge naming --max-nodes only", err)
 	}
 	g := lookup(t, "gridworld:3")
-	_, err = Compute(context.Background(), g.Model, 3, Options{Ground: g.Ground, MemBudget: 100 << 10})
+	// 100 KiB for the search tables beside the fixed buffers.
+	_, err = Compute(context.Background(), g.Model, 3, Options{Ground: g.Ground, Workers: 1, MemBudget: EstimateCost(g.Model, 3, 1).Bytes() + 100<<10})
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "largest term: realisable roots") || !strings.Contains(err.Error(), "--mem") {
 		t.Errorf("budget 100 KiB: err = %v, want ErrTooLarge naming the roots and --mem", err)
 	}

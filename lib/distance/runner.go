@@ -93,7 +93,7 @@ func (r *runner) poolTicks(ctx context.Context, idx []int, pairs int64, setup fu
 				if ctx.Err() != nil {
 					continue
 				}
-				if err := e.ComputeInto(laws, r.fam.At(idx[k])); err != nil {
+				if err := e.ComputeIntoContext(ctx, laws, r.fam.At(idx[k])); err != nil {
 					fail(err)
 					continue
 				}

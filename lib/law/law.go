@@ -1,6 +1,7 @@
 package law
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -90,6 +91,33 @@ type Engine struct {
 	jchild [][][]float64 // [depth][o] joint child buffers, nodes·|S|
 	jroot  []float64
 	block  []float64
+
+	// Cancellation (ComputeIntoContext): the context, the steps since it
+	// was last polled, and its error once done.
+	ctx   context.Context
+	steps int
+	err   error
+}
+
+// pollSteps is the number of belief steps between two polls of the
+// context (each step is O(nnz(T_a) + |S|·|O|)).
+const pollSteps = 1 << 12
+
+// stopped counts one step and reports whether the computation was
+// cancelled (polling the context every pollSteps steps).
+func (e *Engine) stopped() bool {
+	if e.err != nil {
+		return true
+	}
+	if e.ctx == nil {
+		return false
+	}
+	e.steps++
+	if e.steps >= pollSteps {
+		e.steps = 0
+		e.err = e.ctx.Err()
+	}
+	return e.err != nil
 }
 
 // NewEngine returns an engine for model m, horizon T and convention conv.
@@ -157,11 +185,27 @@ func (e *Engine) Compute(c *fsc.FSC) (*Laws, error) {
 // probability, each step O(nnz(T_a) + |S|·|O|), plus the stand-ins; it does
 // not allocate after the first call with a given node count.
 func (e *Engine) ComputeInto(dst *Laws, c *fsc.FSC) error {
+	return e.ComputeIntoContext(context.Background(), dst, c)
+}
+
+// ComputeIntoContext is ComputeInto polling ctx as it goes (every few
+// thousand belief steps): it returns ctx.Err() soon after ctx is done,
+// with dst then unspecified.
+func (e *Engine) ComputeIntoContext(ctx context.Context, dst *Laws, c *fsc.FSC) error {
 	if err := e.Check(c); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	e.ctx, e.steps, e.err = ctx, 0, nil
+	if ctx.Done() == nil {
+		e.ctx = nil // never cancelled: nothing to poll
+	}
 	e.computeUnchecked(dst, c)
-	return nil
+	err := e.err
+	e.ctx, e.err = nil, nil
+	return err
 }
 
 func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
@@ -185,6 +229,9 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 	copy(dst.Mass[tr.Offset(T):], dst.Leaf)
 	for t := T - 1; t >= 0; t-- {
 		off, offc, nO := tr.Offset(t), tr.Offset(t+1), tr.NumObs
+		if e.stopped() {
+			return
+		}
 		for i := 0; i < tr.Count(t); i++ {
 			s := 0.0
 			for o := 0; o < nO; o++ {
@@ -200,6 +247,9 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 		n := tr.SuffixLen(t)
 		data := dst.data[t]
 		for i := 0; i < tr.Count(t); i++ {
+			if e.stopped() {
+				return
+			}
 			block := data[i*n : (i+1)*n]
 			mass := dst.Mass[tr.Offset(t)+i]
 			if mass > 0 {
@@ -211,6 +261,9 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 			}
 			dst.StandIns++
 			dst.standIn[tr.Offset(t)+i] = true
+			if e.err != nil {
+				return
+			}
 			e.standIn(block, c, t)
 		}
 	}
@@ -237,6 +290,9 @@ func (e *Engine) standIn(block []float64, c *fsc.FSC, t int) {
 }
 
 func (e *Engine) detDFS(c *fsc.FSC, t, i, n int, alpha, leaf []float64) {
+	if e.stopped() {
+		return
+	}
 	nO := e.tree.NumObs
 	a := c.Action(t, n)
 	pred := e.pred[t]
@@ -279,6 +335,9 @@ func (e *Engine) jointDFS(c *fsc.FSC, t, rel int, joint, out []float64) {
 	T, nO, nS := e.tree.T, e.tree.NumObs, e.nS
 	if t == T {
 		out[rel] = sum(joint)
+		return
+	}
+	if e.stopped() {
 		return
 	}
 	size := c.Nodes * nS

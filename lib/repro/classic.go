@@ -2,27 +2,20 @@ package repro
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
-	"github.com/pomdpq/pomdpq/lib/sample"
+	"github.com/pomdpq/pomdpq/lib/runner"
 )
 
 // The classic-models table ("a table no one has") runs every model file of a
@@ -42,13 +35,6 @@ const (
 	// DefaultClassicMaxT caps the horizon search (models with one
 	// observation would otherwise never run out of budget).
 	DefaultClassicMaxT = 40
-	// ClassicProbes is the number of random deterministic m-node
-	// controllers of a sampled family (besides the |A| constant ones).
-	ClassicProbes = 100
-	// ClassicTrajectories and ClassicResamples are the sampling protocol of
-	// the sampled rows (the paper's: 500 trajectories, 1,000 resamples).
-	ClassicTrajectories = 500
-	ClassicResamples    = 1000
 	// classicNoise is the run time below which measured growth ratios are
 	// noise: below it only the growth of the history count is used.
 	classicNoise = 0.1
@@ -67,10 +53,11 @@ type ClassicOptions struct {
 	// FamilyLimit is the largest family enumerated exactly; larger ones
 	// are sampled (0: fsc.DefaultLimit).
 	FamilyLimit int64
-	// Run executes one job; nil means RunClassic in this process (peak
-	// memory then sampled from runtime/metrics). The CLI runs each job in
-	// its own process and reports its peak resident set (getrusage).
-	Run func(ctx context.Context, job ClassicJob) (*ClassicRun, error)
+	// Run executes one job; nil means runner.InProcess (peak memory then
+	// sampled from runtime/metrics). The CLI runs each job in a child
+	// process (runner.InChild), which enforces both budgets on the whole
+	// child and reports its peak resident set (getrusage).
+	Run func(ctx context.Context, job runner.Job) (*runner.Result, error)
 	// Log, when set, receives one line per job.
 	Log func(format string, args ...any)
 }
@@ -99,7 +86,7 @@ func (o *ClassicOptions) defaults() error {
 		o.FamilyLimit = fsc.DefaultLimit
 	}
 	if o.Run == nil {
-		o.Run = RunClassic
+		o.Run = runner.InProcess
 	}
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
@@ -159,283 +146,12 @@ func ModelFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
-// Methods of a ClassicJob.
-const (
-	MethodExact   = "exact"   // distance.Plan, then distance.Compute
-	MethodSampled = "sampled" // sample.Compute on a random sub-family, with a bootstrap CI
-	MethodClock   = "clock"   // clock.NewDistances (δ_clk, m = 1)
-)
-
-// ClassicJob is one run of the classic-models table: a model file, a
-// memory m, a horizon T and a method, with the budgets it must respect.
-type ClassicJob struct {
-	Path    string  `json:"path"`
-	M       int     `json:"m"`
-	T       int     `json:"T"`
-	Method  string  `json:"method"`
-	Seconds float64 `json:"seconds"`
-	Mem     int64   `json:"mem"`
-	Workers int     `json:"workers"`
-}
-
-// ClassicRun is the outcome of a ClassicJob. Over is set (and nothing
-// else but the estimate) when the job was refused before running.
-type ClassicRun struct {
-	States, Actions, Observations  int
-	Histories                      int
-	FamilySize                     int // controllers (sampled: the sub-family)
-	Distinct                       int // distinct behaviours (exact) or laws (sampled)
-	Classes0, Classes01, Classes03 int
-	StandIns                       int
-	MaxD                           float64
-	CILow, CIHigh                  float64 // sampled: 95% bootstrap CI on max d̂
-	Gap                            float64 // clock: δ_clk
-	Seconds                        float64 // wall time of the run (Plan excluded)
-	PlanSeconds                    float64
-	EstBytes                       int64  // distance.Plan's (or our sampled) estimate of the peak
-	PeakBytes                      int64  // measured peak (see PeakHow)
-	PeakHow                        string // "rss" (getrusage, own process) or "go" (runtime/metrics, sampled)
-	Over                           string // reason the run was refused or stopped
-}
-
-// errTimeBudget marks a run stopped at its time budget.
-var errTimeBudget = errors.New("over the time budget")
-
-// RunClassic executes job in this process. Its peak memory is the largest
-// Go-managed memory not released to the operating system (runtime/metrics
-// total − heap/released) seen every 10 ms, after memory left by earlier
-// jobs is released: close to the job's resident set of Go memory.
-func RunClassic(ctx context.Context, job ClassicJob) (*ClassicRun, error) {
-	m, err := pomdp.LoadFile(job.Path)
-	if err != nil {
-		return nil, err
-	}
-	// Return what earlier jobs left to the operating system, so that this
-	// job's peak is its own.
-	debug.FreeOSMemory()
-	stop := peakSampler()
-	r, err := runClassic(ctx, m, job)
-	peak := stop()
-	if r != nil {
-		r.PeakBytes, r.PeakHow = peak, "go"
-	}
-	return r, err
-}
-
-// peakSampler starts sampling the Go runtime's mapped memory not
-// released to the operating system (total − heap/released: close to the
-// resident set of Go memory); the returned function stops and returns the
-// largest value seen.
-func peakSampler() func() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	var mu sync.Mutex
-	var peak int64
-	read := func() {
-		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-			v := int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
-			mu.Lock()
-			peak = max(peak, v)
-			mu.Unlock()
-		}
-	}
-	read()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(10 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tk.C:
-				read()
-			}
-		}
-	})
-	return func() int64 {
-		close(done)
-		wg.Wait()
-		read()
-		mu.Lock()
-		defer mu.Unlock()
-		return peak
-	}
-}
-
-func runClassic(ctx context.Context, m *pomdp.Model, job ClassicJob) (*ClassicRun, error) {
-	nA, nO := m.NumActions(), m.NumObservations()
-	r := &ClassicRun{States: m.NumStates(), Actions: nA, Observations: nO}
-	budget := time.Duration(job.Seconds * float64(time.Second))
-	timed := func(f func(ctx context.Context) error) error {
-		c, cancel := context.WithTimeout(ctx, budget)
-		defer cancel()
-		err := f(c)
-		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return fmt.Errorf("T = %d: %w (%g s)", job.T, errTimeBudget, job.Seconds)
-		}
-		return err
-	}
-	switch job.Method {
-	case MethodExact:
-		fam, err := fsc.New(fsc.KindStationary, nA, nO, job.M, job.T, fsc.Options{Limit: math.MaxInt64})
-		if err != nil {
-			return nil, err
-		}
-		opt := distance.Options{Workers: job.Workers, MemBudget: job.Mem}
-		start := time.Now()
-		var cost distance.Cost
-		if err := timed(func(ctx context.Context) error {
-			var err error
-			cost, _, err = distance.Plan(ctx, m, fam, job.T, opt)
-			return err
-		}); err != nil {
-			return nil, err
-		}
-		r.PlanSeconds = time.Since(start).Seconds()
-		r.EstBytes = cost.Bytes()
-		if r.EstBytes > job.Mem {
-			name, v := cost.Largest()
-			r.Over = fmt.Sprintf("T = %d: distance.Plan estimates %s > %s (largest term %s, %s)",
-				job.T, distance.FormatBytes(r.EstBytes), distance.FormatBytes(job.Mem), name, distance.FormatBytes(v))
-			return r, nil
-		}
-		var res *distance.Result
-		if err := timed(func(ctx context.Context) error {
-			var err error
-			res, err = distance.Compute(ctx, m, fam, job.T, opt)
-			return err
-		}); err != nil {
-			var be *distance.BudgetError
-			if errors.As(err, &be) {
-				r.Over = fmt.Sprintf("T = %d: %v", job.T, err)
-				return r, nil
-			}
-			return nil, err
-		}
-		r.Seconds = res.Seconds
-		r.Histories = res.Tree.Len()
-		r.FamilySize, r.Distinct = res.FamilySize, res.Distinct
-		r.Classes0 = res.Classes.Total()
-		r.Classes01 = res.Partition(0.1).Total()
-		r.Classes03 = res.Partition(0.3).Total()
-		r.StandIns = res.StandIns
-		r.MaxD = res.MaxDistance()
-		return r, nil
-	case MethodSampled:
-		fam := classicSampledFamily(nA, nO, job.M)
-		r.EstBytes = sampledEstimate(nO, job.T, fam.Len(), job.Workers)
-		if r.EstBytes > job.Mem {
-			r.Over = fmt.Sprintf("T = %d: our estimate of the sampled run %s > %s (pair matrices over the histories)",
-				job.T, distance.FormatBytes(r.EstBytes), distance.FormatBytes(job.Mem))
-			return r, nil
-		}
-		start := time.Now()
-		err := timed(func(ctx context.Context) error {
-			res, err := sample.Compute(ctx, m, fam, job.T, sample.Options{Trajectories: ClassicTrajectories, Workers: job.Workers})
-			if err != nil {
-				return err
-			}
-			iv, err := res.Bootstrap(ctx, sample.BootstrapOptions{Resamples: ClassicResamples, Prune: 0.2})
-			if err != nil {
-				return err
-			}
-			r.Histories = res.Tree.Len()
-			r.FamilySize, r.Distinct = res.FamilySize, res.Laws
-			r.Classes0 = res.Partition(0).Total()
-			r.Classes01 = res.Partition(0.1).Total()
-			r.Classes03 = res.Partition(0.3).Total()
-			r.StandIns = res.StandIns
-			r.MaxD = res.MaxDistance()
-			r.CILow, r.CIHigh = iv.Low, iv.High
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		r.Seconds = time.Since(start).Seconds()
-		return r, nil
-	case MethodClock:
-		if w := clock.Work(nA, nO, job.T); w > clock.DefaultMaxWork {
-			r.Over = fmt.Sprintf("clock.Work = %.3g > %.0g", w, clock.DefaultMaxWork)
-			return r, nil
-		}
-		start := time.Now()
-		err := timed(func(ctx context.Context) error {
-			d, err := clock.NewDistances(ctx, m, ot.Discrete(nO), job.T, nil)
-			if err != nil {
-				return err
-			}
-			r.Gap = d.Gap
-			return nil
-		})
-		if err != nil {
-			if errors.Is(err, clock.ErrTooLarge) {
-				r.Over = err.Error()
-				return r, nil
-			}
-			return nil, err
-		}
-		r.Seconds = time.Since(start).Seconds()
-		return r, nil
-	}
-	return nil, fmt.Errorf("repro: unknown method %q", job.Method)
-}
-
-// classicSampledFamily returns the probes of a sampled row: the |A|
-// constant controllers (the m = 1 family) and ClassicProbes deterministic
-// stationary controllers with m nodes, every action and next-node entry
-// uniform, drawn with seed 0.
-func classicSampledFamily(nA, nO, m int) *fsc.List {
-	l := &fsc.List{Name: fmt.Sprintf("sampled stationary m=%d (%d constant + %d random)", m, nA, ClassicProbes), K: fsc.KindStationary, Mem: m}
-	for a := range nA {
-		l.Ctrls = append(l.Ctrls, fsc.Constant(nA, nO, a))
-	}
-	rng := rand.New(rand.NewPCG(0, uint64(m)))
-	for range ClassicProbes {
-		c := &fsc.FSC{Nodes: m, NumActions: nA, NumObs: nO, Act: [][]int{make([]int, m)}, Next: [][][]int{make([][]int, m)}}
-		for n := range m {
-			c.Act[0][n] = rng.IntN(nA)
-			c.Next[0][n] = make([]int, nO)
-			for o := range nO {
-				c.Next[0][n][o] = rng.IntN(m)
-			}
-		}
-		l.Ctrls = append(l.Ctrls, c)
-	}
-	return l
-}
-
-// sampledEstimate is our rough peak-memory estimate of a sampled run
-// (package sample has no Plan): the per-depth matrices over all history
-// pairs (8 bytes each) kept per worker and merged, and the sampled laws
-// (min(N, |O|^{T−t}) atoms of 8 bytes per depth-t history and probe, an
-// upper bound since probes that behave alike share laws), times the
-// garbage-collector factor 1.5, plus 12 MiB of runtime.
-func sampledEstimate(nO, T, probes, workers int) int64 {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var pairs, atoms float64
-	for t := 0; t <= T; t++ {
-		k := math.Pow(float64(nO), float64(t))
-		atoms += k * min(ClassicTrajectories, math.Pow(float64(nO), float64(T-t)))
-		pairs += k * (k - 1) / 2
-	}
-	b := 1.5*(8*pairs*float64(workers+1)+8*atoms*float64(probes)) + 12<<20
-	if b > math.MaxInt64/2 {
-		return math.MaxInt64 / 2
-	}
-	return int64(b)
-}
-
 // classicRow is the result of the horizon search of one (model, m).
 type classicRow struct {
 	name          string
 	m             int
-	stop          string      // what ended the horizon search
-	run           *ClassicRun // at the chosen T (nil: none fitted)
+	stop          string         // what ended the horizon search
+	run           *runner.Result // at the chosen T (nil: none fitted)
 	T             int
 	method        string
 	gap           string
@@ -495,10 +211,10 @@ func ClassicModels(ctx context.Context, opt ClassicOptions) (*Table, error) {
 	t.Notes = append(t.Notes,
 		"Our results only: no paper column, no verdict (agreement column \"ours only\").",
 		"Families: stationary deterministic FSCs with 1 … m nodes (m = 1: the |A| constant controllers); distances W1 under the discrete metric on observations (model files carry no ground metric), uniform stand-in for impossible histories; classes at ε > 0 by greedy complete linkage.",
-		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 (distance.Plan plus the run: a conservative proxy for the run alone) times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 (when above 32 MiB) times the growth of the history count, or its square when the measured peak was more than twice the estimate (a safeguard for memory the estimate misses), exceeds the memory budget; a run that still exceeds the time budget is cancelled at it, and one whose measured peak exceeds the memory budget is discarded; the row keeps the last T that fitted (why_not_larger says what stopped the search).", opt.MaxT, classicNoise),
-		fmt.Sprintf("Method exact: distance.Compute on the whole family. Method sampled (family larger than %d controllers, the fsc limit): sample.Compute on a sub-family of the |A| constant controllers and %d random deterministic m-node controllers (seed 0), %d trajectories per (history, probe), 95%% bootstrap CI on max d̂ (%d resamples); sampled class counts are estimates (at ε = 0 sampling noise separates almost everything) and lower bounds in family, since the sub-family is part of the family.", opt.FamilyLimit, ClassicProbes, ClassicTrajectories, ClassicResamples),
+		fmt.Sprintf("Horizon: T = 1, 2, … (at most %d) until the next T is predicted or measured to break a budget. Before T is started its time is predicted as the time of T−1 (distance.Plan plus the run: a conservative proxy for the run alone) times a growth factor, the larger of the growth of the history count |H(T)|/|H(T−1)| and the measured growth time(T−1)/time(T−2) (used when time(T−2) ≥ %g s); a run predicted over the time budget is not started. Exact runs then call distance.Plan (the exact classes) and are not started when its peak estimate, or the measured peak of T−1 (when above 32 MiB) times the growth of the history count, or its square when the measured peak was more than twice the estimate (a safeguard for memory the estimate misses), exceeds the memory budget. Every job (distance.Plan and the run together, or the δ_clk computation) has one deadline, the time budget, and every phase checks its estimate against the memory budget before allocating (δ_clk meters its tables, beliefs and prefix trees, as they grow and stops them past the budget). With `pomdpq reproduce classic-models` each job is a child process whose process group is killed %g s after the time budget and once its resident set exceeds the memory budget by %s (read every %v), so no job outlives its budgets; a job whose measured peak still exceeds the memory budget is discarded. The row keeps the last T that fitted; why_not_larger says what happened to the first job that did not: predicted over a budget (not started), refused (an estimate over the memory budget, before allocating), stopped at the time limit, stopped at the memory budget, or killed, with its measured peak and wall time.", opt.MaxT, classicNoise, runner.TimeSlack.Seconds(), distance.FormatBytes(runner.MemSlack), runner.PollInterval),
+		fmt.Sprintf("Method exact: distance.Compute on the whole family. Method sampled (family larger than %d controllers, the fsc limit): sample.Compute on a sub-family of the |A| constant controllers and %d random deterministic m-node controllers (seed 0), %d trajectories per (history, probe), 95%% bootstrap CI on max d̂ (%d resamples); sampled class counts are estimates (at ε = 0 sampling noise separates almost everything) and lower bounds in family, since the sub-family is part of the family.", opt.FamilyLimit, runner.Probes, runner.Trajectories, runner.Resamples),
 		"delta_clk: clock.NewDistances(...).Gap under the discrete metric (m = 1 rows), at the row's T when clock.Work(|A|, |O|, T) and the history pairs Σ_t |O|^{2t}/2 are ≤ 1e8, otherwise at the largest smaller T where they are (written \"gap (T=k)\"), within the same time and memory budgets; blank otherwise with the reason in the note.",
-		"peak_mib: with `pomdpq reproduce classic-models` every job (distance.Plan, the run, or the δ_clk computation) is a child process and peak_mib is its peak resident set (getrusage ru_maxrss), exact and per run, as in `pomdpq bench`; in-process (library default, tests, --in-process) it is the largest Go-managed memory not released to the operating system (runtime/metrics total − heap/released) sampled every 10 ms after what earlier runs left is released, which excludes non-Go memory. estimate_mib is distance.Plan's estimate (sampled rows: ours, see sampledEstimate).",
+		"peak_mib: with `pomdpq reproduce classic-models` every job (distance.Plan, the run, or the δ_clk computation) is a child process and peak_mib is its peak resident set (getrusage ru_maxrss), exact and per run, as in `pomdpq bench`; in-process (library default, tests, --in-process) it is the largest Go-managed memory not released to the operating system (runtime/metrics total − heap/released) sampled every 10 ms after what earlier runs left is released, which excludes non-Go memory. estimate_mib is distance.Plan's estimate (sampled rows: ours, runner.SampledEstimate).",
 		"seconds is the wall time of the run at the chosen T (distance.Compute, including its exact-class phase; distance.Plan's pre-flight not included; sampled: sampling and bootstrap); search_seconds the whole horizon search. Timing columns are not pinned by golden files.",
 	)
 	if _, err := t.Compare(); err != nil {
@@ -528,13 +244,13 @@ func (cr *classicRow) cells() []string {
 		return row
 	}
 	ci := func(x float64) string {
-		if cr.method != MethodSampled {
+		if cr.method != runner.MethodSampled {
 			return ""
 		}
 		return f3(x)
 	}
 	fam := cr.familyExact
-	if cr.method == MethodSampled {
+	if cr.method == runner.MethodSampled {
 		fam = fmt.Sprintf("%d of %s", r.FamilySize, cr.familyExact)
 	}
 	row = append(row, itoa(cr.T), cr.method, fam, itoa(r.Histories),
@@ -556,9 +272,9 @@ func classicSearch(ctx context.Context, opt ClassicOptions, path string, m *pomd
 		return nil, err
 	}
 	cr.familyExact = size.String()
-	cr.method = MethodExact
+	cr.method = runner.MethodExact
 	if size.Cmp(big.NewInt(opt.FamilyLimit)) > 0 {
-		cr.method = MethodSampled
+		cr.method = runner.MethodSampled
 	}
 	start := time.Now()
 	defer func() { cr.searchSeconds = time.Since(start).Seconds() }()
@@ -595,26 +311,23 @@ func classicSearch(ctx context.Context, opt ClassicOptions, path string, m *pomd
 				}
 			}
 		}
-		job := ClassicJob{Path: path, M: mem, T: T, Method: cr.method, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers}
+		job := runner.Job{Path: path, M: mem, T: T, Method: cr.method, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers}
 		r, err := opt.Run(ctx, job)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			stop = oneLine(err.Error())
-			if !strings.Contains(stop, errTimeBudget.Error()) {
-				stop = fmt.Sprintf("T = %d failed: %s", T, stop)
-			}
+			stop = fmt.Sprintf("T = %d failed: %s", T, oneLine(err.Error()))
 			opt.Log("%s m=%d T=%d %s: %s", cr.name, mem, T, cr.method, stop)
 			break
 		}
 		if r.Over != "" {
-			stop = r.Over
+			stop = fmt.Sprintf("%s (peak %s, %.1f s)", r.Over, distance.FormatBytes(r.PeakBytes), r.Wall)
 			opt.Log("%s m=%d T=%d %s: %s", cr.name, mem, T, cr.method, stop)
 			break
 		}
 		if r.PeakBytes > opt.Mem {
-			stop = fmt.Sprintf("T = %d measured peak %s > %s", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem))
+			stop = fmt.Sprintf("T = %d: measured peak %s > %s (result discarded)", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem))
 			opt.Log("%s m=%d T=%d %s: %s", cr.name, mem, T, cr.method, stop)
 			break
 		}
@@ -630,7 +343,7 @@ func classicSearch(ctx context.Context, opt ClassicOptions, path string, m *pomd
 		}
 	}
 	cr.stop = stop
-	if cr.method == MethodSampled {
+	if cr.method == runner.MethodSampled {
 		cr.notes = append(cr.notes, fmt.Sprintf("sampled: the family has %s controllers (> %d)", cr.familyExact, opt.FamilyLimit))
 	}
 	if cr.run == nil {
@@ -659,16 +372,19 @@ func classicGap(ctx context.Context, opt ClassicOptions, path string, cr *classi
 		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed: clock.Work(%d, %d, 1) or the history pairs exceed %.0g", cr.A, cr.O, clock.DefaultMaxWork))
 		return ""
 	}
-	r, err := opt.Run(ctx, ClassicJob{Path: path, M: 1, T: T, Method: MethodClock, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers})
+	r, err := opt.Run(ctx, runner.Job{Path: path, M: 1, T: T, Method: runner.MethodClock, Seconds: opt.Seconds, Mem: opt.Mem, Workers: opt.Workers})
+	note := ""
 	switch {
 	case err != nil:
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(err.Error())))
-		return ""
+		note = fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(err.Error()))
 	case r.Over != "":
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not computed (T = %d): %s", T, oneLine(r.Over)))
-		return ""
+		note = fmt.Sprintf("δ_clk not computed (T = %d): %s (peak %s, %.1f s)", T, oneLine(r.Over), distance.FormatBytes(r.PeakBytes), r.Wall)
 	case r.PeakBytes > opt.Mem:
-		cr.notes = append(cr.notes, fmt.Sprintf("δ_clk not kept (T = %d): measured peak %s > %s", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem)))
+		note = fmt.Sprintf("δ_clk not kept (T = %d): measured peak %s > %s", T, distance.FormatBytes(r.PeakBytes), distance.FormatBytes(opt.Mem))
+	}
+	if note != "" {
+		opt.Log("%s %s", cr.name, note)
+		cr.notes = append(cr.notes, note)
 		return ""
 	}
 	opt.Log("%s δ_clk T=%d: %.4f in %.2f s", cr.name, T, r.Gap, r.Seconds)

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/internal/shared"
+	"github.com/pomdpq/pomdpq/lib/runner"
 )
 
 // classicFixture copies a handful of the repository's model files into a
@@ -95,7 +97,7 @@ func TestClassicModelsSmall(t *testing.T) {
 	}
 	// tag m = 2 has 25·2^60 + 5 controllers: sampled.
 	for i, r := range tab.Rows {
-		if r[0] == "tag.pomdp" && r[1] == "2" && r[6] != MethodSampled {
+		if r[0] == "tag.pomdp" && r[1] == "2" && r[6] != runner.MethodSampled {
 			t.Errorf("row %d: tag m = 2 method %q, want sampled", i, r[6])
 		}
 	}
@@ -130,5 +132,49 @@ func TestFindModelsDir(t *testing.T) {
 	}
 	if _, err := FindModelsDir(t.TempDir()); err == nil {
 		t.Error("FindModelsDir found a folder in an empty temporary directory")
+	}
+}
+
+// TestClassicRowsSayWhatHappened checks that a job that did not finish is
+// reported in its row: the horizon search stops at it and why_not_larger
+// gives its outcome with the measured peak and wall time, and a δ_clk job
+// that did not finish is explained in the row's note. The runs are
+// scripted (Run), so the outcomes do not depend on the machine.
+func TestClassicRowsSayWhatHappened(t *testing.T) {
+	dir := classicFixture(t, "tiger95.pomdp")
+	killed := "T = 3: killed at resident memory 2.2 GiB > 2.1 GiB (the 2.0 GiB budget + 128.0 MiB slack)"
+	stopped := "T = 2: stopped at the time limit of 5 s"
+	run := func(ctx context.Context, job runner.Job) (*runner.Result, error) {
+		switch {
+		case job.Method == runner.MethodClock:
+			return &runner.Result{Over: stopped, Reason: runner.ReasonTime, PeakBytes: 300 << 20, Wall: 5.1}, nil
+		case job.T >= 3:
+			return &runner.Result{Over: killed, Reason: runner.ReasonKilledMemory, PeakBytes: 2200 << 20, Wall: 4.2}, nil
+		}
+		return &runner.Result{Histories: 7, Classes0: 3, Classes01: 2, Classes03: 1, Seconds: 0.01, PeakBytes: 20 << 20}, nil
+	}
+	tab, err := ClassicModels(context.Background(), ClassicOptions{Dir: dir, Seconds: 5, Mem: 2 << 30, Ms: []int{1}, Run: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, c := range tab.Columns {
+		col[c.Name] = i
+	}
+	var row []string
+	var note string
+	for i, r := range tab.Rows {
+		if r[0] == "tiger95.pomdp" {
+			row, note = r, tab.Note[i]
+		}
+	}
+	if row == nil {
+		t.Fatal("no tiger95 row")
+	}
+	if row[col["T"]] != "2" || row[col["why_not_larger"]] != killed+" (peak 2.1 GiB, 4.2 s)" {
+		t.Errorf("T %q, why_not_larger %q: want T = 2 and the killed job with its peak and wall time", row[col["T"]], row[col["why_not_larger"]])
+	}
+	if !strings.Contains(note, "δ_clk not computed (T = 2): "+stopped+" (peak 300.0 MiB, 5.1 s)") {
+		t.Errorf("note %q: want the δ_clk job's outcome", note)
 	}
 }

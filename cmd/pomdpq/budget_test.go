@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/runner"
+)
+
+// runChild runs this test binary as `pomdpq ARGS` in a child process whose
+// resident set is bounded by rss (killed past it: a test of a memory
+// budget must not take the machine's memory when the budget fails).
+func runChild(t *testing.T, rss int64, args ...string) *runner.Process {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runner.Exec(context.Background(), runner.Limits{RSS: rss}, []string{"POMDPQ_TEST_AS_CLI=1"}, append([]string{self}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestQuotientEstimateCoversPhases: GridWorld 3×3, m = 1, T = 4 computes
+// δ_clk, whose tables (127,172 beliefs) are far larger than the distances'
+// (the old printed estimate, 7 MiB, for a peak of 105 MiB). The printed
+// estimate is the largest of the phases' and at least the measured peak.
+func TestQuotientEstimateCoversPhases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: δ_clk of GridWorld 3×3 at T = 4 takes seconds")
+	}
+	p := runChild(t, 2<<30, "quotient", "--model", "gridworld:3", "--m", "1", "--T", "4", "--eps", "0", "--json", "--progress", "off")
+	if p.Err != nil {
+		t.Fatalf("%v: %s", p.Err, p.Stderr)
+	}
+	var out quotientJSON
+	if err := json.Unmarshal(p.Stdout, &out); err != nil {
+		t.Fatal(err)
+	}
+	var most int64
+	var names []string
+	for _, e := range out.EstimatePhases {
+		most = max(most, e.Bytes)
+		names = append(names, e.Phase)
+	}
+	if out.DeltaClk == nil || strings.Join(names, ",") != "distances,delta-clk" || out.EstimateBytes != most {
+		t.Errorf("δ_clk %v, estimate %d, phases %v: want δ_clk computed and the estimate the largest of the distances' and δ_clk's", out.DeltaClk, out.EstimateBytes, out.EstimatePhases)
+	}
+	if out.EstimateBytes < p.MaxRSS {
+		t.Errorf("estimated peak memory %d MiB below the measured peak %d MiB", out.EstimateBytes>>20, p.MaxRSS>>20)
+	}
+}
+
+// TestQuotientRockSample11 is the run that printed "estimated peak memory
+// 227.5 MiB" and peaked at 11.1 GB resident in δ_clk. With --mem 1G the
+// distances fit and δ_clk is stopped at the budget with its phase, its
+// largest term and what helps, and the process stays within the budget.
+// (The child is killed past 1.5 GiB, so a regression fails without taking
+// the machine's memory.)
+func TestQuotientRockSample11(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds RockSample 11×11")
+	}
+	const budget = 1 << 30
+	p := runChild(t, budget+budget/2, "quotient", "--model", "rocksample:11:11", "--m", "1", "--T", "3", "--eps", "0,0.1,0.3", "--mem", "1G", "--progress", "off")
+	if p.Killed != "" || p.Err != nil {
+		t.Fatalf("killed %q, exit %v (peak %d MiB): %s", p.Killed, p.Err, p.MaxRSS>>20, p.Stderr)
+	}
+	out := string(p.Stdout)
+	for _, want := range []string{"9 exact classes", "δ_clk not computed", "phase prefix trees", "largest term: interned beliefs", "lower T", "estimated peak memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if p.MaxRSS > budget {
+		t.Errorf("peak resident %d MiB above the 1 GiB budget", p.MaxRSS>>20)
+	}
+	t.Logf("peak %d MiB in %.1f s\n%s", p.MaxRSS>>20, p.Wall.Seconds(), out)
+}
