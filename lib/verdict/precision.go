@@ -24,8 +24,9 @@ type Rules struct {
 	// Minus lists the characters read as a minus sign.
 	Minus []string `json:"minus"`
 	// Number is the grammar of what is left, a regular expression in the
-	// common subset of Go's and Python's syntax with four groups: sign,
-	// integer digits, decimal digits (absent without a point), exponent.
+	// common subset of Go's and Python's syntax with five groups: sign,
+	// integer digits, the decimal point, decimal digits, exponent. A bare
+	// zero has no point and no exponent.
 	Number string `json:"number"`
 	// ZeroTolerance is the tolerance of a bare printed zero ("0": no
 	// decimal point, no exponent), a claim that something is zero rather
