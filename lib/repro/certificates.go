@@ -11,6 +11,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/certify"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 func init() {
@@ -242,17 +243,17 @@ func certificateClaims(ctx context.Context, env *Env) (*Table, error) {
 	}
 	// Upper bounds are judged as bounds: ours must not exceed the printed value.
 	t.PatternRow = func(i int) bool { return bounds[i] }
-	t.PatternOK = func(i int) (bool, string) {
+	t.PatternOK = func(i int) verdict.Judgement {
 		id := t.Rows[i][0]
 		ours, err1 := strconv.ParseFloat(t.Rows[i][2], 64)
 		printed, err2 := strconv.ParseFloat(all[id].Value, 64)
 		if err1 != nil || err2 != nil || math.IsNaN(ours) {
-			return false, "not a number"
+			return verdict.NotJudgedBecause("not a number")
 		}
 		if ours <= printed {
-			return true, fmt.Sprintf("upper bound: ours %s ≤ printed %s", t.Rows[i][2], all[id].Value)
+			return verdict.ByPattern(fmt.Sprintf("upper bound: ours %s ≤ printed %s", t.Rows[i][2], all[id].Value))
 		}
-		return false, fmt.Sprintf("upper bound violated: ours %s > printed %s", t.Rows[i][2], all[id].Value)
+		return verdict.Differ(fmt.Sprintf("upper bound violated: ours %s > printed %s", t.Rows[i][2], all[id].Value), t.Columns[2].Name)
 	}
 	t.Notes = append(t.Notes,
 		"pa_tiger_k and pa_gw_k5 check the claims 'k = 5 yields δ_S = 0': the value is 5 when the greedy S_5 has δ_S = 0. The smallest certifying greedy k is 4 on Tiger (T = 4) and 3 on GridWorld 3×3 (T = 2); the exact minimum r_env(δ = 0) is the same.",

@@ -23,6 +23,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 // Tables of paper §7 and App. H on planning, baselines and sensitivity
@@ -176,7 +177,7 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	t.PatternRow = func(i int) bool { _, ok := random[i]; return ok }
-	t.PatternOK = func(i int) (bool, string) { return plRandomJudge(t, i, random[i]) }
+	t.PatternOK = func(i int) verdict.Judgement { return plRandomJudge(t, i, random[i]) }
 	t.Notes = append(t.Notes,
 		"value_error = max over the 3 (Tiger) or 5 (GridWorld) constant probes of |E_M G − E_Q G| with G = 1[o_1 = o_2 = first observation] (baseline.AllFirst), Q the quotient seen by the probe; d_w = max over probes of W1(P_M, P_Q) on O². This functional reproduces every exact value_error of the table; the paper calls it a synthetic L_R = 1 reward.",
 		"Belief-distance: greedy complete linkage on the TV distance between the beliefs of the constant first action (listen, up). Bisimulation: Ferns et al. metric (10 iterations, γ = 0.9, rewards normalised by their range, no observation term) lifted to histories by W1 between those beliefs. Truncation (d=1): classes by the last observation.",
@@ -190,10 +191,10 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 // printed mean (classes, value error, d_w) must lie within 1.96 standard
 // errors of the mean of our draws, widened by half a unit of the printed
 // digit (the paper's draws are not ours, so this is statistical).
-func plRandomJudge(t *Table, i int, draw [3][]float64) (bool, string) {
-	var bad, good []string
+func plRandomJudge(t *Table, i int, draw [3][]float64) verdict.Judgement {
+	var bad, good, cols []string
 	for k, c := range []int{3, 4, 5} {
-		p, half, err := printedHalf(t.Printed[i][c])
+		plo, phi, err := verdict.Interval(t.Printed[i][c])
 		if err != nil {
 			continue
 		}
@@ -201,16 +202,19 @@ func plRandomJudge(t *Table, i int, draw [3][]float64) (bool, string) {
 		se := sd / math.Sqrt(float64(len(draw[k])))
 		lo, hi := m-1.96*se, m+1.96*se
 		iv := fmt.Sprintf("%s: paper %s, our mean %s ± %s (%d draws)", t.Columns[c].Name, t.Printed[i][c], f3(m), f3(1.96*se), len(draw[k]))
-		if p+half < lo || p-half > hi {
-			bad = append(bad, iv)
+		if phi < lo || plo > hi {
+			bad, cols = append(bad, iv), append(cols, t.Columns[c].Name)
 		} else {
 			good = append(good, iv)
 		}
 	}
-	if len(bad) > 0 {
-		return false, StatPrefix + "outside our interval: " + strings.Join(bad, "; ")
+	switch {
+	case len(bad) > 0:
+		return verdict.Differ("statistical: outside our interval: "+strings.Join(bad, "; "), cols...)
+	case len(good) == 0:
+		return verdict.NotJudgedBecause("no printed mean to judge")
 	}
-	return true, StatPrefix + "inside our interval: " + strings.Join(good, "; ")
+	return verdict.ByStatistics("statistical: inside our interval: " + strings.Join(good, "; "))
 }
 
 // ---------------------------------------------------------------------
@@ -357,6 +361,7 @@ func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
 			{"max_value_error", Exact}, {"classes_by_accuracy", Info}, {"error_by_accuracy", Info}, {"d_LR_by_accuracy", Info},
 			{"classes_T_apart", Info}}}
 	const T = 2
+	apart := map[int]map[string]float64{} // the table's reading, per row
 	for _, eps := range []float64{0, 0.2, 0.4, 0.6} {
 		minC, maxC, minE, maxE, minApart, maxApart := math.MaxInt, 0, math.Inf(1), math.Inf(-1), math.MaxInt, 0
 		var cs, es, ds []string
@@ -379,11 +384,16 @@ func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
 		t.Rows = append(t.Rows, []string{plEps(eps), itoa(minC), itoa(maxC), f3(minE), f3(maxE),
 			strings.Join(cs, " "), strings.Join(es, " "), strings.Join(ds, " "), itoa(minApart) + "–" + itoa(maxApart)})
 		i := len(t.Rows) - 1
-		// The paper's max_classes (7) is the depth-T-apart count: a
-		// checked reconstruction.
-		t.Reconstruct(i, "min_classes", itoa(minApart), "the smallest class count over the accuracies with the depth-2 histories counted apart (the listen-only figure's convention)")
-		t.Reconstruct(i, "max_classes", itoa(maxApart), "the largest class count over the accuracies with the depth-2 histories counted apart")
+		apart[i] = map[string]float64{"min_classes": float64(minApart), "max_classes": float64(maxApart)}
 		t.Remark(i, fmt.Sprintf("d(L, R) = (2a − 1)² over the accuracies: %s; value errors over the accuracies: %s", strings.Join(ds, " "), strings.Join(es, " ")))
+	}
+	t.Reading = &verdict.Reading{
+		How: "the depth-2 histories counted apart, one class each (the listen-only figure's convention)",
+		Covers: map[string]string{
+			"min_classes": "the smallest class count over the accuracies with the depth-2 histories counted apart",
+			"max_classes": "the largest class count over the accuracies with the depth-2 histories counted apart",
+		},
+		Value: func(i int, col string) (float64, bool) { v, ok := apart[i][col]; return v, ok },
 	}
 	t.Notes = append(t.Notes,
 		"Each accuracy a ∈ {0.70, …, 0.95} is the full-action Tiger with Z(listen) = a; classes are totals over depths 0–2 (depth 2 one class), value error as in tab:baseline-full. d(L, R) = (2a − 1)², so L and R merge once ε ≥ (2a − 1)²; merging them costs ½(a² + (1 − a)² − ½) in P(LL).")
@@ -461,6 +471,7 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 		}
 		return "", "", fmt.Errorf("repro: unknown ablation %q", kind)
 	}
+	atT4 := map[int]float64{} // the table's reading, per row
 	for _, v := range []struct{ ablation, variant, kind string }{
 		{"Metric", "W1 (discrete d_O)", "w1"}, {"Metric", "TV-equivalent", "tv"},
 		{"Memory", "m=1 (3 FSCs)", "w1"}, {"Memory", "m=2 (147 FSCs)", "m2"},
@@ -485,14 +496,25 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 			}
 		}
 		t.Rows = append(t.Rows, append(row, ari))
-		// The printed counts are those of a longer horizon: a checked
-		// reconstruction (T = 3 for m = 1, T = 4 for m = 2).
+		// One reading for the whole table: T = 4, the setting of
+		// tab:partition-agreement, where the paper runs the greedy k = 5
+		// subset of the Approx. rows. The m = 1 rows' printed 7 is their
+		// count at T = 3: a horizon found for those rows alone, which
+		// explains nothing.
 		i := len(t.Rows) - 1
-		if v.kind == "w1" || v.kind == "tv" {
-			t.Reconstruct(i, "classes_eps0_3", row[3], "the same variant at T = 3 (column classes_T3); the captioned T = 2 gives "+row[2]+" = 1 + 2 + 1")
-		} else {
-			t.Reconstruct(i, "classes_eps0_3", row[4], "the same variant at T = 4, the setting of tab:partition-agreement (column classes_T4); the captioned T = 2 gives "+row[2])
+		n4, err := strconv.Atoi(row[4])
+		if err != nil {
+			return nil, err
 		}
+		atT4[i] = float64(n4)
+		if v.kind == "w1" || v.kind == "tv" {
+			t.Remark(i, "not explained: the same variant at T = 3 gives "+row[3]+" (column classes_T3), but T = 3 is a horizon for the m = 1 rows alone, not the table's reading")
+		}
+	}
+	t.Reading = &verdict.Reading{
+		How:    "every row at T = 4, the setting of tab:partition-agreement, where the paper runs the greedy k = 5 subset (the caption says T = 2)",
+		Covers: map[string]string{"classes_eps0_3": "the same variant at T = 4 (column classes_T4)"},
+		Value:  func(i int, _ string) (float64, bool) { v, ok := atT4[i]; return v, ok },
 	}
 	t.Notes = append(t.Notes, "At every horizon W1 and TV give the same counts on Tiger at ε = 0.3 (binary O: W1 = TV for one step; they differ only at ε ≥ 0.5, T = 3). The greedy k = 5 subset (alg:greedy-fsc on the T-specific distance tensor) recovers the full m = 2 partition exactly at T = 4 (ARI 1.0, as printed).")
 	return t, nil
@@ -706,27 +728,27 @@ func plRockSampleClasses(eps float64) func(context.Context, *Env) (string, strin
 
 // plSanityJudge computes the sanity check's claim: no sampled stochastic
 // controller separates L and R more than the best deterministic one.
-func plSanityJudge(ctx context.Context, env *Env) (bool, string) {
+func plSanityJudge(ctx context.Context, env *Env) verdict.Judgement {
 	x, err := plStochasticMaxW1(ctx, env)
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	ds, err := pairDistance("tiger", fsc.KindStationary, 2, 2, 1, "L", "R", distance.W1)(ctx, env)
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	det, err := strconv.ParseFloat(ds, 64)
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	worst := math.Inf(-1)
 	for _, v := range x {
 		worst = max(worst, v)
 	}
 	if worst > det+1e-9 {
-		return false, fmt.Sprintf("a sampled stochastic controller (W1 %s) exceeds the deterministic maximum %s", f3(worst), ds)
+		return verdict.Differ(fmt.Sprintf("a sampled stochastic controller (W1 %s) exceeds the deterministic maximum %s", f3(worst), ds), "value")
 	}
-	return true, fmt.Sprintf("pattern: our own draws (PCG seeds 7, 42, 123, 256, 999, 40 controllers each) reach at most %s, below the computed deterministic maximum %s (m ≤ 2, 147 controllers)", f3(worst), ds)
+	return verdict.ByPattern(fmt.Sprintf("pattern: our own draws (PCG seeds 7, 42, 123, 256, 999, 40 controllers each) reach at most %s, below the computed deterministic maximum %s (m ≤ 2, 147 controllers)", f3(worst), ds))
 }
 
 func plTVClasses(model string, eps float64) func(context.Context, *Env) (string, error) {
@@ -812,11 +834,11 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 	t.Notes = append(t.Notes, "Controllers per seed: "+strings.Join(fitWhy, "; ")+".")
 	claimJudges(t, patterns)
 	judge := t.PatternOK
-	t.PatternOK = func(i int) (bool, string) {
-		ok, note := judge(i)
+	t.PatternOK = func(i int) verdict.Judgement {
+		j := judge(i)
 		id := t.Rows[i][0]
 		if !strings.HasPrefix(id, "sanity_max_w1") {
-			return ok, note
+			return j
 		}
 		fit := "the printed mean fits " + fitText + " controllers per seed (" + strings.Join(fitWhy, "; ") + ")"
 		if id != "sanity_max_w1_max" {
@@ -825,9 +847,10 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 			// it is about. The mean, std and low end are statistics of our
 			// sampler, not the paper's: not judged (they were counted as
 			// three more agreements with the same verdict).
-			return false, NotJudgedPrefix + "a per-seed statistic of our own sampler (Dirichlet(1) tables), not the paper's; the claim is judged on sanity_max_w1_max; " + fit
+			return verdict.NotJudgedBecause("a per-seed statistic of our own sampler (Dirichlet(1) tables), not the paper's; the claim is judged on sanity_max_w1_max; " + fit)
 		}
-		return ok, note + "; " + fit
+		j.Note += "; " + fit
+		return j
 	}
 	t.Notes = append(t.Notes,
 		"Settings rows (stochastic controllers per seed and in total, bisimulation iterations and discount, PBVI points, discount and seed) read the inputs and defaults of lib/baseline and lib/pbvi, which follow the paper: they are shown with status 'setting' and never counted as agreement.",
@@ -1026,6 +1049,7 @@ func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
 			plF2(r.tOrig / (r.tPart + r.tQuot)), f3(plClean(r.vOrig - r.vOnOrig)), itoa(r.qStates), reward[r.reward], r.ref,
 			plF4(r.vOrig), plF4(r.vQuot), plF4(r.vOnOrig), f3(plClean(r.gapEps0)), r.alt})
 	}
+	gapEps0 := map[int]float64{} // the table's reading, per row
 	for i, r := range rows {
 		// quotient sizes: the printed count, where one of the other
 		// settings gives it (a checked reconstruction)
@@ -1040,14 +1064,20 @@ func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
 				break
 			}
 		}
-		// value gap: the same pipeline on the exact (ε = 0) quotient; for
-		// a benchmark without a reward of its own, the gap under that
-		// (zero) reward
-		t.Reconstruct(i, "value_gap", f3(plClean(r.gapEps0)), "the same PBVI pipeline on the exact (ε = 0) quotient")
+		// value gap: the table's reading is the same pipeline on the exact
+		// (ε = 0) quotient, on every row; that a benchmark without a reward
+		// of its own has gap 0 under it is a reading of that row alone
+		gapEps0[i] = plClean(r.gapEps0)
 		if r.reward != "own" && r.ownRewardMax == 0 {
-			t.Reconstruct(i, "value_gap", "0.000", "the gap under the model's own reward, which is zero (max |R| = 0 over every state and action, so every policy has value 0); we give it the "+reward[r.reward]+" instead")
+			t.Remark(i, fmt.Sprintf("not explained: under the model's own reward (max |R| = %g over every state and action) every policy has value 0 and the gap is 0, but that is a reading of this row alone; we give it the %s instead",
+				r.ownRewardMax, reward[r.reward]))
 		}
 		t.Remark(i, fmt.Sprintf("value_gap: PBVI's policy on the %d-class quotient (ε = 0.5) scores %s on the original against PBVI's %s there", r.classes, plF4(r.vOnOrig), plF4(r.vOrig)))
+	}
+	t.Reading = &verdict.Reading{
+		How:    "the same PBVI pipeline on the exact (ε = 0) quotient",
+		Covers: map[string]string{"value_gap": "the gap on the exact (ε = 0) quotient (column value_gap_eps0)"},
+		Value:  func(i int, _ string) (float64, bool) { v, ok := gapEps0[i]; return v, ok },
 	}
 	t.Notes = append(t.Notes,
 		"value_gap = V_PBVI(M) − V_M(π_Q): PBVI's value on the original minus the exact value on the original of the PBVI policy computed on the exported quotient (pbvi.Result.Evaluate); the paper prints 0.00 everywhere.",
