@@ -24,6 +24,9 @@ expectations, by check name:
       "classes": 3,                               number, relative tolerance 1e-9
       "value": {"value": 19.37, "abs": 0.01},     |got-value| <= max(abs, rel*|value|)
       "w1": {"digits": "0.46"},                   got rounds to the printed number
+                                                  (lib/verdict's rule, read from
+                                                  precision-rules.json; a bare
+                                                  "0" means exactly zero)
       "time": {"min": 0, "max": 60},              min <= got <= max
       "name": {"equals": "tiger"}                 exact string
     }
@@ -90,20 +93,56 @@ def html_error_text(fragment, limit=12):
     return [l for l in lines if l][:limit]
 
 
-def parse_printed(s):
-    """Returns (value, half-width of the rounding interval) of a printed number."""
-    t = s.strip().strip("$")
-    for sep in ("{,}", "\\,", ",", " ", "\u2009", "\u202f"):
+# The rule for printed precision is lib/verdict's (Go), written to
+# precision-rules.json beside this script: nbcheck applies the same rule,
+# read from there (test_nbcheck.py checks it gives Go's verdict on every
+# case of the file).
+RULES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "precision-rules.json")
+
+
+def load_rules(path=RULES_PATH):
+    """Returns the precision rules written by lib/verdict."""
+    with open(path, encoding="utf-8") as f:
+        rules = json.load(f)
+    rules["number_re"] = re.compile(rules["number"])
+    return rules
+
+
+RULES = load_rules()
+
+
+def parse_printed(s, rules=None):
+    """Returns (value, tolerance) of a printed number: half a unit of its
+    last printed digit, or the zero tolerance for a bare 0 (a claim of
+    zero). Raises ValueError for anything that is not a printed number."""
+    rules = rules or RULES
+    t = s.strip().strip(rules["strip"])
+    for sep in rules["remove"]:
         t = t.replace(sep, "")
-    t = t.replace("\u2212", "-", 1)
-    if t.startswith("+"):
-        t = t[1:]
-    m = re.fullmatch(r"(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?", t)
-    if not m or not (m.group(2) or m.group(3)):
+    for m in rules["minus"]:
+        t = t.replace(m, "-")
+    m = rules["number_re"].fullmatch(t)
+    if not m or not ((m.group(2) or "") + (m.group(4) or "")):
         raise ValueError("not a printed number: %r" % s)
-    decimals = len(m.group(3) or "")
-    exp = int(m.group(4) or 0)
-    return float(t), 0.5 * 10.0 ** (exp - decimals)
+    value = float(t)
+    if math.isinf(value) or math.isnan(value):
+        raise ValueError("not a printed number: %r" % s)
+    decimals = len(m.group(4) or "")
+    exp = int(m.group(5)) if m.group(5) else 0
+    if m.group(3) is None and m.group(5) is None and not (m.group(2) or "").strip("0"):
+        return value, rules["zero_tolerance"]
+    return value, float("5e%d" % (exp - decimals - 1))
+
+
+def agrees(got, printed, rules=None):
+    """Whether got (a float) agrees with the printed number (lib/verdict's
+    Agrees): |got - printed| <= tol + relative_slack*max(|printed|, tol)."""
+    rules = rules or RULES
+    v, tol = parse_printed(printed, rules)
+    if math.isnan(got) or math.isinf(got):
+        return False
+    slack = rules["relative_slack"] * max(abs(v), tol)
+    return abs(got - v) <= tol + slack
 
 
 def as_float(got):
@@ -125,10 +164,7 @@ def compare(expect, got):
         if "equals" in expect:
             return got == str(expect["equals"]), "= %s" % expect["equals"]
         if "digits" in expect:
-            v, half = parse_printed(str(expect["digits"]))
-            g = as_float(got)
-            slack = 1e-12 * max(abs(v), half)
-            return abs(g - v) <= half + slack, "rounds to %s" % expect["digits"]
+            return agrees(as_float(got), str(expect["digits"])), "rounds to %s" % expect["digits"]
         if "value" in expect:
             v = float(expect["value"])
             tol = max(float(expect.get("abs", 0)), float(expect.get("rel", 1e-9)) * abs(v))

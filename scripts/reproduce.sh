@@ -4,8 +4,9 @@
 #
 #   1. go run ./cmd/pomdpq reproduce all --out out/tables
 #      (the tables, and out/tables/agreement.csv: per table the rows agreeing
-#      exactly, statistically, by pattern, differing with and without a
-#      computed explanation, not judged, settings and ours only)
+#      exactly, statistically, by pattern, structural, differing with and
+#      without an explanation by the table's one reading, not judged,
+#      settings and ours only; readings.txt says what each reading did)
 #   2. go run ./cmd/pomdpq reproduce classic-models --out out/tables
 #      (our own table, no paper column: every model of datasets/models for
 #      m = 1 and m ≤ 2 at the largest T within 5 s and 2 GiB per run here,
@@ -68,12 +69,12 @@ echo "== agreement with the paper"
 if [[ -f "$out/tables/agreement.csv" ]]; then
 	"$PYTHON" - "$out/tables/agreement.csv" <<'PY' || status=1
 import csv, sys
-cols = ["exact", "statistical", "pattern", "explained", "unexplained", "not_judged", "settings"]
+cols = ["exact", "statistical", "pattern", "structural", "explained", "unexplained", "not_judged", "settings"]
 rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
 if not rows or not {"table", *cols} <= set(rows[0]):
     sys.exit("agreement.csv needs the columns table," + ",".join(cols))
 w = max(len("table"), *(len(r["table"]) for r in rows))
-heads = ["exact", "stat.", "pattern", "explained", "unexplained", "not judged", "settings"]
+heads = ["exact", "stat.", "pattern", "structural", "explained", "unexplained", "not judged", "settings"]
 print("%-*s  %s" % (w, "table", "  ".join(heads)))
 total = dict.fromkeys(cols, 0)
 def line(name, r):
@@ -86,10 +87,10 @@ line("all", total)
 agree = total["exact"] + total["statistical"] + total["pattern"]
 judged = agree + total["explained"] + total["unexplained"]
 print("%d of %d judged rows agree with the paper (%d exactly, %d statistically, %d by pattern); "
-      "%d differ with a computed explanation, %d without (see the note column); "
-      "%d not judged, %d settings (inputs echoed back, not counted)" % (
+      "%d differ with an explanation by the table's one reading, %d without (see the note column); "
+      "%d structural (fixed by the model's sizes), %d not judged, %d settings (inputs echoed back), not counted" % (
       agree, judged, total["exact"], total["statistical"], total["pattern"],
-      total["explained"], total["unexplained"], total["not_judged"], total["settings"]))
+      total["explained"], total["unexplained"], total["structural"], total["not_judged"], total["settings"]))
 PY
 else
 	echo "no out/tables/agreement.csv: nothing to summarize"

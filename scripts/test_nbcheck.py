@@ -192,5 +192,53 @@ class NBCheckTest(unittest.TestCase):
                 nbcheck.parse_printed(bad)
 
 
+class PrecisionRulesTest(unittest.TestCase):
+    """The rule for printed precision is lib/verdict's: nbcheck reads it from
+    precision-rules.json, which a Go test keeps current."""
+
+    def test_same_verdicts_as_go(self):
+        # Every case of the file, with what Go computed for it.
+        cases = nbcheck.RULES["cases"]
+        self.assertGreater(len(cases), 30)
+        for c in cases:
+            with self.subTest(printed=c["printed"], ours=c["ours"]):
+                try:
+                    value, tol = nbcheck.parse_printed(c["printed"])
+                    number = True
+                except ValueError:
+                    number = False
+                self.assertEqual(number, c["number"], c["why"])
+                if number:
+                    self.assertEqual((value, tol), (c["value"], c["tolerance"]), c["why"])
+                    got = nbcheck.agrees(float(c["ours"]), c["printed"])
+                else:
+                    got = False
+                self.assertEqual(got, c["agrees"], c["why"])
+
+    def test_bare_zero(self):
+        # A printed "0" is a claim of zero (the checker once accepted 0.3).
+        p = os.path.join(tempfile.mkdtemp(), "z.ipynb")
+        self.addCleanup(lambda: os.remove(p))
+        with open(p, "w", encoding="utf-8") as f:
+            json.dump({"cells": [cell("x", [stdout("CHECK gap=0.3\nCHECK zero=0.0000000001\n")])],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
+        ok = dict((msg.split("=")[0], good) for good, msg in
+                  nbcheck.check_notebook(p, {"gap": {"digits": "0"}, "zero": {"digits": "0"}}))
+        self.assertFalse(ok["CHECK gap"])
+        self.assertTrue(ok["CHECK zero"])
+
+    def test_rules_are_read(self):
+        # The rule comes from the file: another zero tolerance changes it.
+        with open(nbcheck.RULES_PATH, encoding="utf-8") as f:
+            rules = json.load(f)
+        rules["zero_tolerance"] = 0.5
+        path = os.path.join(tempfile.mkdtemp(), "rules.json")
+        self.addCleanup(lambda: os.remove(path))
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(rules, f)
+        self.assertTrue(nbcheck.agrees(0.3, "0", nbcheck.load_rules(path)))
+        self.assertFalse(nbcheck.agrees(0.3, "0"))
+
+
 if __name__ == "__main__":
     unittest.main()

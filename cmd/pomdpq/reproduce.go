@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/repro"
@@ -60,6 +61,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	summary := [][]string{append(append([]string{"table"}, summaryColumns...), "seconds")}
 	fmt.Fprintf(stdout, "%-28s %s  %s\n", "table", summaryHeader(), "file")
 	var total repro.Counts
+	var readings []string // each table's one reading and what it did
 	for _, s := range specs {
 		rep.Phase(s.Name)
 		start := time.Now()
@@ -78,13 +80,22 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 		c := t.Counts()
 		total = total.Add(c)
 		summary = append(summary, append(append([]string{t.Name}, summaryCells(c)...), fmt.Sprintf("%.3f", secs)))
+		if t.ReadingNote != "" {
+			readings = append(readings, t.Name+": "+t.ReadingNote)
+		}
 		fmt.Fprintf(stdout, "%-28s %s  %s\n", t.Name, summaryLine(c), path)
 	}
 	rep.Phase("")
 	fmt.Fprintf(stdout, "%-28s %s\n", "all", summaryLine(total))
-	fmt.Fprintf(stdout, "%d tables in %s; %d of %d judged rows agree (%d exactly, %d statistically, %d by pattern), %d differ with a computed explanation, %d without; %d not judged, %d settings (not counted)\n",
+	fmt.Fprintf(stdout, "%d tables in %s; %d of %d judged rows agree (%d exactly, %d statistically, %d by pattern), %d differ with a computed explanation, %d without; %d structural (fixed by the model's sizes), %d not judged, %d settings (not counted)\n",
 		len(specs), wallTime(rep.Seconds()), total.Agreeing(), total.Judged(), total.Exact, total.Statistical, total.Pattern,
-		total.Explained, total.Unexplained, total.NotJudged, total.Settings)
+		total.Explained, total.Unexplained, total.Structural, total.NotJudged, total.Settings)
+	if len(readings) > 0 {
+		text := "The one reading each table declares (applied to every row; the only thing that explains a difference):\n\n" + strings.Join(readings, "\n\n") + "\n"
+		if err := os.WriteFile(filepath.Join(*out, "readings.txt"), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
 	f, err := os.Create(filepath.Join(*out, "agreement.csv"))
 	if err != nil {
 		return err
@@ -113,19 +124,19 @@ func wallTime(secs float64) string {
 
 // summaryColumns are the agreement.csv columns after "table": every row
 // of a table is counted in exactly one of them (repro.Counts).
-var summaryColumns = []string{"exact", "statistical", "pattern", "explained", "unexplained", "not_judged", "settings", "ours_only"}
+var summaryColumns = []string{"exact", "statistical", "pattern", "structural", "explained", "unexplained", "not_judged", "settings", "ours_only"}
 
 func summaryCells(c repro.Counts) []string {
-	return []string{itoa(c.Exact), itoa(c.Statistical), itoa(c.Pattern), itoa(c.Explained), itoa(c.Unexplained),
+	return []string{itoa(c.Exact), itoa(c.Statistical), itoa(c.Pattern), itoa(c.Structural), itoa(c.Explained), itoa(c.Unexplained),
 		itoa(c.NotJudged), itoa(c.Settings), itoa(c.OursOnly)}
 }
 
 func summaryHeader() string {
-	return fmt.Sprintf("%5s %5s %7s %9s %11s %10s %8s", "exact", "stat", "pattern", "explained", "unexplained", "not-judged", "settings")
+	return fmt.Sprintf("%5s %5s %7s %10s %9s %11s %10s %8s", "exact", "stat", "pattern", "structural", "explained", "unexplained", "not-judged", "settings")
 }
 
 func summaryLine(c repro.Counts) string {
-	return fmt.Sprintf("%5d %5d %7d %9d %11d %10d %8d", c.Exact, c.Statistical, c.Pattern, c.Explained, c.Unexplained, c.NotJudged, c.Settings)
+	return fmt.Sprintf("%5d %5d %7d %10d %9d %11d %10d %8d", c.Exact, c.Statistical, c.Pattern, c.Structural, c.Explained, c.Unexplained, c.NotJudged, c.Settings)
 }
 
 // writeTableCSV writes t as DIR/NAME.csv and returns the path.

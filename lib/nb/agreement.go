@@ -1,12 +1,12 @@
 package nb
 
 import (
-	"errors"
 	"fmt"
 	"html"
 	"math"
-	"strconv"
 	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 // Kind says how a number of ours is compared with the paper's.
@@ -69,68 +69,24 @@ func WithinRow(key, quantity string, ours, paper, tol float64) Row {
 		Kind: KindStatistical, Note: "±" + FormatNumber(tol, 0)}
 }
 
-// ErrNotNumber is returned by [ParsePrinted] for text that is not a number.
-var ErrNotNumber = errors.New("nb: not a printed number")
+// ErrNotNumber is returned by [ParsePrinted] for text that is not a number
+// (it is verdict.ErrNotNumber).
+var ErrNotNumber = verdict.ErrNotNumber
 
 // ParsePrinted reads a number as printed in a paper and returns its value and
-// the half-width of its rounding interval: half a unit in the last printed
-// place, so that "0.25" gives (0.25, 0.005) and "1.2e-3" gives (0.0012, 5e-5).
-// It accepts a sign (also the Unicode minus "−"), digits with an optional
-// decimal point and exponent, and ignores surrounding space, "$" and the
-// thousands separators ",", "{,}" and "\,". It returns an error wrapping
-// [ErrNotNumber] for anything else (percentages included: convert them first).
+// its tolerance: half a unit in the last printed place, so that "0.25" gives
+// (0.25, 0.005) and "1.2e-3" gives (0.0012, 5e-5), and 1e-9 for a bare "0"
+// (a claim of zero). It accepts a sign (also the Unicode minus "−"), digits
+// with an optional decimal point and exponent, and ignores surrounding space,
+// "$" and the thousands separators ",", "{,}" and "\,". It returns an error
+// wrapping [ErrNotNumber] for anything else (percentages included: convert
+// them first). The rule is package verdict's, the one rule of the project.
 func ParsePrinted(printed string) (value, half float64, err error) {
-	p, err := parsePrinted(printed)
+	p, err := verdict.Parse(printed)
 	if err != nil {
 		return 0, 0, err
 	}
-	return p.value, 0.5 * math.Pow(10, float64(p.exp-p.decimals)), nil
-}
-
-// printedNumber is a number as printed: value = mantissa·10^exp, with
-// decimals digits after the mantissa's decimal point.
-type printedNumber struct {
-	value     float64
-	decimals  int
-	exp       int
-	hasExp    bool
-	expString string
-}
-
-func parsePrinted(printed string) (printedNumber, error) {
-	bad := func() (printedNumber, error) {
-		return printedNumber{}, fmt.Errorf("%w: %q", ErrNotNumber, printed)
-	}
-	s := strings.TrimSpace(printed)
-	s = strings.Trim(s, "$")
-	for _, sep := range []string{"{,}", `\,`, ",", " ", "\u2009", "\u202f"} {
-		s = strings.ReplaceAll(s, sep, "")
-	}
-	s = strings.Replace(s, "−", "-", 1)
-	s = strings.TrimPrefix(s, "+")
-	var p printedNumber
-	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	if hasExp {
-		e, err := strconv.Atoi(exp)
-		if err != nil {
-			return bad()
-		}
-		p.exp, p.hasExp, p.expString = e, true, exp
-	}
-	if mant == "" || mant == "-" || mant == "." || mant == "-." ||
-		strings.Count(mant, ".") > 1 || strings.Trim(mant, "-0123456789.") != "" ||
-		strings.LastIndex(mant, "-") > 0 {
-		return bad()
-	}
-	if _, frac, ok := strings.Cut(mant, "."); ok {
-		p.decimals = len(frac)
-	}
-	m, err := strconv.ParseFloat(mant, 64)
-	if err != nil {
-		return bad()
-	}
-	p.value = m * math.Pow(10, float64(p.exp))
-	return p, nil
+	return p.Value, p.Tolerance(), nil
 }
 
 // AgreeDigits reports whether ours rounds to the number printed, that is
@@ -138,33 +94,20 @@ func parsePrinted(printed string) (printedNumber, error) {
 //
 //	|ours − printed| ≤ ½·10^(−decimals)   (times 10^exponent, if printed has one)
 //
-// with both ends included, so that either tie-breaking rule is accepted. It is
-// false when printed is not a number (see [ParsePrinted]) or ours is NaN or
-// infinite.
-func AgreeDigits(ours float64, printed string) bool {
-	v, half, err := ParsePrinted(printed)
-	if err != nil || math.IsInf(ours, 0) {
-		return false
-	}
-	// A relative slack of a few ulps absorbs the binary representation of the
-	// decimal bounds (0.125 printed as "0.13" must agree).
-	slack := 1e-12 * math.Max(math.Abs(v), half)
-	return math.Abs(ours-v) <= half+slack
-}
+// with both ends included, so that either tie-breaking rule is accepted; a
+// bare printed "0" is a claim of zero, compared within 1e-9. It is false
+// when printed is not a number (see [ParsePrinted]) or ours is NaN or
+// infinite. It is verdict.Agrees.
+func AgreeDigits(ours float64, printed string) bool { return verdict.Agrees(ours, printed) }
 
 // FormatLike returns ours written with as many decimals (and the same
 // exponent, if any) as printed. If printed is not a number, or ours is NaN or
 // infinite, it returns [FormatNumber](ours, 0).
 func FormatLike(ours float64, printed string) string {
-	p, err := parsePrinted(printed)
-	if err != nil || math.IsNaN(ours) || math.IsInf(ours, 0) {
+	if _, err := verdict.Parse(printed); err != nil || math.IsNaN(ours) || math.IsInf(ours, 0) {
 		return FormatNumber(ours, 0)
 	}
-	if !p.hasExp {
-		return strconv.FormatFloat(ours, 'f', p.decimals, 64)
-	}
-	m := strconv.FormatFloat(ours/math.Pow(10, float64(p.exp)), 'f', p.decimals, 64)
-	return m + "e" + p.expString
+	return verdict.FormatLike(ours, printed)
 }
 
 // AgreementHTML returns rows as an HTML table headed by title and a summary

@@ -42,6 +42,10 @@ func TestAgreeDigits(t *testing.T) {
 		{0.5, "0.5.1", false},
 		{0.5, "1-2", false},
 		{0.5, "-", false},
+		{0.3, "0", false}, // a bare 0 is a claim of zero (verdict's rule), not ½
+		{1e-10, "0", true},
+		{0.3, "0.0", false},
+		{0.04, "0.0", true},
 	}
 	for _, tt := range tests {
 		if got := AgreeDigits(tt.ours, tt.printed); got != tt.want {

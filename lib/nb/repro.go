@@ -49,6 +49,8 @@ func Frame(t *repro.Table) dataframe.DataFrame {
 				marks[i] = "✗ (explained)"
 			case repro.Differs:
 				marks[i] = "✗"
+			case repro.Structural:
+				marks[i] = "structural"
 			case repro.SettingRow:
 				marks[i] = "setting"
 			default:
@@ -75,9 +77,11 @@ func column(name string, cells []string) series.Series {
 
 // ShowRepro displays a regenerated table beside the paper's printed values,
 // with per-row agreement and a summary ("7/9 judged rows agree with the
-// paper", then the statistical, pattern, explained, unexplained, not
-// judged and settings counts where there are any; repro.Counts).
-// It compares the table first if that has not been done.
+// paper", then the statistical, pattern, explained, unexplained,
+// structural, not judged and settings counts where there are any;
+// repro.Counts), and below it the table's notes and what its one reading
+// (if any) did on every row. It compares the table first if that has not
+// been done.
 func ShowRepro(t *repro.Table) error {
 	if t.Status == nil {
 		if _, err := t.Compare(); err != nil {
@@ -92,6 +96,9 @@ func ShowRepro(t *repro.Table) error {
 	if c.Explained > 0 || c.Unexplained > 0 {
 		caption += fmt.Sprintf("; %d differ with a computed explanation, %d without", c.Explained, c.Unexplained)
 	}
+	if c.Structural > 0 {
+		caption += fmt.Sprintf("; %d structural (fixed by the model's sizes, not counted)", c.Structural)
+	}
 	if c.NotJudged > 0 || c.Settings > 0 {
 		caption += fmt.Sprintf("; %d not judged, %d settings (not counted)", c.NotJudged, c.Settings)
 	}
@@ -100,6 +107,9 @@ func ShowRepro(t *repro.Table) error {
 	}
 	for _, n := range t.Notes {
 		Markdown("*Note.* " + n)
+	}
+	if t.ReadingNote != "" {
+		Markdown("*Reading.* " + t.ReadingNote)
 	}
 	return nil
 }

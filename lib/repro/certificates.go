@@ -12,6 +12,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/certify"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 func init() {
@@ -300,17 +301,17 @@ func certificateClaims(ctx context.Context, env *Env) (*Table, error) {
 	}
 	// Upper bounds are judged as bounds: ours must not exceed the printed value.
 	t.PatternRow = func(i int) bool { return bounds[i] }
-	t.PatternOK = func(i int) (bool, string) {
+	t.PatternOK = func(i int) verdict.Judgement {
 		id := t.Rows[i][0]
 		ours, err1 := strconv.ParseFloat(t.Rows[i][2], 64)
 		printed, err2 := strconv.ParseFloat(all[id].Value, 64)
 		if err1 != nil || err2 != nil || math.IsNaN(ours) {
-			return false, "not a number"
+			return verdict.NotJudgedBecause("not a number")
 		}
 		if ours <= printed {
-			return true, fmt.Sprintf("upper bound: ours %s ≤ printed %s", t.Rows[i][2], all[id].Value)
+			return verdict.ByPattern(fmt.Sprintf("upper bound: ours %s ≤ printed %s", t.Rows[i][2], all[id].Value))
 		}
-		return false, fmt.Sprintf("upper bound violated: ours %s > printed %s", t.Rows[i][2], all[id].Value)
+		return verdict.Differ(fmt.Sprintf("upper bound violated: ours %s > printed %s", t.Rows[i][2], all[id].Value), t.Columns[2].Name)
 	}
 	note, err := certNote(ctx, env)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 func init() {
@@ -27,10 +28,12 @@ type claim struct {
 	setting bool // an input echoed back (a sample size, a default): shown, never counted
 	value   func(ctx context.Context, env *Env) (string, error)
 	// rebuild, when set, computes the paper's value a second way (another
-	// convention or setting): the reconstruction is checked by Compare.
+	// convention or setting) for this claim alone. It is shown as a
+	// remark and explains nothing: a claims table has no reading of its
+	// own, and a setting found for one row is not one (verdict.Reading).
 	rebuild func(ctx context.Context, env *Env) (value, how string, err error)
 	// judge, when set, judges a pattern claim from a computation.
-	judge func(ctx context.Context, env *Env) (bool, string)
+	judge func(ctx context.Context, env *Env) verdict.Judgement
 }
 
 // depthTApart returns the class count of p with the depth-T histories
@@ -261,19 +264,19 @@ const sensorGridEps = 0.2
 // printed approximate value within half a unit of its last digit (the two
 // rows once shared one verdict on both conditions and ignored the printed
 // numbers).
-func sensorGridJudge(id string) func(ctx context.Context, env *Env) (bool, string) {
-	return func(ctx context.Context, env *Env) (bool, string) {
+func sensorGridJudge(id string) func(ctx context.Context, env *Env) verdict.Judgement {
+	return func(ctx context.Context, env *Env) verdict.Judgement {
 		w, err := pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", distance.W1)(ctx, env)
 		if err != nil {
-			return false, err.Error()
+			return verdict.NotJudgedBecause(err.Error())
 		}
 		tv, err := pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", distance.TV)(ctx, env)
 		if err != nil {
-			return false, err.Error()
+			return verdict.NotJudgedBecause(err.Error())
 		}
 		all, err := datasets.Claims()
 		if err != nil {
-			return false, err.Error()
+			return verdict.NotJudgedBecause(err.Error())
 		}
 		printed := all[id].Value
 		ours, name, below := w, "W1", true
@@ -286,15 +289,19 @@ func sensorGridJudge(id string) func(ctx context.Context, env *Env) (bool, strin
 		if !below {
 			side, rel = v > sensorGridEps, "exceeds"
 		}
-		near, how := cellCheck(ours, printed, qualApprox, decimals(printed))
+		places := 0
+		if p, err := verdict.Parse(printed); err == nil {
+			places = p.Places()
+		}
+		near, how := verdict.Check(ours, printed, verdict.Approx, places)
 		pre := "pattern: on our reconstruction of the sensor grid (the paper does not define it fully)"
 		switch {
 		case !side:
-			return false, fmt.Sprintf("%s: the claim says %s %s ε = %g, but %s = %s (TV = %s)", pre, name, rel, sensorGridEps, name, ours, tv)
+			return verdict.Differ(fmt.Sprintf("%s: the claim says %s %s ε = %g, but %s = %s (TV = %s)", pre, name, rel, sensorGridEps, name, ours, tv), "value")
 		case !near:
-			return false, fmt.Sprintf("%s, %s = %s %s ε = %g as claimed, but is not the printed ≈%s (%s)", pre, name, ours, rel, sensorGridEps, printed, how)
+			return verdict.Differ(fmt.Sprintf("%s, %s = %s %s ε = %g as claimed, but is not the printed ≈%s (%s)", pre, name, ours, rel, sensorGridEps, printed, how), "value")
 		}
-		return true, fmt.Sprintf("%s, %s = %s %s ε = %g and is the printed ≈%s (%s)", pre, name, ours, rel, sensorGridEps, printed, how)
+		return verdict.ByPattern(fmt.Sprintf("%s, %s = %s %s ε = %g and is the printed ≈%s (%s)", pre, name, ours, rel, sensorGridEps, printed, how))
 	}
 }
 
@@ -302,8 +309,8 @@ func sensorGridJudge(id string) func(ctx context.Context, env *Env) (bool, strin
 // value) of t, records their reconstructions and settings, and returns
 // the judges of the rows compared by pattern only. all is
 // datasets.Claims().
-func addClaims(ctx context.Context, env *Env, t *Table, all map[string]datasets.Claim, list []claim) (map[int]func() (bool, string), error) {
-	patterns := map[int]func() (bool, string){}
+func addClaims(ctx context.Context, env *Env, t *Table, all map[string]datasets.Claim, list []claim) (map[int]func() verdict.Judgement, error) {
+	patterns := map[int]func() verdict.Judgement{}
 	for _, c := range list {
 		pc, ok := all[c.id]
 		if !ok {
@@ -316,9 +323,9 @@ func addClaims(ctx context.Context, env *Env, t *Table, all map[string]datasets.
 		i := len(t.Rows)
 		t.Rows = append(t.Rows, []string{c.id, pc.Label, pc.Quantity, v})
 		if c.pattern {
-			judge := func() (bool, string) { return false, NotJudgedPrefix + "no judge for this pattern claim" }
+			judge := func() verdict.Judgement { return verdict.NotJudgedBecause("no judge for this pattern claim") }
 			if c.judge != nil {
-				judge = func() (bool, string) { return c.judge(ctx, env) }
+				judge = func() verdict.Judgement { return c.judge(ctx, env) }
 			}
 			patterns[i] = judge
 		}
@@ -330,16 +337,27 @@ func addClaims(ctx context.Context, env *Env, t *Table, all map[string]datasets.
 			if err != nil {
 				return nil, fmt.Errorf("repro: claim %s: %w", c.id, err)
 			}
-			t.Reconstruct(i, "value", rv, how)
+			t.Remark(i, perRowReading(rv, how, pc.Value))
 		}
 	}
 	return patterns, nil
 }
 
 // claimJudges sets t's pattern rows and judges from addClaims' result.
-func claimJudges(t *Table, patterns map[int]func() (bool, string)) {
+func claimJudges(t *Table, patterns map[int]func() verdict.Judgement) {
 	t.PatternRow = func(i int) bool { return patterns[i] != nil }
-	t.PatternOK = func(i int) (bool, string) { return patterns[i]() }
+	t.PatternOK = func(i int) verdict.Judgement { return patterns[i]() }
+}
+
+// perRowReading is the remark for a second computation of one claim
+// (rebuild): it says whether the computed value gives the printed one,
+// and that it explains nothing either way, since it is a reading of this
+// row alone, not of the table.
+func perRowReading(value, how, printed string) string {
+	if verdict.AgreesText(value, printed) {
+		return fmt.Sprintf("not explained: %s gives the printed %s (%s), but that is a reading of this row alone, not of the table", how, strings.TrimSpace(printed), value)
+	}
+	return fmt.Sprintf("%s gives %s, not the printed %s", how, value, strings.TrimSpace(printed))
 }
 
 func workedExamples(ctx context.Context, env *Env) (*Table, error) {

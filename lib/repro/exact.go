@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/plan"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 func init() {
@@ -138,6 +140,7 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 		Columns: []Column{{"benchmark", Key}, {"horizon", Key}, {"op_classes", Exact}, {"clk_classes", Exact}, {"ari", Exact},
 			{"max_gap", Exact}, {"obs_value_changed", Exact}, {"op_classes_pattern", Info}, {"clk_classes_pattern", Info}, {"ari_pattern", Info},
 			{"paper_column_sliced", Info}, {"paper_column_reconstructed", Info}, {"seconds", Timing}}}
+	authors := map[int]map[string]float64{} // the authors' pipeline, per row
 	for _, c := range probeCases {
 		start := time.Now()
 		r, b, err := clockQuotients(ctx, env, c.model, c.T)
@@ -198,16 +201,10 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 			why += fmt.Sprintf("; def:equiv with the point-mass stand-in gives |Q_op| = %d (%s), |Q_clk| = %d (%s), ARI %s over %d strings (%d (string, probe) pairs take the stand-in); the possibility pattern gives %d (%s), %d (%s)",
 				r.Op.Total(), counts(r.Op), r.Clk.Total(), counts(r.Clk), f3(r.ARI), len(r.Clk.Flat()), r.StandIns,
 				pp.Op.Total(), counts(pp.Op), pp.Clk.Total(), counts(pp.Clk))
-			// the class counts under the authors' convention: checked
-			// against the printed ones
-			how := "the count under the authors' possibility-pattern labelling (columns *_pattern)"
-			t.Reconstruct(i, "op_classes", itoa(pp.Op.Total()), how)
-			t.Reconstruct(i, "clk_classes", itoa(pp.Clk.Total()), how)
-			t.Reconstruct(i, "ari", f3(pp.ARI), "the ARI under the possibility-pattern labelling")
 		}
-		// the printed gap column, recomputed by the authors' mechanism:
-		// checked against the printed value
-		t.Reconstruct(i, "max_gap", f3(sl.Value), "the authors' code's column: clock-aware suffixes sliced twice (length T − 2t) against d^op under constant prefixes (paper_column_sliced)")
+		// the table's reading: the authors' pipeline, on every row
+		authors[i] = map[string]float64{"op_classes": float64(pp.Op.Total()), "clk_classes": float64(pp.Clk.Total()),
+			"ari": pp.ARI, "max_gap": sl.Value}
 		if printedGap != "" {
 			t.Remark(i, why) // the computed account, beside the checked reconstructions
 		}
@@ -219,6 +216,16 @@ func probeFamilyComparison(ctx context.Context, env *Env) (*Table, error) {
 	ours := "–"
 	if i := t.Row("Tiger|" + itoa(m2ParagraphT)); i >= 0 {
 		ours = t.at(i, "max_gap")
+	}
+	t.Reading = &verdict.Reading{
+		How: "the authors' pipeline: strings labelled by their possibility pattern over the prefixes (clock.PossibilityPattern) and the gap column sliced as their code does (clock.SlicedGap)",
+		Covers: map[string]string{
+			"op_classes":  "the count under the possibility-pattern labelling (op_classes_pattern)",
+			"clk_classes": "the count under the possibility-pattern labelling (clk_classes_pattern)",
+			"ari":         "the ARI under the possibility-pattern labelling (ari_pattern)",
+			"max_gap":     "the authors' code's column: clock-aware suffixes sliced twice (length T − 2t) against d^op under constant prefixes (paper_column_sliced)",
+		},
+		Value: func(i int, col string) (float64, bool) { v, ok := authors[i][col]; return v, ok },
 	}
 	t.Notes = append(t.Notes,
 		"op_classes, clk_classes and ari follow def:equiv with the point-mass stand-in (clock.PointMass); the *_pattern columns follow the authors' exact pipeline (clock.PossibilityPattern: strings labelled by their possibility pattern over the prefixes). They differ only where some string is impossible under some prefix (here: the stationary witness).",
@@ -240,6 +247,7 @@ func actionObs(b bench.Benchmark) value.Objective {
 func latent(bench.Benchmark) value.Objective { return value.LatentReward{} }
 
 func planningTable(ctx context.Context, env *Env, t *Table, cases []planCase, onOrig bool) error {
+	maximisers := map[int]func(printed string) verdict.Judgement{}
 	for _, c := range cases {
 		start := time.Now()
 		r, b, err := clockQuotients(ctx, env, c.model, c.T)
@@ -260,14 +268,46 @@ func planningTable(ctx context.Context, env *Env, t *Table, cases []planCase, on
 		}
 		t.Rows = append(t.Rows, []string{c.name, c.objName, itoa(c.T), itoa(q.Tree.Len()), itoa(r.Clk.Total()),
 			f3(p.tOrig), f3(p.tQuotient), p.policy, f3(p.vOrig), f3(v), f3(p.vOrig - p.vSelectedOnOrig)})
+		i := len(t.Rows) - 1
+		printed := paperCell(t.Paper, map[string]string{t.Columns[0].Name: c.name, t.Columns[1].Name: c.objName, t.Columns[2].Name: itoa(c.T)}, "policy")
 		if p.ties == p.strings {
-			// every string is a maximum, so is the printed one
-			t.Explain(len(t.Rows)-1, fmt.Sprintf("all %d action strings tie at the maximum %s on the quotient (tolerance %s), the printed one included; ours is the first in enumeration order", p.ties, f3(p.vQuotient), fg(value.DefaultTol)))
+			if printed != "" && !Agrees(p.policy, printed) {
+				// Every action string is a maximum on the quotient and the
+				// printed one is not ours: it is judged as a maximiser (a
+				// computed condition on the printed string), not by a
+				// tie-break the paper does not state.
+				t.SetKind(i, "policy", Pattern)
+				maximisers[i] = maximiser(value.Abbrev(b.Model.Actions), c.T, p)
+			}
 		} else if p.ties > 1 {
-			t.Remark(len(t.Rows)-1, fmt.Sprintf("%d of %d action strings tie at the maximum on the quotient", p.ties, p.strings))
+			t.Remark(i, fmt.Sprintf("%d of %d action strings tie at the maximum on the quotient", p.ties, p.strings))
+		}
+	}
+	if len(maximisers) > 0 {
+		t.PatternOK = func(i int) verdict.Judgement {
+			c := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == "policy" })
+			return maximisers[i](t.Printed[i][c])
 		}
 	}
 	return nil
+}
+
+// maximiser judges a printed policy on a row where every action string
+// ties at the maximum on the quotient: it is a maximiser when it is an
+// action string of length T over the model's actions.
+func maximiser(actions []string, T int, p planning) func(printed string) verdict.Judgement {
+	return func(printed string) verdict.Judgement {
+		words := strings.Fields(printed)
+		ok := len(words) == T
+		for _, w := range words {
+			ok = ok && slices.Contains(actions, w)
+		}
+		if !ok {
+			return verdict.Differ(fmt.Sprintf("the printed policy %q is not a string of %d actions among %s", printed, T, strings.Join(actions, ", ")), "policy")
+		}
+		return verdict.ByPattern(fmt.Sprintf("all %d action strings tie at the maximum %s on the quotient (tolerance %s), so the printed %s is a maximiser, as ours (%s, the first in enumeration order) is",
+			p.strings, f3(p.vQuotient), fg(value.DefaultTol), printed, p.policy))
+	}
 }
 
 func observationPlanning(ctx context.Context, env *Env) (*Table, error) {

@@ -3,6 +3,7 @@ package repro
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 // Numbers in notes. The text beside a table (Table.Notes, a row's remark,
-// explanation or reconstruction, a judge's verdict) types no number: ours
+// the table's Reading, a judge's verdict) types no number: ours
 // are formatted from the values computed for the table, the paper's are
 // read from datasets/paper with paperValue and claimed, and settings from the
 // variables the computation uses (TestNoteNumbers checks the source).
@@ -120,6 +121,14 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// thousandsBig writes n with thousands commas, as thousands does.
+func thousandsBig(n *big.Int) string {
+	if n.IsInt64() {
+		return thousands(int(n.Int64()))
+	}
+	return n.String()
 }
 
 // minus writes a negative number with the minus sign (−1, not -1).

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// A note, remark, explanation, reconstruction, judge's verdict or claim
+// A note, remark, table's reading, judge's verdict or claim
 // detail is text the notebooks, `pomdpq reproduce` and the golden files
 // show beside our numbers. A number typed into such text drifts from the
 // computation it describes (a note said 0.186 long after the cell said
@@ -44,12 +44,14 @@ var noteNotation = []string{
 	"2^t",        // a power of a variable
 	"§7.4",       // references to the paper's sections
 	"§7",
-	"notebook 01", // a reference to a notebook
-	"⌈T/2⌉",       // the middle depth
-	"T − 2t",      // the sliced suffix length
-	"T − 1",       // the last depth before T
-	"δ_S = 0",     // a certificate: the subset's gap is zero
-	"δ=0",         // r_env at tolerance zero
+	"notebook 01",                 // a reference to a notebook
+	"⌈T/2⌉",                       // the middle depth
+	"T − 2t",                      // the sliced suffix length
+	"T − 1",                       // the last depth before T
+	"1 + |O| + … + |O|^(T−1) + 1", // the ε = 0 class count that |O| and T fix (structuralCount)
+	"ε > 0",                       // a condition on ε, not a value
+	"δ_S = 0",                     // a certificate: the subset's gap is zero
+	"δ=0",                         // r_env at tolerance zero
 	"δ = 0",
 	"Prop. C.1", // a reference to the paper
 }
@@ -62,25 +64,9 @@ var noteExempt = map[string]string{
 }
 
 // notePending are note texts (their first words) that still type numbers
-// and are being rewritten with the verdict engine (issue 16, item 1: one
-// reading per table; a reconstruction is a computed value, never a
-// literal): the per-row readings of ablation, capacity-sweep-tiger,
-// planning-claims' RockSample rows and pbvi-comparison. A listed text that
-// no longer exists fails the test: remove it from the list.
-var notePending = []string{
-	"the clock-aware family's class count (m = 1,",
-	"every history of the T = 4 tree",
-	"not explained: the paper's own tab:principal-horizon prints",
-	"quotient_n_states: the printed %s is the class count",
-	"the same PBVI pipeline on the exact (ε = 0) quotient",
-	"the gap under the model's own reward, which is zero",
-	"0.000",
-	"value_gap: PBVI's policy on the %d-class quotient (ε = 0.5)",
-	" = 1 + 2 + 1",
-	"the same variant at T = 3 (column classes_T3)",
-	"the same variant at T = 4, the setting of tab:partition-agreement",
-	"RockSample's class count at m = 1, T = 2",
-}
+// and are being rewritten. A listed text that no longer exists fails the
+// test: remove it from the list.
+var notePending = []string{}
 
 // formatVerb matches a fmt verb with its flags, width and precision (a
 // literal "%%" is read as "%" first).
@@ -227,22 +213,21 @@ func (s *noteScanner) sinks(fd *ast.FuncDecl) {
 				}
 			case *ast.SelectorExpr:
 				switch {
-				case (fun.Sel.Name == "Remark" || fun.Sel.Name == "Explain") && len(n.Args) == 2:
+				case isVerdictJudgement(fun) && len(n.Args) > 0:
+					s.text(n.Args[0], fd, true) // a judge's verdict: its note
+				case fun.Sel.Name == "Remark" && len(n.Args) == 2:
 					s.text(n.Args[1], fd, true)
-				case fun.Sel.Name == "Reconstruct" && len(n.Args) == 4:
-					s.text(n.Args[2], fd, true)
-					s.text(n.Args[3], fd, true)
 				}
 			}
 		case *ast.AssignStmt:
 			for k, l := range n.Lhs {
-				if sel, ok := l.(*ast.SelectorExpr); ok && (sel.Sel.Name == "why" || sel.Sel.Name == "skip") && k < len(n.Rhs) {
+				if sel, ok := l.(*ast.SelectorExpr); ok && (sel.Sel.Name == "why" || sel.Sel.Name == "skip" || sel.Sel.Name == "Note") && k < len(n.Rhs) {
 					s.text(n.Rhs[k], fd, true)
 				}
 			}
 		case *ast.KeyValueExpr:
-			if id, ok := n.Key.(*ast.Ident); ok && (id.Name == "why" || id.Name == "skip") {
-				s.text(n.Value, fd, true)
+			if id, ok := n.Key.(*ast.Ident); ok && (id.Name == "why" || id.Name == "skip" || id.Name == "How" || id.Name == "Covers") {
+				s.text(n.Value, fd, true) // a table's reading: how it reads, what it covers
 			}
 		}
 		return true
@@ -263,6 +248,17 @@ func (s *noteScanner) sinks(fd *ast.FuncDecl) {
 			s.returns(bodies[k], texts, fd)
 		}
 	}
+}
+
+// verdictJudgements are lib/verdict's constructors of a judge's verdict,
+// whose first argument is the note shown beside the row.
+var verdictJudgements = map[string]bool{"ByStatistics": true, "ByPattern": true, "ByStructure": true, "Differ": true, "NotJudgedBecause": true}
+
+// isVerdictJudgement reports whether fun is verdict.X for a constructor X
+// of a judge's verdict.
+func isVerdictJudgement(fun *ast.SelectorExpr) bool {
+	pkg, ok := fun.X.(*ast.Ident)
+	return ok && pkg.Name == "verdict" && verdictJudgements[fun.Sel.Name]
 }
 
 // textResults returns the positions of the results of a judge
@@ -484,4 +480,31 @@ func (s *noteScanner) report(n ast.Node, nums, text string) {
 		text = text[:90] + "…"
 	}
 	s.found = append(s.found, p.Filename+":"+strconv.Itoa(p.Line)+": "+nums+" in «"+text+"»")
+}
+
+// TestNoteSinksVerdict checks that the scanner reads the text of the
+// verdict engine: a table's reading (How, Covers), a judge's verdict
+// (verdict.ByPattern, …) and a note appended to one.
+func TestNoteSinksVerdict(t *testing.T) {
+	src := `package p
+func f() {
+	t.Reading = &verdict.Reading{How: "every row at T = 4", Covers: map[string]string{"c": "at T = 5"}}
+	j := verdict.ByPattern("seeds 7 and 42")
+	j.Note += "; seed 3"
+	_ = verdict.Differ(fmt.Sprintf("ours %s", x), "col_2")
+}`
+	s := &noteScanner{fset: token.NewFileSet(), funcs: map[string]*ast.FuncDecl{}, vals: map[string]*ast.ValueSpec{},
+		seen: map[ast.Node]bool{}, pending: map[string]bool{}}
+	f, err := parser.ParseFile(s.fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.sinks(f.Decls[0].(*ast.FuncDecl))
+	var got []string
+	for _, x := range s.found {
+		got = append(got, x[strings.Index(x, ": ")+2:strings.Index(x, " in «")])
+	}
+	if want := "4 5 7, 42 3"; strings.Join(got, " ") != want {
+		t.Errorf("found %q, want the numbers %q", s.found, want)
+	}
 }

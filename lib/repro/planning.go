@@ -23,6 +23,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 // Tables of paper §7 and App. H on planning, baselines and sensitivity
@@ -179,7 +180,7 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	t.PatternRow = func(i int) bool { _, ok := random[i]; return ok }
-	t.PatternOK = func(i int) (bool, string) { return plRandomJudge(t, i, random[i]) }
+	t.PatternOK = func(i int) verdict.Judgement { return plRandomJudge(t, i, random[i]) }
 	// the rows whose partition is not an ε-partition: diameter > ε
 	var wide []string
 	for i := range t.Rows {
@@ -218,10 +219,10 @@ const zNormal95 = 1.96
 // printed mean (classes, value error, d_w) must lie within 1.96 standard
 // errors of the mean of our draws, widened by half a unit of the printed
 // digit (the paper's draws are not ours, so this is statistical).
-func plRandomJudge(t *Table, i int, draw [3][]float64) (bool, string) {
-	var bad, good []string
+func plRandomJudge(t *Table, i int, draw [3][]float64) verdict.Judgement {
+	var bad, good, cols []string
 	for k, c := range []int{3, 4, 5} {
-		p, half, err := printedHalf(t.Printed[i][c])
+		plo, phi, err := verdict.Interval(t.Printed[i][c])
 		if err != nil {
 			continue
 		}
@@ -229,16 +230,19 @@ func plRandomJudge(t *Table, i int, draw [3][]float64) (bool, string) {
 		se := sd / math.Sqrt(float64(len(draw[k])))
 		lo, hi := m-zNormal95*se, m+zNormal95*se
 		iv := fmt.Sprintf("%s: paper %s, our mean %s ± %s (%d draws)", t.Columns[c].Name, t.Printed[i][c], f3(m), f3(zNormal95*se), len(draw[k]))
-		if p+half < lo || p-half > hi {
-			bad = append(bad, iv)
+		if phi < lo || plo > hi {
+			bad, cols = append(bad, iv), append(cols, t.Columns[c].Name)
 		} else {
 			good = append(good, iv)
 		}
 	}
-	if len(bad) > 0 {
-		return false, StatPrefix + "outside our interval: " + strings.Join(bad, "; ")
+	switch {
+	case len(bad) > 0:
+		return verdict.Differ("statistical: outside our interval: "+strings.Join(bad, "; "), cols...)
+	case len(good) == 0:
+		return verdict.NotJudgedBecause("no printed mean to judge")
 	}
-	return true, StatPrefix + "inside our interval: " + strings.Join(good, "; ")
+	return verdict.ByStatistics("statistical: inside our interval: " + strings.Join(good, "; "))
 }
 
 // ---------------------------------------------------------------------
@@ -499,6 +503,7 @@ func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
 			{"max_value_error", Exact}, {"classes_by_accuracy", Info}, {"error_by_accuracy", Info}, {"d_LR_by_accuracy", Info},
 			{"classes_T_apart", Info}}}
 	const T = 2
+	apart := map[int]map[string]float64{} // the table's reading, per row
 	for _, eps := range []float64{0, 0.2, 0.4, 0.6} {
 		minC, maxC, minE, maxE, minApart, maxApart := math.MaxInt, 0, math.Inf(1), math.Inf(-1), math.MaxInt, 0
 		var cs, es, ds []string
@@ -521,11 +526,16 @@ func noiseSensitivity(ctx context.Context, env *Env) (*Table, error) {
 		t.Rows = append(t.Rows, []string{plEps(eps), itoa(minC), itoa(maxC), f3(minE), f3(maxE),
 			strings.Join(cs, " "), strings.Join(es, " "), strings.Join(ds, " "), itoa(minApart) + "–" + itoa(maxApart)})
 		i := len(t.Rows) - 1
-		// The paper's max_classes (7) is the depth-T-apart count: a
-		// checked reconstruction.
-		t.Reconstruct(i, "min_classes", itoa(minApart), fmt.Sprintf("the smallest class count over the accuracies with the depth-%d histories counted apart (the listen-only figure's convention)", T))
-		t.Reconstruct(i, "max_classes", itoa(maxApart), fmt.Sprintf("the largest class count over the accuracies with the depth-%d histories counted apart", T))
+		apart[i] = map[string]float64{"min_classes": float64(minApart), "max_classes": float64(maxApart)}
 		t.Remark(i, fmt.Sprintf("d(L, R) = (2a − 1)² over the accuracies: %s; value errors over the accuracies: %s", strings.Join(ds, " "), strings.Join(es, " ")))
+	}
+	t.Reading = &verdict.Reading{
+		How: fmt.Sprintf("the depth-%d histories counted apart, one class each (the listen-only figure's convention)", T),
+		Covers: map[string]string{
+			"min_classes": fmt.Sprintf("the smallest class count over the accuracies with the depth-%d histories counted apart", T),
+			"max_classes": fmt.Sprintf("the largest class count over the accuracies with the depth-%d histories counted apart", T),
+		},
+		Value: func(i int, col string) (float64, bool) { v, ok := apart[i][col]; return v, ok },
 	}
 	acc := plTigerAccuracies
 	t.Notes = append(t.Notes,
@@ -614,6 +624,7 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 		Columns: []Column{{"ablation", Key}, {"variant", Key}, {"classes_eps0_3", Exact}, {"classes_T3", Info}, {"classes_T4", Info},
 			{"ari_vs_full_T4", Info}}}
 	const eps = 0.3
+	const mSmall, mLarge = 1, 2 // the memories of the rows
 	count := func(kind string, T int) (string, string, error) {
 		switch kind {
 		case "w1", "tv":
@@ -621,19 +632,19 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 			if kind == "tv" {
 				opt.Metric = distance.TV
 			}
-			r, _, err := distancesOpt(ctx, env, "tiger", fsc.KindStationary, 1, T, opt)
+			r, _, err := distancesOpt(ctx, env, "tiger", fsc.KindStationary, mSmall, T, opt)
 			if err != nil {
 				return "", "", err
 			}
 			return itoa(r.Partition(eps).Total()), "", nil
 		case "m2":
-			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 2, T, false)
+			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, mLarge, T, false)
 			if err != nil {
 				return "", "", err
 			}
 			return itoa(r.Partition(eps).Total()), "", nil
 		case "greedy5":
-			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, 2, T, true)
+			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, mLarge, T, true)
 			if err != nil {
 				return "", "", err
 			}
@@ -646,6 +657,8 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 		}
 		return "", "", fmt.Errorf("repro: unknown ablation %q", kind)
 	}
+	atT4 := map[int]float64{} // the table's reading, per row
+	Tmax := ablationHorizons[len(ablationHorizons)-1]
 	for _, v := range []struct{ ablation, variant, kind string }{
 		{"Metric", "W1 (discrete d_O)", "w1"}, {"Metric", "TV-equivalent", "tv"},
 		{"Memory", "m=1 (3 FSCs)", "w1"}, {"Memory", "m=2 (147 FSCs)", "m2"},
@@ -670,14 +683,28 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 			}
 		}
 		t.Rows = append(t.Rows, append(row, ari))
-		// The printed counts are those of a longer horizon: a checked
-		// reconstruction (T = 3 for m = 1, T = 4 for m = 2).
+		// One reading for the whole table: T = 4, the setting of
+		// tab:partition-agreement, where the paper runs the greedy k = 5
+		// subset of the Approx. rows. The m = 1 rows' printed 7 is their
+		// count at T = 3: a horizon found for those rows alone, which
+		// explains nothing.
 		i := len(t.Rows) - 1
-		if v.kind == "w1" || v.kind == "tv" {
-			t.Reconstruct(i, "classes_eps0_3", row[3], "the same variant at T = 3 (column classes_T3); the captioned T = 2 gives "+row[2]+" = 1 + 2 + 1")
-		} else {
-			t.Reconstruct(i, "classes_eps0_3", row[4], "the same variant at T = 4, the setting of tab:partition-agreement (column classes_T4); the captioned T = 2 gives "+row[2])
+		n4, err := strconv.Atoi(row[4])
+		if err != nil {
+			return nil, err
 		}
+		atT4[i] = float64(n4)
+		if v.kind == "w1" || v.kind == "tv" {
+			T3 := ablationHorizons[1]
+			t.Remark(i, fmt.Sprintf("not explained: the same variant at T = %d gives %s (column classes_T%d), but T = %d is a horizon for the m = %d rows alone, not the table's reading",
+				T3, row[3], T3, T3, mSmall))
+		}
+	}
+	t.Reading = &verdict.Reading{
+		How: fmt.Sprintf("every row at T = %d, the setting of tab:partition-agreement, where the paper runs the greedy k = %d subset (the caption says T = %d)",
+			Tmax, ablationGreedyK, ablationHorizons[0]),
+		Covers: map[string]string{"classes_eps0_3": fmt.Sprintf("the same variant at T = %d (column classes_T%d)", Tmax, Tmax)},
+		Value:  func(i int, _ string) (float64, bool) { v, ok := atT4[i]; return v, ok },
 	}
 	note, err := ablationNote(ctx, env, t, eps)
 	if err != nil {
@@ -965,50 +992,51 @@ var plClaims = []claim{
 // T = 3, where ε = 0.5 gives 6).
 func plRockSampleClasses(eps float64) func(context.Context, *Env) (string, string, error) {
 	return func(ctx context.Context, env *Env) (string, string, error) {
-		r, _, err := distances(ctx, env, "rocksample:4:4", fsc.KindStationary, 1, 2, false)
+		const m, T = 1, 2 // the setting that gives the prose's sizes
+		r, _, err := distances(ctx, env, "rocksample:4:4", fsc.KindStationary, m, T, false)
 		if err != nil {
 			return "", "", err
 		}
-		return itoa(r.Partition(eps).Total()), fmt.Sprintf("RockSample's class count at m = 1, T = 2, ε = %g (our T = 3 quotient of tab:pbvi-comparison has the row's value)", eps), nil
+		return itoa(r.Partition(eps).Total()), fmt.Sprintf("RockSample's class count at m = %d, T = %d, ε = %s (our T = %d quotient of tab:pbvi-comparison has the row's value)", m, T, fe(eps), plPBVIT), nil
 	}
 }
 
 // plSanityJudge computes the sanity check's claim: no sampled stochastic
 // controller separates L and R more than the best deterministic one.
-func plSanityJudge(ctx context.Context, env *Env) (bool, string) {
+func plSanityJudge(ctx context.Context, env *Env) verdict.Judgement {
 	x, err := plStochasticMaxW1(ctx, env)
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	ds, err := pairDistance("tiger", fsc.KindStationary, plSanityM, 2, 1, "L", "R", distance.W1)(ctx, env)
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	det, err := strconv.ParseFloat(ds, 64)
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	worst := math.Inf(-1)
 	for _, v := range x {
 		worst = max(worst, v)
 	}
 	if worst > det+1e-9 {
-		return false, fmt.Sprintf("a sampled stochastic controller (W1 %s) exceeds the deterministic maximum %s", f3(worst), ds)
+		return verdict.Differ(fmt.Sprintf("a sampled stochastic controller (W1 %s) exceeds the deterministic maximum %s", f3(worst), ds), "value")
 	}
 	b, err := bench.Lookup("tiger")
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	fam, err := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), plSanityM, fsc.Options{})
 	if err != nil {
-		return false, err.Error()
+		return verdict.NotJudgedBecause(err.Error())
 	}
 	seeds := make([]string, len(plSanitySeeds))
 	for k, s := range plSanitySeeds {
 		seeds[k] = strconv.FormatUint(s, 10)
 	}
-	return true, fmt.Sprintf("pattern: our own draws (PCG seeds %s, %d controllers each) reach at most %s, below the computed deterministic maximum %s (m ≤ %d, %d controllers)",
-		strings.Join(seeds, ", "), plSanityPerSeed[0], f3(worst), ds, plSanityM, fam.Len())
+	return verdict.ByPattern(fmt.Sprintf("pattern: our own draws (PCG seeds %s, %d controllers each) reach at most %s, below the computed deterministic maximum %s (m ≤ %d, %d controllers)",
+		strings.Join(seeds, ", "), plSanityPerSeed[0], f3(worst), ds, plSanityM, fam.Len()))
 }
 
 func plTVClasses(model string, eps float64) func(context.Context, *Env) (string, error) {
@@ -1098,11 +1126,11 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 	}
 	claimJudges(t, patterns)
 	judge := t.PatternOK
-	t.PatternOK = func(i int) (bool, string) {
-		ok, note := judge(i)
+	t.PatternOK = func(i int) verdict.Judgement {
+		j := judge(i)
 		id := t.Rows[i][0]
 		if !strings.HasPrefix(id, "sanity_max_w1") {
-			return ok, note
+			return j
 		}
 		fit := "the printed mean fits " + fitText + " controllers per seed (" + strings.Join(fitWhy, "; ") + ")"
 		if id != "sanity_max_w1_max" {
@@ -1111,9 +1139,10 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 			// it is about. The mean, std and low end are statistics of our
 			// sampler, not the paper's: not judged (they were counted as
 			// three more agreements with the same verdict).
-			return false, NotJudgedPrefix + "a per-seed statistic of our own sampler (tables drawn uniformly from the simplex), not the paper's; the claim is judged on sanity_max_w1_max; " + fit
+			return verdict.NotJudgedBecause("a per-seed statistic of our own sampler (tables drawn uniformly from the simplex), not the paper's; the claim is judged on sanity_max_w1_max; " + fit)
 		}
-		return ok, note + "; " + fit
+		j.Note += "; " + fit
+		return j
 	}
 	t.Notes = append(t.Notes,
 		"Settings rows (stochastic controllers per seed and in total, bisimulation iterations and discount, PBVI points, discount and seed) read the inputs and defaults of lib/baseline and lib/pbvi, which follow the paper: they are shown with status 'setting' and never counted as agreement.",
@@ -1166,8 +1195,15 @@ func plPrinted(table, key, column string) string {
 	return ""
 }
 
+// plPBVIT and plPBVIEps are the horizon and ε of tab:pbvi-comparison (its
+// caption's).
+const (
+	plPBVIT   = 3
+	plPBVIEps = 0.5
+)
+
 func plPBVIRows(ctx context.Context, env *Env) ([]plPBVIResult, error) {
-	const T, eps = 3, 0.5
+	const T, eps = plPBVIT, plPBVIEps
 	cases := []struct{ name, model, reward string }{
 		{"Tiger", "tiger", "own"},
 		{"GridWorld 3x3", "gridworld:3", "goal"},
@@ -1312,6 +1348,7 @@ func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
 			plF2(r.tOrig / (r.tPart + r.tQuot)), f3(plClean(r.vOrig - r.vOnOrig)), itoa(r.qStates), reward[r.reward], r.ref,
 			plF4(r.vOrig), plF4(r.vQuot), plF4(r.vOnOrig), f3(plClean(r.gapEps0)), r.alt})
 	}
+	gapEps0 := map[int]float64{} // the table's reading, per row
 	for i, r := range rows {
 		// quotient sizes: the printed count, where one of the other
 		// settings gives it (a checked reconstruction)
@@ -1321,19 +1358,26 @@ func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
 		printed := plPrinted("pbvi-comparison", r.name, "quotient_n_states")
 		for _, a := range r.altCounts {
 			if itoa(a.classes) == printed && a.classes != r.classes {
-				t.Remark(i, fmt.Sprintf("quotient_n_states: the printed %s is the class count at T = %d, ε = %g (the caption says T = 3, ε = 0.5); "+
-					"no one setting gives every row's printed size, so this explains nothing", printed, a.T, a.eps))
+				t.Remark(i, fmt.Sprintf("quotient_n_states: the printed %s is the class count at T = %d, ε = %s (the caption says T = %d, ε = %s); "+
+					"no one setting gives every row's printed size, so this explains nothing", printed, a.T, fe(a.eps), plPBVIT, fe(plPBVIEps)))
 				break
 			}
 		}
-		// value gap: the same pipeline on the exact (ε = 0) quotient; for
-		// a benchmark without a reward of its own, the gap under that
-		// (zero) reward
-		t.Reconstruct(i, "value_gap", f3(plClean(r.gapEps0)), "the same PBVI pipeline on the exact (ε = 0) quotient")
+		// value gap: the table's reading is the same pipeline on the exact
+		// (ε = 0) quotient, on every row; that a benchmark without a reward
+		// of its own has gap 0 under it is a reading of that row alone
+		gapEps0[i] = plClean(r.gapEps0)
 		if r.reward != "own" && r.ownRewardMax == 0 {
-			t.Reconstruct(i, "value_gap", "0.000", "the gap under the model's own reward, which is zero (max |R| = 0 over every state and action, so every policy has value 0); we give it the "+reward[r.reward]+" instead")
+			t.Remark(i, fmt.Sprintf("not explained: under the model's own reward (max |R| = %s over every state and action) every policy has value zero and the gap is zero, but that is a reading of this row alone; we give it the %s instead",
+				fg(r.ownRewardMax), reward[r.reward]))
 		}
-		t.Remark(i, fmt.Sprintf("value_gap: PBVI's policy on the %d-class quotient (ε = 0.5) scores %s on the original against PBVI's %s there", r.classes, plF4(r.vOnOrig), plF4(r.vOrig)))
+		t.Remark(i, fmt.Sprintf("value_gap: PBVI's policy on the %d-class quotient (ε = %s) scores %s on the original against PBVI's %s there", r.classes, fe(plPBVIEps), plF4(r.vOnOrig), plF4(r.vOrig)))
+	}
+	exact := fmt.Sprintf("the exact (ε = %s) quotient", fe(0))
+	t.Reading = &verdict.Reading{
+		How:    "the same PBVI pipeline on " + exact,
+		Covers: map[string]string{"value_gap": "the gap on " + exact + " (column value_gap_eps0)"},
+		Value:  func(i int, _ string) (float64, bool) { v, ok := gapEps0[i]; return v, ok },
 	}
 	var gaps, none []string // the printed value gaps; the benchmarks without a reward of their own
 	for _, r := range rows {

@@ -72,16 +72,16 @@ func TestGolden(t *testing.T) {
 // not judged, settings, ours only}.
 func TestAgreement(t *testing.T) {
 	want := map[string]Counts{
-		"capacity-sweep-gridworld": {8, 0, 0, 0, 0, 0, 0, 0},
-		"partition-agreement":      {6, 0, 0, 0, 0, 0, 0, 0},
-		"larger-scale":             {2, 0, 2, 0, 0, 0, 0, 0},
-		"latent-planning-exact":    {7, 0, 0, 0, 0, 0, 0, 0},
-		"observation-planning":     {15, 0, 0, 1, 0, 0, 0, 0},
-		"worked-examples":          {32, 0, 1, 1, 1, 0, 0, 0},
-		"principal-horizon":        {6, 0, 0, 0, 0, 0, 0, 0},
-		"capacity-sweep-tiger":     {1, 0, 0, 2, 3, 0, 0, 8},
-		"meaningful-scale":         {0, 0, 0, 1, 1, 1, 0, 2},
-		"probe-family-comparison":  {0, 0, 0, 9, 0, 0, 0, 0},
+		"capacity-sweep-gridworld": {Exact: 8},
+		"partition-agreement":      {Exact: 6},
+		"larger-scale":             {Exact: 2, Structural: 2},
+		"latent-planning-exact":    {Exact: 7},
+		"observation-planning":     {Exact: 15, Pattern: 1},
+		"worked-examples":          {Exact: 32, Pattern: 1, Unexplained: 2},
+		"principal-horizon":        {Exact: 6},
+		"capacity-sweep-tiger":     {Exact: 1, Explained: 1, Unexplained: 4, OursOnly: 8},
+		"meaningful-scale":         {Explained: 1, Unexplained: 1, NotJudged: 1, OursOnly: 2},
+		"probe-family-comparison":  {Explained: 9},
 	}
 	checkAgreement(t, &Env{}, want)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/sample"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 	"github.com/pomdpq/pomdpq/lib/wrap"
 )
 
@@ -194,21 +195,6 @@ func fnum(x float64) string {
 // two; ours are shown with three).
 func f2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
-// printedHalf returns the value of a printed number and half a unit of its
-// last printed digit.
-func printedHalf(s string) (v, half float64, err error) {
-	s = strings.TrimSpace(s)
-	v, err = strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, 0, err
-	}
-	d := 0
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		d = len(s) - i - 1
-	}
-	return v, 0.5 * math.Pow(10, -float64(d)), nil
-}
-
 // statJudge describes how a sampled row is judged against the paper.
 type statJudge struct {
 	exactCols []int  // columns that must agree exactly (sizes, family sizes)
@@ -218,34 +204,36 @@ type statJudge struct {
 	ciCols    [2]int // ci_low, ci_high columns (−1: none)
 	iv        sample.Interval
 	exactMax  float64 // NaN when not computed
-	why       string  // known reason for a disagreement
 	skip      string  // non-empty: the row is not reproduced, for this reason
 }
 
-// judge returns the statistical verdict on row i of t.
-func (j statJudge) judge(t *Table, i int) (bool, string) {
+// judge returns the statistical verdict on row i of t: each printed count
+// must be one our seeds give and the printed interval must overlap ours.
+// A row where no printed count or interval parses is not judged.
+func (j statJudge) judge(t *Table, i int) verdict.Judgement {
 	if j.skip != "" {
-		return false, NotJudgedPrefix + "not reproduced here: " + j.skip
+		return verdict.NotJudgedBecause("not reproduced here: " + j.skip)
 	}
 	row, pr := t.Rows[i], t.Printed[i]
-	var bad, good []string
+	var bad, good, cols []string
 	for _, c := range j.exactCols {
 		if pr[c] != "" && !Agrees(row[c], pr[c]) {
-			bad = append(bad, fmt.Sprintf("%s: ours %s, paper %s", t.Columns[c].Name, row[c], pr[c]))
+			bad, cols = append(bad, fmt.Sprintf("%s: ours %s, paper %s", t.Columns[c].Name, row[c], pr[c])), append(cols, t.Columns[c].Name)
 		}
 	}
-	inRange := 0
+	inRange, judged := 0, 0
 	for k, c := range j.countCols {
 		p, err := strconv.Atoi(strings.TrimSpace(pr[c]))
 		if err != nil {
 			continue
 		}
+		judged++
 		if p < j.lo[k] || p > j.hi[k] {
 			r := itoa(j.lo[k])
 			if j.hi[k] != j.lo[k] {
 				r += "–" + itoa(j.hi[k])
 			}
-			bad = append(bad, fmt.Sprintf("%s: paper %d, our %s", t.Columns[c].Name, p, seedsGive(j.seeds, r)))
+			bad, cols = append(bad, fmt.Sprintf("%s: paper %d, our %s", t.Columns[c].Name, p, seedsGive(j.seeds, r))), append(cols, t.Columns[c].Name)
 			continue
 		}
 		inRange++
@@ -254,13 +242,15 @@ func (j statJudge) judge(t *Table, i int) (bool, string) {
 		good = append(good, fmt.Sprintf("%d printed counts among our %d seeds' counts", inRange, j.seeds))
 	}
 	if j.ciCols[0] >= 0 && pr[j.ciCols[0]] != "" && !math.IsNaN(j.iv.Low) {
-		plo, h1, err1 := printedHalf(pr[j.ciCols[0]])
-		phi, h2, err2 := printedHalf(pr[j.ciCols[1]])
+		plo, _, err1 := verdict.Interval(pr[j.ciCols[0]])
+		_, phi, err2 := verdict.Interval(pr[j.ciCols[1]])
 		if err1 == nil && err2 == nil {
-			if j.iv.Low <= phi+h2 && plo-h1 <= j.iv.High {
+			judged++
+			if j.iv.Low <= phi && plo <= j.iv.High {
 				good = append(good, fmt.Sprintf("CIs overlap (paper [%s, %s], ours [%s, %s])", pr[j.ciCols[0]], pr[j.ciCols[1]], f3(j.iv.Low), f3(j.iv.High)))
 			} else {
 				bad = append(bad, fmt.Sprintf("CIs disjoint (paper [%s, %s], ours [%s, %s])", pr[j.ciCols[0]], pr[j.ciCols[1]], f3(j.iv.Low), f3(j.iv.High)))
+				cols = append(cols, t.Columns[j.ciCols[0]].Name, t.Columns[j.ciCols[1]].Name)
 			}
 			if !math.IsNaN(j.exactMax) {
 				in := func(lo, hi float64) string {
@@ -270,46 +260,17 @@ func (j statJudge) judge(t *Table, i int) (bool, string) {
 					return "outside"
 				}
 				good = append(good, fmt.Sprintf("exact max W1 %s is %s ours and %s the paper's", f3(j.exactMax),
-					in(j.iv.Low, j.iv.High), in(plo-h1, phi+h2)))
+					in(j.iv.Low, j.iv.High), in(plo, phi)))
 			}
 		}
 	}
-	if len(bad) > 0 {
-		note := strings.Join(bad, "; ")
-		if j.why != "" {
-			return false, "paper differs: " + j.why + " (" + note + ")"
-		}
-		return false, "statistical: " + note
+	switch {
+	case len(bad) > 0:
+		return verdict.Differ("statistical: "+strings.Join(bad, "; "), cols...)
+	case judged == 0:
+		return verdict.NotJudgedBecause("no printed count or interval to judge")
 	}
-	return true, "statistical: " + strings.Join(good, "; ")
-}
-
-// tstepMisses returns the printed counts of a meaningful-scale row
-// (classes_eps0, classes_eps0_3) that its T-step-suffix partner does not
-// give: neither its exact count nor one of its seeds' counts.
-func tstepMisses(p *sampledCase, track, name, method string) []string {
-	var miss []string
-	for q, col := range []string{"classes_eps0", "classes_eps0_3"} {
-		pr, err := strconv.Atoi(paperCell("meaningful-scale", map[string]string{"track": track, "benchmark": name, "method": method}, col))
-		if err != nil {
-			continue
-		}
-		ok := q < len(p.lo) && p.lo[q] <= pr && pr <= p.hi[q]
-		if q < len(p.exactCnt) && p.exactCnt[q] == pr {
-			ok = true
-		}
-		if !ok {
-			got := "–"
-			if q < len(p.lo) {
-				got = ranges(p.lo[q:q+1], p.hi[q:q+1])
-			}
-			if q < len(p.exactCnt) {
-				got += fmt.Sprintf(" (exact %d)", p.exactCnt[q])
-			}
-			miss = append(miss, fmt.Sprintf("the printed %s %d (it gives %s)", col, pr, got))
-		}
-	}
-	return miss
+	return verdict.ByStatistics("statistical: " + strings.Join(good, "; "))
 }
 
 func seedsGive(n int, r string) string {
@@ -322,10 +283,10 @@ func seedsGive(n int, r string) string {
 // statTable makes every row of t judged by its statJudge.
 func statTable(t *Table, judges map[int]statJudge) {
 	t.PatternRow = func(int) bool { return true }
-	t.PatternOK = func(i int) (bool, string) {
+	t.PatternOK = func(i int) verdict.Judgement {
 		j, ok := judges[i]
 		if !ok {
-			return false, NotJudgedPrefix + "no statistical judge for this row"
+			return verdict.NotJudgedBecause("no statistical judge for this row")
 		}
 		return j.judge(t, i)
 	}
@@ -354,6 +315,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 			{"classes_eps0_25", Exact}, {"classes_eps0_45", Exact}, {"cache_s", Timing}, {"ci_low", Pattern}, {"ci_high", Pattern},
 			{"max_w1", Info}, {"exact_max_w1", Info}, {"exact_classes", Info}, {"seed_ranges", Info}, {"laws", Info}}}
 	judges := map[int]statJudge{}
+	var models []string
 	counts := colIndex(t, "classes_eps0", "classes_eps0_1", "classes_eps0_25", "classes_eps0_45")
 	var randoms []string // the random models drawn, for the notes
 	randomMax := 0.0     // their largest exact max W1
@@ -373,6 +335,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 			joinInts(sc.exactCnt), ranges(sc.lo, sc.hi), itoa(sc.run.Laws))
 		i := len(t.Rows)
 		t.Rows = append(t.Rows, row)
+		models = append(models, c.model)
 		j := statJudge{countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{7, 8}, iv: sc.iv, exactMax: sc.exactMax}
 		if strings.HasPrefix(c.name, "Random") {
 			randoms = append(randoms, sc.b.Name)
@@ -396,45 +359,94 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	statTable(t, judges)
+	nO := map[int]int{}
+	for i, r := range t.Rows {
+		if strings.HasPrefix(r[0], "Random") {
+			n, err := numObs(env, models[i])
+			if err != nil {
+				return nil, err
+			}
+			nO[i] = n
+		}
+	}
 	pattern := t.PatternOK
-	t.PatternOK = func(i int) (bool, string) {
+	t.PatternOK = func(i int) verdict.Judgement {
 		if !strings.HasPrefix(t.Rows[i][0], "Random") {
 			return pattern(i)
 		}
-		return randomPattern(t, i, counts)
+		j := structuralCounts(t, i, counts, eps, nO[i], mediumT)
+		j.Note += fmt.Sprintf("; the printed interval [%s, %s] is the paper's draw's and ours [%s, %s] our draw's: not judged",
+			t.Printed[i][7], t.Printed[i][8], t.Rows[i][7], t.Rows[i][8])
+		return j
 	}
 	t.Notes = append(t.Notes,
 		fmt.Sprintf("Statistical agreement: each printed class count is one of the counts our seeds %d–%d give (seed_ranges), and the printed 95%% interval overlaps ours (seed %d, %s resamples). Our class counts, CI and max_w1 are seed %d's.",
 			scaleSeed, scaleSeed+scaleSeeds-1, scaleSeed, thousands(scaleB), scaleSeed),
 		"exact_max_w1 and exact_classes come from the exact pipeline (lib/distance), which the paper could not run at this scale: the sampled max W1 is biased upward (a maximum of noisy estimates), so a percentile bootstrap interval can miss the exact value (see tab:bootstrap-coverage).",
-		fmt.Sprintf("Random rows come from our own draws (%s) and are compared by pattern only (BENCHMARKS.md): their exact max W1 is at most %s, so the whole interval measures sampling noise, and their sampled counts from ε = %s on are %s (%s).",
-			strings.Join(randoms, ", "), f3(randomMax), fe(eps[1]), strings.Join(collapsed, ", "), perDepth),
+		fmt.Sprintf("Random rows come from our own draws (%s), not the paper's (BENCHMARKS.md): their exact max W1 is at most %s, so the whole interval measures sampling noise (of another draw than the paper's: not judged), "+
+			"and the printed counts are the ones |O| and T fix (every depth-%d history apart at ε = %s; from ε = %s on, one class per depth, %d); ours from ε = %s on are %s (%s): structural, not agreement.",
+			strings.Join(randoms, ", "), f3(randomMax), mediumT-1, fe(eps[0]), fe(eps[1]), mediumT+1, fe(eps[1]), strings.Join(collapsed, ", "), perDepth),
 		fmt.Sprintf("cache_s is ours (plan + sampling + transport, seed %d), a timing: pattern only.", scaleSeed))
 	return t, nil
 }
 
-// randomPattern judges a random-model row by its shape: class counts never
-// rise with ε, and each equals the printed count (at ε = 0 every depth-1
-// history apart, then one class per depth), read from the paper's row, not
-// from a constant.
-func randomPattern(t *Table, i int, counts []int) (bool, string) {
-	prev := math.MaxInt
-	var bad, got []string
-	for _, c := range counts {
-		n, _ := strconv.Atoi(t.Rows[i][c])
-		if n > prev {
-			return false, "pattern: class counts rise with ε"
+// structuralCount returns the class count that |O| and T alone fix for a
+// generic model: at ε = 0 every history before depth T apart and the
+// depth-T histories (empty suffix) one class, 1 + |O| + … + |O|^(T−1) + 1;
+// at ε > 0 one class per depth, T + 1, when every distance is below ε
+// (as for our random draws, whose exact max W1 is below 0.01).
+func structuralCount(nO, T int, eps float64) int {
+	if eps > 0 {
+		return T + 1
+	}
+	n, pow := 1, 1
+	for range T - 1 {
+		pow *= nO
+		n += pow
+	}
+	return n + 1
+}
+
+// structuralCounts judges a random-model row (our own draw, not the
+// paper's): ours must equal every printed count (cols, at the ε of eps).
+// When each printed count is the one |O| and T fix, the row is
+// structural, not agreement: any generic model of that size gives them.
+func structuralCounts(t *Table, i int, cols []int, eps []float64, nO, T int) verdict.Judgement {
+	var bad, diff, got, fixed []string
+	structural, printed := true, 0
+	for k, c := range cols {
+		p := strings.TrimSpace(t.Printed[i][c])
+		if p == "" {
+			continue
 		}
-		prev = n
+		printed++
 		got = append(got, t.Rows[i][c])
-		if p := strings.TrimSpace(t.Printed[i][c]); p != "" && p != t.Rows[i][c] {
-			bad = append(bad, fmt.Sprintf("%s: ours %s, paper %s", t.Columns[c].Name, t.Rows[i][c], p))
+		if !Agrees(t.Rows[i][c], p) {
+			bad, diff = append(bad, fmt.Sprintf("%s: ours %s, paper %s", t.Columns[c].Name, t.Rows[i][c], p)), append(diff, t.Columns[c].Name)
 		}
+		n := structuralCount(nO, T, eps[k])
+		fixed = append(fixed, itoa(n))
+		structural = structural && Agrees(itoa(n), p)
 	}
-	if len(bad) > 0 {
-		return false, "pattern (our own random draw) differs: " + strings.Join(bad, "; ")
+	switch {
+	case printed == 0:
+		return verdict.NotJudgedBecause("no printed count")
+	case len(bad) > 0:
+		return verdict.Differ("our own random draw differs: "+strings.Join(bad, "; "), diff...)
+	case structural:
+		return verdict.ByStructure(fmt.Sprintf("structural: the printed counts %s are the ones |O| = %d and T = %d fix for any generic model (at zero tolerance 1 + |O| + … + |O|^(T−1) + 1; at any ε > 0 one class per depth), and our own random draw gives them; not agreement with the paper's draw",
+			strings.Join(fixed, "/"), nO, T))
 	}
-	return true, "pattern: our own random draw gives every printed count (" + strings.Join(got, "/") + " over ε)"
+	return verdict.ByPattern("pattern: our own random draw gives every printed count (" + strings.Join(got, "/") + " over ε)")
+}
+
+// numObs returns the number of observations of a built-in model.
+func numObs(env *Env, model string) (int, error) {
+	b, err := benchmark(env, model)
+	if err != nil {
+		return 0, err
+	}
+	return b.Model.NumObservations(), nil
 }
 
 // perFSC runs the paper's apparent m = 2 protocol once (seed 0): every
@@ -509,26 +521,24 @@ func m2Scaling(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	statTable(t, judges)
-	stat := t.PatternOK
-	t.PatternOK = func(i int) (bool, string) {
-		ok, note := stat(i)
-		if ok {
-			return ok, note
-		}
-		// Is the printed row what per-FSC sampling gives?
-		same := true
-		for k, c := range counts {
-			if p, err := strconv.Atoi(t.Printed[i][c]); err != nil || p != perCounts[i][k] {
-				same = false
+	// The table's reading: every controller sampled independently,
+	// duplicates included (seed scaleSeed), on every row.
+	perFSCCols := map[string]int{}
+	covers := map[string]string{}
+	for k, c := range counts {
+		perFSCCols[t.Columns[c].Name] = k
+		covers[t.Columns[c].Name] = fmt.Sprintf("the count with every controller sampled independently (per_fsc_classes, seed %d)", scaleSeed)
+	}
+	t.Reading = &verdict.Reading{
+		How:    fmt.Sprintf("the paper evidently samples every controller independently, duplicates included (sample.Options.Independent, seed %d): each duplicate adds another noisy estimate of the same law to the maximum, where our default shares one sample per distinct behaviour", scaleSeed),
+		Covers: covers,
+		Value: func(i int, col string) (float64, bool) {
+			k, ok := perFSCCols[col]
+			if !ok || k >= len(perCounts[i]) {
+				return 0, false
 			}
-		}
-		if !same {
-			return ok, note
-		}
-		return false, "paper differs: the paper evidently samples every one of the " + t.Rows[i][4] +
-			" controllers independently, duplicates included: sampled that way (per_fsc_classes, seed " + itoa(scaleSeed) + ") our counts are " +
-			joinInts(perCounts[i]) + ", the printed ones, because each duplicate adds another noisy estimate of the same law to the maximum; " +
-			"our default shares one sample per distinct behaviour (" + strings.TrimPrefix(note, "statistical: ") + ")"
+			return float64(perCounts[i][k]), true
+		},
 	}
 	notes, err := m2Notes(t, eps, counts)
 	if err != nil {
@@ -635,10 +645,10 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 		scs[k] = sc
 	}
-	tstep := fmt.Sprintf("the printed ε = %s count is every history of the T = %d tree, impossible under the paper's own definition, "+
-		"where the depth-T histories have an empty suffix and form one class (at most one class per history before depth T, and one more); the ours-only 'T-step suffix' rows give every history a suffix of T observations: "+
-		"that reading gives %d classes at ε = %s for %s (exact %s at ε ∈ {%s}) and %d for %s (sampled)",
-		fe(eps[0]), meaningfulT, scs[1].counts[0], fe(eps[0]), cases[1].name, joinInts(scs[1].exactCnt), floats(eps, fe, ", "), scs[3].counts[0], cases[3].name)
+	// The table's reading: every history given a suffix of T observations
+	// (the ours-only 'T-step suffix' rows), on every Sampling row; its
+	// count is the partner row's, exact where computed, else scaleSeed's.
+	tstep := map[int][]int{}
 	judges := map[int]statJudge{}
 	for k, c := range cases {
 		sc := scs[k]
@@ -651,13 +661,10 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 			f3(sc.run.MaxDistance()), exMax, exCnt, ranges(sc.lo, sc.hi)}
 		j := statJudge{countCols: counts, lo: sc.lo, hi: sc.hi, seeds: sc.seeds, ciCols: [2]int{9, 10},
 			iv: sc.iv, exactMax: math.NaN()}
-		if c.suffix == 0 && k+1 < len(scs) {
-			// The T-step reading explains the row only if its counts (the
-			// partner row's, exact or sampled) give every printed count.
-			if miss := tstepMisses(scs[k+1], c.track, c.name, c.method); len(miss) == 0 {
-				j.why = tstep
-			} else {
-				t.Remark(len(t.Rows), "not explained: "+tstep+"; but the T-step reading does not give "+strings.Join(miss, ", "))
+		if c.suffix == 0 && k+1 < len(scs) && cases[k+1].suffix > 0 {
+			tstep[len(t.Rows)] = scs[k+1].counts
+			if cases[k+1].exact {
+				tstep[len(t.Rows)] = scs[k+1].exactCnt
 			}
 		}
 		if c.exact {
@@ -665,6 +672,24 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 		judges[len(t.Rows)] = j
 		t.Rows = append(t.Rows, row)
+	}
+	tstepCovers := fmt.Sprintf("the count under the T-step suffix reading (the partner row: exact where computed, else seed %d)", scaleSeed)
+	t.Reading = &verdict.Reading{
+		How: fmt.Sprintf("every history given a suffix of T observations (the ours-only 'T-step suffix' rows): the printed ε = %s counts are every history of the T = %d tree, "+
+			"impossible under the paper's own definition, where the depth-T histories have an empty suffix and form one class (at most one class per history before depth T, and one more)",
+			fe(eps[0]), meaningfulT),
+		Covers: map[string]string{
+			"classes_eps0":   tstepCovers,
+			"classes_eps0_3": tstepCovers,
+		},
+		Value: func(i int, col string) (float64, bool) {
+			n, ok := tstep[i]
+			k := map[string]int{"classes_eps0": 0, "classes_eps0_3": 1}[col]
+			if !ok || k >= len(n) {
+				return 0, false
+			}
+			return float64(n[k]), true
+		},
 	}
 	// Long-T row: what can be computed without layering. A τ-step segment
 	// of Network Monitoring n = 10, sampled, for the segment-level interval
@@ -716,12 +741,15 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		f3(seg.run.MaxDistance()), f3(seg.exactMax), "–", "–"})
 	statTable(t, judges)
 	rnd := t.PatternOK
-	t.PatternOK = func(i int) (bool, string) {
-		ok, note := rnd(i)
-		if t.Rows[i][1] == "Random" && strings.HasPrefix(note, "statistical") {
-			return ok, "pattern (our own random draw): " + strings.TrimPrefix(note, "statistical: ")
+	t.PatternOK = func(i int) verdict.Judgement {
+		if t.Rows[i][1] != "Random" {
+			return rnd(i)
 		}
-		return ok, note
+		// our own draw, not the paper's: judged like every random row
+		j := structuralCounts(t, i, counts, eps, scs[2].b.Model.NumObservations(), meaningfulT)
+		j.Note += fmt.Sprintf("; the printed interval [%s, %s] is the paper's draw's and ours [%s, %s] our draw's: not judged",
+			t.Printed[i][9], t.Printed[i][10], t.Rows[i][9], t.Rows[i][10])
+		return j
 	}
 	// the printed n = 12 interval against the exact maxima of both readings
 	up := map[string]string{"track": cases[0].track, "benchmark": cases[0].name, "method": cases[0].method}
@@ -745,7 +773,7 @@ func meaningfulScale(ctx context.Context, env *Env) (*Table, error) {
 		fmt.Sprintf("The Sampling rows follow the paper's definition (a suffix of T − t observations after a depth-t history); their class counts differ from the printed ones, which count every history apart. "+
 			"The ours-only 'T-step suffix' rows show the reading behind the printed ε = %s counts. The printed %s interval [%s, %s] %s the definition's maximum (exact %s) and %s the T-step reading's (exact %s).",
 			fe(eps[0]), cases[0].name, los, his, fits(scs[0].exactMax), f3(scs[0].exactMax), fits(scs[1].exactMax), f3(scs[1].exactMax)),
-		fmt.Sprintf("%s, |S| = %d, |O| = %d is our own draw (%s): pattern only. For its T-step-suffix row the exact distances (horizon %d over %s histories of a dense %d-state model), the bootstrap (up to %s transport problems per resample, the run's, on up to %d suffixes) and further seeds are not computed.",
+		fmt.Sprintf("%s, |S| = %d, |O| = %d is our own draw (%s), judged like every random row (structural: its counts against the ones |O| and T fix; its interval, of another draw, not judged). For its T-step-suffix row the exact distances (horizon %d over %s histories of a dense %d-state model), the bootstrap (up to %s transport problems per resample, the run's, on up to %d suffixes) and further seeds are not computed.",
 			cases[3].name, rd.b.Model.NumStates(), nO, rd.b.Name, meaningfulT+cases[3].suffix, thousands(wrap.HistoriesDirect(nO, meaningfulT+cases[3].suffix)), rd.b.Model.NumStates(),
 			thousands(rd.run.Problems), int(math.Pow(float64(nO), float64(cases[3].suffix)))),
 		"The Long T row is not reproduced (see its note).")
@@ -805,25 +833,28 @@ func convergence(ctx context.Context, env *Env) (*Table, error) {
 		judged[k] = true
 	}
 	t.PatternRow = func(int) bool { return true }
-	t.PatternOK = func(i int) (bool, string) {
+	t.PatternOK = func(i int) verdict.Judgement {
 		pr := t.Printed[i]
 		if !Agrees(t.Rows[i][3], pr[3]) {
-			return false, "statistical: replications differ"
+			return verdict.Differ("statistical: replications differ", t.Columns[3].Name)
 		}
 		r := ranges[i]
-		pm, hm, _ := printedHalf(pr[1])
-		pn, hn, _ := printedHalf(pr[2])
-		var bad []string
-		if pm+hm < r.mlo || pm-hm > r.mhi {
-			bad = append(bad, fmt.Sprintf("mean ARI %s outside the central 95%% (%s–%s) of our %d-replication means", pr[1], f3(r.mlo), f3(r.mhi), reps))
+		mlo, mhi, err1 := verdict.Interval(pr[1])
+		nlo, nhi, err2 := verdict.Interval(pr[2])
+		if err1 != nil || err2 != nil {
+			return verdict.NotJudgedBecause("a printed mean or min ARI is not a number")
 		}
-		if pn+hn < r.nlo || pn-hn > r.nhi {
-			bad = append(bad, fmt.Sprintf("min ARI %s outside the central 95%% (%s–%s) of our %d-replication minima", pr[2], f3(r.nlo), f3(r.nhi), reps))
+		var bad, cols []string
+		if mhi < r.mlo || mlo > r.mhi {
+			bad, cols = append(bad, fmt.Sprintf("mean ARI %s outside the central 95%% (%s–%s) of our %d-replication means", pr[1], f3(r.mlo), f3(r.mhi), reps)), append(cols, t.Columns[1].Name)
+		}
+		if nhi < r.nlo || nlo > r.nhi {
+			bad, cols = append(bad, fmt.Sprintf("min ARI %s outside the central 95%% (%s–%s) of our %d-replication minima", pr[2], f3(r.nlo), f3(r.nhi), reps)), append(cols, t.Columns[2].Name)
 		}
 		if len(bad) > 0 {
-			return false, "statistical: " + strings.Join(bad, "; ")
+			return verdict.Differ("statistical: "+strings.Join(bad, "; "), cols...)
 		}
-		return true, fmt.Sprintf("statistical: printed mean and min ARI within the central 95%% of %d groups of %d replications", groups, reps)
+		return verdict.ByStatistics(fmt.Sprintf("statistical: printed mean and min ARI within the central 95%% of %d groups of %d replications", groups, reps))
 	}
 	pairs := 0
 	for _, m := range exact {
@@ -1013,21 +1044,24 @@ func bootstrapCoverage(ctx context.Context, env *Env) (*Table, error) {
 			f3(cis[k].wlo) + "–" + f3(cis[k].whi), itoa(c.Below), itoa(c.Above), f3(c.MeanEstimate), f3(truth)})
 	}
 	t.PatternRow = func(int) bool { return true }
-	t.PatternOK = func(i int) (bool, string) {
+	t.PatternOK = func(i int) verdict.Judgement {
 		pr, r := t.Printed[i], cis[i]
-		pc, hc, _ := printedHalf(pr[1])
-		pw, hw, _ := printedHalf(pr[2])
-		var bad []string
-		if pc+hc < r.clo || pc-hc > r.chi {
-			bad = append(bad, fmt.Sprintf("coverage %s%% outside our 95%% interval %.1f–%.1f%%", pr[1], r.clo, r.chi))
+		clo, chi, err1 := verdict.Interval(pr[1])
+		wlo, whi, err2 := verdict.Interval(pr[2])
+		if err1 != nil || err2 != nil {
+			return verdict.NotJudgedBecause("a printed coverage or width is not a number")
 		}
-		if pw+hw < r.wlo || pw-hw > r.whi {
-			bad = append(bad, fmt.Sprintf("mean width %s outside our 95%% interval %s–%s", pr[2], f3(r.wlo), f3(r.whi)))
+		var bad, cols []string
+		if chi < r.clo || clo > r.chi {
+			bad, cols = append(bad, fmt.Sprintf("coverage %s%% outside our 95%% interval %.1f–%.1f%%", pr[1], r.clo, r.chi)), append(cols, t.Columns[1].Name)
+		}
+		if whi < r.wlo || wlo > r.whi {
+			bad, cols = append(bad, fmt.Sprintf("mean width %s outside our 95%% interval %s–%s", pr[2], f3(r.wlo), f3(r.whi))), append(cols, t.Columns[2].Name)
 		}
 		if len(bad) > 0 {
-			return false, "statistical: " + strings.Join(bad, "; ")
+			return verdict.Differ("statistical: "+strings.Join(bad, "; "), cols...)
 		}
-		return true, "statistical: printed coverage and mean width within our 95% intervals"
+		return verdict.ByStatistics("statistical: printed coverage and mean width within our 95% intervals")
 	}
 	paperReps, err := claimed("bootstrap_replications")
 	if err != nil {

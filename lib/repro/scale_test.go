@@ -13,7 +13,7 @@ import (
 // {agree, compared} (PAPER_MAP.md "06"; the rows that do not agree carry
 // notes, checked below).
 var scaleTables = map[string][2]int{
-	"medium-scale":          {5, 5},
+	"medium-scale":          {3, 5}, // the two Random rows are structural, not agreement
 	"m2-scaling":            {5, 6},
 	"meaningful-scale":      {0, 3},
 	"convergence":           {5, 5},

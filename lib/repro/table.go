@@ -5,40 +5,26 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/pomdpq/pomdpq/datasets"
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
-// Kind says how a column is compared with the paper.
-type Kind int
+// Kind says how a column is compared with the paper (verdict.Kind).
+type Kind = verdict.Kind
 
+// The kinds of column (see verdict.Kind).
 const (
-	// Key columns identify a row (benchmark, horizon, ε, …).
-	Key Kind = iota
-	// Exact columns must equal the printed value within the printed
-	// precision (Tolerance); cells the paper marks ≈ or < are compared
-	// with the explicit tolerance or bound of their qualifier.
-	Exact
-	// Pattern columns (random models, sampled statistics) are judged by the
-	// table's PatternOK; a row with a printed pattern cell and no judge is
-	// not judged.
-	Pattern
-	// Info columns are ours only.
-	Info
-	// Timing columns (wall-clock seconds and what derives from them) are
-	// shown beside the printed values, never judged, and left out of
-	// golden files.
-	Timing
-	// Setting columns echo an input of the computation back (a model's
-	// size, a sample size, a controller count we chose): shown beside the
-	// printed value, never counted as agreement.
-	Setting
+	Key     = verdict.Key
+	Exact   = verdict.Exact
+	Pattern = verdict.Pattern
+	Info    = verdict.Info
+	Timing  = verdict.Timing
+	Setting = verdict.Setting
 )
 
 // Column is a named column of a table.
@@ -47,41 +33,34 @@ type Column struct {
 	Kind Kind
 }
 
-// Status of a row after comparison. Every compared row gets exactly one,
-// and the summary (Counts) counts each row once, by its status.
+// Status is the verdict on a compared row (verdict.Status). Every compared
+// row gets exactly one, and the summary (Counts) counts each row once, by
+// its status.
+type Status = verdict.Status
+
+// The statuses of a row (see verdict.Status).
 const (
-	// Agree: every judged column equals the printed value within its
-	// tolerance (deterministic computation).
-	Agree = "agree"
-	// Statistical: the printed value lies inside our sampling interval or
-	// range (the judge's note starts with StatPrefix).
-	Statistical = "statistical"
-	// Patterns: the row is judged by its shape (random models, bounds).
-	Patterns = "pattern"
-	// Explained: the row differs and a computation on the row accounts
-	// for the printed value (the note starts with ExplainPrefix).
-	Explained = "differs (explained)"
-	// Differs: the row differs and nothing computed explains why.
-	Differs = "differs"
-	// NotJudged: printed values exist but nothing judges them.
-	NotJudged = "not judged"
-	// SettingRow: the row's only printed values are settings (inputs
-	// echoed back): shown, never counted.
-	SettingRow = "setting"
-	// OursOnly: the paper prints no counterpart.
-	OursOnly = "ours only"
+	Agree       = verdict.Agree
+	Statistical = verdict.Statistical
+	Patterns    = verdict.Patterns
+	Structural  = verdict.Structural
+	Explained   = verdict.Explained
+	Differs     = verdict.Differs
+	NotJudged   = verdict.NotJudged
+	SettingRow  = verdict.SettingRow
+	OursOnly    = verdict.OursOnly
 )
 
-// Prefixes of the notes PatternOK returns, which decide the status of a
-// judged row: a passing judge whose note starts with StatPrefix gives
-// Statistical (else Patterns); a failing one whose note starts with
-// ExplainPrefix gives Explained (else Differs); a note starting with
-// NotJudgedPrefix gives NotJudged whatever the verdict.
+// How the notes of explained and not-judged rows begin. They are text for
+// the reader: the status is decided by type (verdict.Decide), never by a
+// note's prefix.
 const (
-	StatPrefix      = "statistical: "
-	ExplainPrefix   = "paper differs: "
-	NotJudgedPrefix = "not judged: "
+	ExplainPrefix   = verdict.ExplainedNote
+	NotJudgedPrefix = verdict.NotJudgedNote
 )
+
+// Counts summarises a compared table: every row is in exactly one field.
+type Counts = verdict.Counts
 
 // Table is a regenerated table.
 type Table struct {
@@ -92,43 +71,33 @@ type Table struct {
 	Columns []Column
 	Rows    [][]string
 	// PatternRow, when set, marks rows whose exact columns are compared by
-	// pattern only (rows of random models).
+	// pattern only (rows of random models, sampled rows).
 	PatternRow func(row int) bool
-	// PatternOK, when set, judges pattern cells (index into Rows); see
-	// StatPrefix for how its note sets the row's status.
-	PatternOK func(row int) (bool, string)
+	// PatternOK, when set, judges a row's pattern cells (index into Rows);
+	// its typed outcome sets the row's status (verdict.Decide).
+	PatternOK func(row int) verdict.Judgement
+	// Reading is the table's one alternative reading (nil for none): it is
+	// applied to every row and explains a differing row only if it
+	// reproduces every differing cell (verdict.Reading).
+	Reading *verdict.Reading
 	// Status and Note per row, filled by Compare; Printed[i][c] is the
 	// paper's value for row i and column c ("" where it prints none).
-	Status  []string
+	Status  []Status
 	Note    []string
 	Printed [][]string
 	Notes   []string // free-text remarks shown under the table
+	// ReadingNote, filled by Compare, says what the reading did on every
+	// row ("" without a reading).
+	ReadingNote string
 
-	explain  map[int]string    // computed explanation per row (Explain)
-	remarks  map[int][]string  // computed remarks per row (Remark)
-	rebuilt  map[int][]rebuild // second computations per row (Reconstruct)
-	cellKind map[[2]int]Kind   // per-cell kind overrides (SetKind)
+	remarks  map[int][]string // computed remarks per row (Remark)
+	cellKind map[[2]int]Kind  // per-cell kind overrides (SetKind)
 }
 
-// rebuild is a second computation of one printed cell (Reconstruct).
-type rebuild struct {
-	col, value, how string
-}
-
-// Explain records why the paper's printed values in row i differ from
-// ours. why must come from a computation on that row (a reconstructed
-// value, a count, a bound): format the computed numbers into it. Compare
-// uses it only if the row differs, as "paper differs: why (…)".
-func (t *Table) Explain(i int, why string) {
-	if t.explain == nil {
-		t.explain = map[int]string{}
-	}
-	t.explain[i] = why
-}
-
-// Remark adds a computed remark to row i's note whatever its status (it
+// Remark adds a computed remark to row i's note whatever its status. It
 // explains nothing: use it for what is known about an unexplained
-// difference, or for context).
+// difference (a setting that gives one row's printed value is a remark,
+// not a reading), or for context.
 func (t *Table) Remark(i int, s string) {
 	if t.remarks == nil {
 		t.remarks = map[int][]string{}
@@ -144,18 +113,6 @@ func (t *Table) Row(key string) int {
 		}
 	}
 	return -1
-}
-
-// Reconstruct records a second computation on row i whose result, value,
-// is claimed to be the paper's printed value of column col (how says what
-// was computed). Compare checks the claim with the column's tolerance: a
-// matching reconstruction explains a difference in that column, a failing
-// one is reported and explains nothing.
-func (t *Table) Reconstruct(i int, col, value, how string) {
-	if t.rebuilt == nil {
-		t.rebuilt = map[int][]rebuild{}
-	}
-	t.rebuilt[i] = append(t.rebuilt[i], rebuild{col, value, how})
 }
 
 // SetKind overrides the kind of one cell (row i, column col): for
@@ -255,165 +212,40 @@ func normNum(s string) string {
 }
 
 // Agrees reports whether ours equals the printed value to the printed
-// digits: numbers agree when |ours − printed| ≤ ½·10^{−d} (+1e-9) with d
-// the printed decimals; other text must be equal.
-func Agrees(ours, printed string) bool {
-	ok, _ := agreesWithin(ours, printed, Tolerance(printed))
-	return ok
-}
+// digits (verdict.AgreesText): numbers agree within half a unit of the
+// last printed digit (a bare printed 0 as exactly zero, within 1e-9);
+// other text must be equal.
+func Agrees(ours, printed string) bool { return verdict.AgreesText(ours, printed) }
 
-// Tolerance returns half a unit of the last printed digit of a number
-// (½·10^{−d}, d its decimals), the tolerance of an exact cell.
+// Tolerance returns the tolerance of an exact cell printed as printed:
+// half a unit of its last digit (1e-9 for a bare 0), or 0 for text.
 func Tolerance(printed string) float64 {
-	return 0.5 * math.Pow(10, -float64(decimals(printed)))
-}
-
-// decimals returns the number of printed decimals of s.
-func decimals(s string) int {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return len(s) - i - 1
+	p, err := verdict.Parse(printed)
+	if err != nil {
+		return 0
 	}
-	return 0
-}
-
-// agreesWithin compares ours with printed within an absolute tolerance
-// (+1e-9 for rounding noise); it reports whether both are numbers.
-func agreesWithin(ours, printed string, tol float64) (ok, numeric bool) {
-	printed = strings.TrimSpace(printed)
-	ours = strings.TrimSpace(ours)
-	p, errP := strconv.ParseFloat(printed, 64)
-	o, errO := strconv.ParseFloat(ours, 64)
-	if errP != nil || errO != nil {
-		return ours == printed, false
-	}
-	return math.Abs(o-p) <= tol+1e-9, true
-}
-
-// Qualifiers of printed cells (datasets/paper/README.md).
-const (
-	qualApprox = "approx" // printed with ∼ or ≈
-	qualLess   = "lt"     // printed as <x: a strict upper bound
-	qualStar   = "star"   // printed as ∗: no number
-)
-
-// qualifiers parses a paper row's qualifiers cell ("col:kind;col:kind").
-func qualifiers(cell string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, q := range strings.Split(cell, ";") {
-		q = strings.TrimSpace(q)
-		if q == "" {
-			continue
-		}
-		col, kind, ok := strings.Cut(q, ":")
-		if !ok || (kind != qualApprox && kind != qualLess && kind != qualStar) {
-			return nil, fmt.Errorf("qualifier %q: want column:approx, column:lt or column:star", q)
-		}
-		out[col] = kind
-	}
-	return out, nil
-}
-
-// cellCheck compares our value with a printed cell under its qualifier.
-// prec is the largest number of decimals printed in the cell's column of
-// the paper table: an ≈ cell is compared within ½·10^{−prec} (0.005 for
-// "≈0" in a column printed at two decimals), never at the integer
-// precision of its own digits. A bare printed 0 is compared as exactly
-// zero (within 1e-9). It returns the verdict and, for qualified cells, the
-// tolerance or bound used.
-func cellCheck(ours, printed, qual string, prec int) (ok bool, how string) {
-	switch qual {
-	case qualApprox:
-		d := max(prec, decimals(printed))
-		tol := 0.5 * math.Pow(10, -float64(d))
-		ok, _ = agreesWithin(ours, printed, tol)
-		return ok, fmt.Sprintf("≈%s compared within %s", strings.TrimSpace(printed), strconv.FormatFloat(tol, 'g', -1, 64))
-	case qualLess:
-		p, errP := strconv.ParseFloat(strings.TrimSpace(printed), 64)
-		o, errO := strconv.ParseFloat(strings.TrimSpace(ours), 64)
-		return errP == nil && errO == nil && o < p, "<" + strings.TrimSpace(printed) + " compared as a strict bound"
-	}
-	if isZero(printed) {
-		// A bare printed 0 is a claim of zero ("the gap is 0", a count
-		// of 0), not a real value rounded to integers: within 1e-9, never
-		// ½, so a real 0.3 cannot agree with it.
-		ok, _ = agreesWithin(ours, printed, 0)
-		return ok, ""
-	}
-	return Agrees(ours, printed), ""
-}
-
-// isZero reports whether a printed cell is a bare integer zero ("0", "-0").
-func isZero(printed string) bool {
-	p := strings.TrimPrefix(strings.TrimSpace(printed), "-")
-	return p == "0"
-}
-
-// Counts summarises a compared table: every row is in exactly one field.
-type Counts struct {
-	Exact       int // Agree
-	Statistical int // Statistical
-	Pattern     int // Patterns
-	Explained   int // Explained
-	Unexplained int // Differs
-	NotJudged   int // NotJudged
-	Settings    int // SettingRow
-	OursOnly    int // OursOnly
-}
-
-// Agreeing returns the rows that agree: exactly, statistically or by
-// pattern.
-func (c Counts) Agreeing() int { return c.Exact + c.Statistical + c.Pattern }
-
-// Judged returns the rows with a verdict (agreeing or differing).
-func (c Counts) Judged() int { return c.Agreeing() + c.Explained + c.Unexplained }
-
-// Add returns the field-wise sum of c and d.
-func (c Counts) Add(d Counts) Counts {
-	return Counts{c.Exact + d.Exact, c.Statistical + d.Statistical, c.Pattern + d.Pattern, c.Explained + d.Explained,
-		c.Unexplained + d.Unexplained, c.NotJudged + d.NotJudged, c.Settings + d.Settings, c.OursOnly + d.OursOnly}
+	return p.Tolerance()
 }
 
 // Counts returns the summary of a compared table (zero before Compare).
-func (t *Table) Counts() Counts {
-	var c Counts
-	for _, s := range t.Status {
-		switch s {
-		case Agree:
-			c.Exact++
-		case Statistical:
-			c.Statistical++
-		case Patterns:
-			c.Pattern++
-		case Explained:
-			c.Explained++
-		case Differs:
-			c.Unexplained++
-		case NotJudged:
-			c.NotJudged++
-		case SettingRow:
-			c.Settings++
-		case OursOnly:
-			c.OursOnly++
-		}
-	}
-	return c
-}
+func (t *Table) Counts() Counts { return verdict.Count(t.Status) }
 
 // Compare fills Status and Note for every row against the transcribed
 // paper table (if any) and returns the number of agreeing rows (exact,
 // statistical or pattern; see Counts for the full summary).
 //
-// Every printed cell of a row is judged by its kind: Exact cells within
-// their tolerance (qualifiers: ≈ cells within the column's printed
-// precision, < cells as strict bounds), Pattern cells by PatternOK, and
-// Setting and Timing cells are shown but never judged. A row agrees only
-// if every judged cell does; a printed pattern cell without a judge
-// leaves the row NotJudged, never agreeing.
+// Each row is decided by verdict.Decide: every printed cell is judged by
+// its kind (Exact cells within their tolerance, ≈ cells within the
+// column's printed precision, < cells as strict bounds, Pattern cells by
+// PatternOK; Setting and Timing cells are shown, never judged), and a
+// differing row is explained only by the table's Reading, when it
+// reproduces every differing cell. ReadingNote says what the reading did
+// on every row.
 func (t *Table) Compare() (agree int, err error) {
-	t.Status = make([]string, len(t.Rows))
+	t.Status = make([]Status, len(t.Rows))
 	t.Note = make([]string, len(t.Rows))
 	t.Printed = make([][]string, len(t.Rows))
+	t.ReadingNote = ""
 	var header []string
 	var paper [][]string
 	if t.Paper != "" {
@@ -426,14 +258,28 @@ func (t *Table) Compare() (agree int, err error) {
 	for i, h := range header {
 		col[h] = i
 	}
-	// printed precision per column: the most decimals of any number in it
-	prec := map[string]int{}
-	for _, r := range paper {
-		for j, h := range header {
-			if _, err := strconv.ParseFloat(strings.TrimSpace(r[j]), 64); err == nil {
-				prec[h] = max(prec[h], decimals(r[j]))
+	if t.Reading != nil {
+		var names []string
+		for _, c := range t.Columns {
+			names = append(names, c.Name)
+		}
+		if err := t.Reading.Validate(names); err != nil {
+			return 0, fmt.Errorf("repro: %s: %w", t.Name, err)
+		}
+		for c := range t.Reading.Covers {
+			if _, ok := col[c]; !ok {
+				return 0, fmt.Errorf("repro: %s: the reading covers %q, which paper/%s.csv does not print", t.Name, c, t.Paper)
 			}
 		}
+	}
+	// printed precision per column: the last digit of its finest number
+	places := map[string]int{}
+	for j, h := range header {
+		cells := make([]string, len(paper))
+		for k, r := range paper {
+			cells[k] = r[j]
+		}
+		places[h] = verdict.ColumnPlaces(cells)
 	}
 	// paper rows by key
 	byKey := map[string][]string{}
@@ -450,6 +296,7 @@ func (t *Table) Compare() (agree int, err error) {
 		}
 		byKey[strings.Join(parts, "|")] = r
 	}
+	var rec verdict.Record
 	for i, row := range t.Rows {
 		key := t.Key(i)
 		pr, ok := byKey[key]
@@ -461,138 +308,38 @@ func (t *Table) Compare() (agree int, err error) {
 			}
 			continue
 		}
-		quals := map[string]string{}
+		quals := map[string]verdict.Qualifier{}
 		if j, in := col["qualifiers"]; in {
-			if quals, err = qualifiers(pr[j]); err != nil {
+			if quals, err = verdict.ParseQualifiers(pr[j]); err != nil {
 				return 0, fmt.Errorf("repro: paper/%s.csv, row %q, column qualifiers: %w", t.Paper, key, err)
 			}
 		}
+		r := verdict.Row{Index: i, Reading: t.Reading}
+		printed := map[string]string{}
 		for c, cd := range t.Columns {
 			if j, in := col[cd.Name]; in {
 				t.Printed[i][c] = pr[j]
 			}
+			printed[cd.Name] = t.Printed[i][c]
+			r.Cells = append(r.Cells, verdict.Cell{Column: cd.Name, Kind: t.kind(i, c), Ours: row[c], Printed: t.Printed[i][c],
+				Qualifier: quals[cd.Name], Places: places[cd.Name]})
 		}
-		var nExact, nPattern, nSetting, nTiming int
-		var diffs, remarks []string
-		diffCols := map[string]bool{}
-		for c, cd := range t.Columns {
-			p := strings.TrimSpace(t.Printed[i][c])
-			if p == "" || quals[cd.Name] == qualStar {
-				continue // nothing printed to compare with
-			}
-			switch t.kind(i, c) {
-			case Exact:
-				nExact++
-				okc, how := cellCheck(row[c], p, quals[cd.Name], prec[cd.Name])
-				if how != "" {
-					remarks = append(remarks, cd.Name+" "+how)
-				}
-				if !okc {
-					diffCols[cd.Name] = true
-					diffs = append(diffs, fmt.Sprintf("%s: ours %s, paper %s", cd.Name, row[c], p))
-				}
-			case Pattern:
-				nPattern++
-			case Setting:
-				nSetting++
-				if !Agrees(row[c], p) {
-					remarks = append(remarks, fmt.Sprintf("setting %s: ours %s, paper %s", cd.Name, row[c], p))
-				}
-			case Timing:
-				nTiming++
-			}
+		if t.PatternOK != nil {
+			r.Judge = func() verdict.Judgement { return t.PatternOK(i) }
 		}
-		judged, jok, jnote := false, false, ""
-		if nPattern > 0 && t.PatternOK != nil {
-			judged = true
-			jok, jnote = t.PatternOK(i)
-		}
-		// second computations of printed cells: a matching one explains
-		// its column; a failing one is reported unless another matched
-		var rebuilt []string
-		matched := map[string]bool{}
-		var failed []rebuild
-		for _, rb := range t.rebuilt[i] {
-			c := slices.IndexFunc(t.Columns, func(cd Column) bool { return cd.Name == rb.col })
-			if c < 0 || t.Printed[i][c] == "" {
-				return 0, fmt.Errorf("repro: %s row %q: reconstruction of %q, which the paper does not print", t.Name, key, rb.col)
-			}
-			p := strings.TrimSpace(t.Printed[i][c])
-			if okc, _ := cellCheck(rb.value, p, quals[rb.col], prec[rb.col]); okc {
-				delete(diffCols, rb.col)
-				matched[rb.col] = true
-				rebuilt = append(rebuilt, fmt.Sprintf("the printed %s %s is %s (%s)", rb.col, p, rb.how, rb.value))
-			} else {
-				failed = append(failed, rb)
-			}
-		}
-		for _, rb := range failed {
-			if !matched[rb.col] && diffCols[rb.col] {
-				rebuilt = append(rebuilt, fmt.Sprintf("the printed %s is not %s (%s)", rb.col, rb.how, rb.value))
-			}
-		}
-		jfail := judged && !jok && !strings.HasPrefix(jnote, NotJudgedPrefix)
-		switch {
-		case len(diffs) > 0 || jfail:
-			why, hasWhy := t.explain[i]
-			explained := (len(diffs) == 0 || hasWhy || len(diffCols) == 0) &&
-				(!jfail || strings.HasPrefix(jnote, ExplainPrefix))
-			var parts []string
-			if hasWhy && len(diffs) > 0 {
-				parts = append(parts, why)
-			}
-			parts = append(parts, rebuilt...)
-			if len(diffs) > 0 {
-				parts = append(parts, "("+strings.Join(diffs, "; ")+")")
-			}
-			if jfail {
-				parts = append(parts, jnote)
-			}
-			parts = append(parts, remarks...)
-			note := strings.Join(parts, "; ")
-			if explained {
-				t.Status[i] = Explained
-				if !strings.HasPrefix(note, ExplainPrefix) {
-					note = ExplainPrefix + note
-				}
-			} else {
-				t.Status[i] = Differs
-			}
-			t.Note[i] = note
-		case strings.HasPrefix(jnote, NotJudgedPrefix) || (nPattern > 0 && !judged):
-			t.Status[i] = NotJudged
-			t.Note[i] = jnote
-			if !judged {
-				t.Note[i] = NotJudgedPrefix + "no judge for the printed pattern values"
-			}
-			t.Note[i] = joinNote(t.Note[i], remarks)
-		case judged:
-			t.Status[i] = Patterns
-			if strings.HasPrefix(jnote, StatPrefix) {
-				t.Status[i] = Statistical
-			}
-			t.Note[i] = joinNote(jnote, remarks)
-		case nExact > 0:
-			t.Status[i] = Agree
-			t.Note[i] = joinNote("", remarks)
-		case nSetting > 0:
-			t.Status[i] = SettingRow
-			t.Note[i] = joinNote("setting: an input of the computation, not a result", remarks)
-		default:
-			t.Status[i] = NotJudged
-			t.Note[i] = NotJudgedPrefix + "the paper prints only timings here"
-			if nTiming == 0 {
-				t.Note[i] = NotJudgedPrefix + "nothing printed to compare with"
-			}
-		}
+		d := verdict.Decide(r)
+		t.Status[i], t.Note[i] = d.Status, d.Note
+		rec.Add(key, d, printed)
 	}
 	for i, r := range t.remarks {
 		if i >= 0 && i < len(t.Rows) {
 			t.Note[i] = joinNote(t.Note[i], r)
 		}
 	}
-	c := t.Counts()
-	return c.Agreeing(), nil
+	if t.Reading != nil {
+		t.ReadingNote = rec.Note(t.Reading)
+	}
+	return t.Counts().Agreeing(), nil
 }
 
 func joinNote(note string, more []string) string {
@@ -627,7 +374,7 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	for i, r := range t.Rows {
 		st, note := "", ""
 		if t.Status != nil {
-			st, note = t.Status[i], t.Note[i]
+			st, note = string(t.Status[i]), t.Note[i]
 		}
 		if err := cw.Write(append(append([]string(nil), r...), st, note)); err != nil {
 			return err

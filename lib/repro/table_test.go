@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
 // compareRows builds a table against a transcribed paper table and
@@ -26,7 +28,7 @@ func TestCompareJudgesEveryColumn(t *testing.T) {
 	if tab.Status[0] != NotJudged {
 		t.Errorf("pattern column without a judge: status %q (%s), want %q", tab.Status[0], tab.Note[0], NotJudged)
 	}
-	tab.PatternOK = func(int) (bool, string) { return false, "gap 0.117 is not 0" }
+	tab.PatternOK = func(int) verdict.Judgement { return verdict.Differ("gap 0.117 is not 0", "value_gap") }
 	compareRows(t, tab)
 	if tab.Status[0] != Differs {
 		t.Errorf("failing judge in a row with agreeing exact columns: status %q, want %q", tab.Status[0], Differs)
@@ -46,7 +48,7 @@ func TestCompareApproxTolerance(t *testing.T) {
 	cols := []Column{{"panel", Key}, {"eps", Key}, {"empirical_error", Exact}, {"d_w", Exact}}
 	for _, tc := range []struct {
 		dw   string
-		want string
+		want Status
 	}{{"0.092", Differs}, {"0.004", Agree}, {"0.006", Differs}} {
 		tab := &Table{Name: "t", Paper: "value-bounds", Columns: cols, Rows: [][]string{{"C", "0.3", "0.001", tc.dw}}}
 		compareRows(t, tab)
@@ -66,7 +68,7 @@ func TestCompareZeroClaim(t *testing.T) {
 	cols := []Column{{"id", Key}, {"section_label", Info}, {"quantity", Info}, {"value", Exact}}
 	for _, tc := range []struct {
 		ours string
-		want string
+		want Status
 	}{{"0", Agree}, {"0.0000000001", Agree}, {"-0", Agree}, {"0.3", Differs}, {"0.0001", Differs}, {"1", Differs}} {
 		tab := &Table{Name: "t", Paper: "inline-claims", Columns: cols, Rows: [][]string{{"m2_gap", "", "", tc.ours}}}
 		compareRows(t, tab)
@@ -78,27 +80,9 @@ func TestCompareZeroClaim(t *testing.T) {
 		ours, printed string
 		want          bool
 	}{{"0.4", "0", false}, {"0", "0", true}, {"3.4", "3", true}, {"0.004", "0.00", true}, {"0.006", "0.00", false}} {
-		if ok, _ := cellCheck(tc.ours, tc.printed, "", 0); ok != tc.want {
-			t.Errorf("cellCheck(%s, printed %s) = %v, want %v", tc.ours, tc.printed, ok, tc.want)
+		if ok, _ := verdict.Check(tc.ours, tc.printed, verdict.Plain, 0); ok != tc.want {
+			t.Errorf("Check(%s, printed %s) = %v, want %v", tc.ours, tc.printed, ok, tc.want)
 		}
-	}
-}
-
-func TestQualifiers(t *testing.T) {
-	q, err := qualifiers("empirical_error:approx; time_s:lt;x:star")
-	if err != nil || q["empirical_error"] != "approx" || q["time_s"] != "lt" || q["x"] != "star" {
-		t.Errorf("qualifiers: %v, %v", q, err)
-	}
-	for _, bad := range []string{"a", "a:about", ":approx:x"} {
-		if _, err := qualifiers(bad); err == nil {
-			t.Errorf("qualifiers(%q): no error", bad)
-		}
-	}
-	if ok, _ := cellCheck("0.009", "0.01", qualLess, 2); !ok {
-		t.Error("0.009 < 0.01 rejected")
-	}
-	if ok, _ := cellCheck("0.01", "0.01", qualLess, 2); ok {
-		t.Error("0.01 < 0.01 accepted")
 	}
 }
 
@@ -118,29 +102,39 @@ func TestCompareSettings(t *testing.T) {
 	}
 }
 
-// Item 6: a reconstruction explains a difference only if it reproduces
-// the printed value; otherwise the row stays unexplained.
-func TestCompareReconstruction(t *testing.T) {
+// The table's reading explains a difference only if its computed value
+// reproduces the printed one; otherwise the row stays unexplained. It is
+// applied to every row, and used only on rows that differ.
+func TestCompareReading(t *testing.T) {
 	cols := []Column{{"benchmark", Key}, {"n_states", Setting}, {"quotient_n_states", Exact}}
 	for _, tc := range []struct {
-		value, want string
-	}{{"3", Explained}, {"4", Differs}} {
-		tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"Tiger", "2", "6"}}}
-		tab.Reconstruct(0, "quotient_n_states", tc.value, "a second computation")
+		value float64
+		want  Status
+	}{{3, Explained}, {4, Differs}} {
+		v := map[int]float64{0: tc.value, 1: tc.value}
+		tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"Tiger", "2", "6"}, {"GridWorld 3x3", "9", "6"}},
+			Reading: &verdict.Reading{How: "a second computation", Covers: map[string]string{"quotient_n_states": "the count of a second computation"},
+				Value: func(i int, _ string) (float64, bool) { x, ok := v[i]; return x, ok }}}
 		compareRows(t, tab)
 		if tab.Status[0] != tc.want {
-			t.Errorf("reconstruction %s of the printed 3: status %q (%s), want %q", tc.value, tab.Status[0], tab.Note[0], tc.want)
+			t.Errorf("reading %g of the printed 3: status %q (%s), want %q", tc.value, tab.Status[0], tab.Note[0], tc.want)
 		}
 		if tc.want == Explained && !strings.HasPrefix(tab.Note[0], ExplainPrefix) {
 			t.Errorf("explained note %q", tab.Note[0])
 		}
+		// the agreeing row keeps its status and an empty note
+		if tab.Status[1] != Agree || tab.Note[1] != "" {
+			t.Errorf("agreeing row with a reading: %q %q", tab.Status[1], tab.Note[1])
+		}
+		if !strings.Contains(tab.ReadingNote, "applied to every row") || !strings.Contains(tab.ReadingNote, "of the 2 printed cells") {
+			t.Errorf("reading note %q", tab.ReadingNote)
+		}
 	}
-	// An explanation is used only on a row that differs.
-	tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"GridWorld 3x3", "9", "6"}}}
-	tab.Explain(0, "why")
-	compareRows(t, tab)
-	if tab.Status[0] != Agree || tab.Note[0] != "" {
-		t.Errorf("agreeing row with an explanation: %q %q", tab.Status[0], tab.Note[0])
+	// a reading of a column the paper does not print is an error
+	tab := &Table{Name: "t", Paper: "pbvi-comparison", Columns: cols, Rows: [][]string{{"Tiger", "2", "6"}},
+		Reading: &verdict.Reading{How: "x", Covers: map[string]string{"n_states_x": "y"}, Value: func(int, string) (float64, bool) { return 0, false }}}
+	if _, err := tab.Compare(); err == nil {
+		t.Error("a reading of a column the table does not have: no error")
 	}
 }
 
@@ -152,7 +146,11 @@ func TestJudgesCompute(t *testing.T) {
 	// 0.5625 is not ≈0.57 within 0.005), so the two rows are not one
 	// verdict counted twice
 	we := buildTable(t, env, "worked-examples")
-	for _, c := range []struct{ id, name, status, says string }{
+	for _, c := range []struct {
+		id, name string
+		status   Status
+		says     string
+	}{
 		{"sensor_grid_w1_approx", "W1", Patterns, "stays below ε = 0.2 and is the printed ≈0.14"},
 		{"sensor_grid_tv_approx", "TV", Differs, "exceeds ε = 0.2 as claimed, but is not the printed ≈0.57"},
 	} {
@@ -263,13 +261,13 @@ func TestLargerScaleRandomJudge(t *testing.T) {
 	if i < 0 {
 		t.Fatal("no Random |S|=20, T = 3 row")
 	}
-	if ok, note := tab.PatternOK(i); !ok {
-		t.Fatalf("printed row judged different: %s", note)
+	if j := tab.PatternOK(i); j.Outcome != verdict.AgreeStructurally {
+		t.Fatalf("printed row judged %v: %s", j.Outcome, j.Note)
 	}
 	c := slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == "classes_eps0_3" })
 	tab.Printed[i][c] = "9" // a printed count our draw does not give
-	if ok, note := tab.PatternOK(i); ok || !strings.Contains(note, "classes_eps0_3: ours 4, paper 9") {
-		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
+	if j := tab.PatternOK(i); j.Outcome != verdict.Disagree || !strings.Contains(j.Note, "classes_eps0_3: ours 4, paper 9") {
+		t.Errorf("judge passes a different printed count: %v, %q", j.Outcome, j.Note)
 	}
 }
 
@@ -282,12 +280,12 @@ func TestMediumScaleRandomJudge(t *testing.T) {
 	if i < 0 {
 		t.Fatal("no Random |S|=50 row")
 	}
-	if ok, note := tab.PatternOK(i); !ok {
-		t.Fatalf("printed row judged different: %s", note)
+	if j := tab.PatternOK(i); j.Outcome != verdict.AgreeStructurally {
+		t.Fatalf("printed row judged %v: %s", j.Outcome, j.Note)
 	}
 	c := slices.IndexFunc(tab.Columns, func(c Column) bool { return c.Name == "classes_eps0" })
 	tab.Printed[i][c] = "7"
-	if ok, note := tab.PatternOK(i); ok || !strings.Contains(note, "classes_eps0: ours 6, paper 7") {
-		t.Errorf("judge passes a different printed count: %v, %q", ok, note)
+	if j := tab.PatternOK(i); j.Outcome != verdict.Disagree || !strings.Contains(j.Note, "classes_eps0: ours 6, paper 7") {
+		t.Errorf("judge passes a different printed count: %v, %q", j.Outcome, j.Note)
 	}
 }
