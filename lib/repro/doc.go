@@ -1,6 +1,6 @@
 // Package repro regenerates the paper's tables from the library and
 // compares them, row by row, with the printed values transcribed under
-// datasets/paper (PAPER_MAP.md, "Kinds of agreement").
+// datasets/paper (docs/agreement.md).
 //
 // Each table is a Spec whose Build function computes the rows; Compare
 // judges every printed cell of a row by its column's Kind and gives the row

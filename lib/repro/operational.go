@@ -163,7 +163,7 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	// Random rows: our generator cannot repeat the paper's draw
-	// (BENCHMARKS.md); judge their shape only.
+	// (docs/benchmarks.md#random-models); judge their shape only.
 	t.PatternRow = func(i int) bool { return t.Rows[i][0] == "Random |S|=20" }
 	// The shape judged: the ε = 0 count is fixed by |O| and T (every
 	// history before depth T apart, depth T one class), and from the

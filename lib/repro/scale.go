@@ -21,7 +21,7 @@ import (
 // with package sample — 500 trajectories per (history, probe), 1,000
 // bootstrap resamples, seeds 0 … 9 for stability — and set every sampled
 // number beside its exact value. Their agreement is statistical
-// (PAPER_MAP.md): a row agrees when each printed class count is one that
+// (docs/agreement.md#statistical): a row agrees when each printed class count is one that
 // our ten seeds produce and the printed 95% interval overlaps ours. The
 // judgement is made by PatternOK (Compare has no statistical kind), so such
 // rows show as "pattern" with a note starting "statistical:".
@@ -384,7 +384,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 	t.Notes = append(t.Notes,
 		"Statistical agreement: each printed class count is one of the counts our seeds 0–9 give (seed_ranges), and the printed 95% interval overlaps ours (seed 0, 1,000 resamples). Our class counts, CI and max_w1 are seed 0's.",
 		"exact_max_w1 and exact_classes come from the exact pipeline (lib/distance), which the paper could not run at this scale: the sampled max W1 is biased upward (a maximum of noisy estimates), so a percentile bootstrap interval can miss the exact value (see tab:bootstrap-coverage).",
-		"Random rows come from our own draws (seed 1) and are compared by pattern only (BENCHMARKS.md): their exact max W1 is below 0.01, so the whole interval measures sampling noise, and the sampled counts collapse to one class per depth (3) from ε = 0.1, as printed.",
+		"Random rows come from our own draws (seed 1) and are compared by pattern only (docs/benchmarks.md#random-models): their exact max W1 is below 0.01, so the whole interval measures sampling noise, and the sampled counts collapse to one class per depth (3) from ε = 0.1, as printed.",
 		"cache_s is ours (plan + sampling + transport, seed 0), a timing: pattern only.")
 	return t, nil
 }
