@@ -65,7 +65,7 @@ func TestInfoFile(t *testing.T) {
 }
 
 func TestFamilyJSON(t *testing.T) {
-	// Family sizes: CONVENTIONS.md.
+	// Family sizes: docs/conventions.md#probe-families.
 	tests := []struct {
 		args []string
 		size float64

@@ -42,7 +42,7 @@ const DefaultMaxPairs = 1 << 24
 // DefaultMaxPairs pairs.
 type BeliefOptions struct {
 	// Probe is the controller whose actions produce the beliefs along a
-	// history (beliefs depend on the actions taken, CONVENTIONS.md); nil
+	// history (beliefs depend on the actions taken, docs/conventions.md#beliefs); nil
 	// means fsc.Constant(|A|, |O|, 0), the choice that reproduces
 	// tab:baseline-full.
 	Probe *fsc.FSC

@@ -34,7 +34,7 @@ func index(t testing.TB, list []string, name string) int {
 	return i
 }
 
-// TestSizes checks |S|, |A|, |O| of every registered model (BENCHMARKS.md,
+// TestSizes checks |S|, |A|, |O| of every registered model (docs/benchmarks.md,
 // paper tab:new-benchmarks and the RockSample paragraph) and that the full
 // Model.Validate accepts them.
 func TestSizes(t *testing.T) {
@@ -92,7 +92,7 @@ func TestSizes(t *testing.T) {
 
 // TestTiger checks the listen update of paper app:examples: b_L = (0.85,
 // 0.15) and P(L | L) = 0.85² + 0.15² = 0.745, and the Tiger rewards and
-// resets of BENCHMARKS.md.
+// resets of docs/benchmarks.md#tiger.
 // TestGroundNames checks that every built-in names its ground metric, that
 // GroundName finds the name from the matrix alone, and that the GridWorld
 // metric is (|Δx| + |Δy|)/2 between quadrants, typed from its definition.
@@ -180,7 +180,7 @@ func TestTiger(t *testing.T) {
 	}
 }
 
-// TestGridWorld checks entries of the 3×3 GridWorld against BENCHMARKS.md.
+// TestGridWorld checks entries of the 3×3 GridWorld against docs/benchmarks.md#gridworld.
 func TestGridWorld(t *testing.T) {
 	m := mustLookup(t, "gridworld:3").Model
 	s := func(r, c int) int { return index(t, m.States, "s_"+string(rune('0'+r))+"_"+string(rune('0'+c))) }
@@ -425,7 +425,7 @@ func TestCoarsen(t *testing.T) {
 	}
 }
 
-// TestHallway checks the Hallway entries of BENCHMARKS.md.
+// TestHallway checks the Hallway entries of docs/benchmarks.md#hallway.
 func TestHallway(t *testing.T) {
 	m := mustLookup(t, "hallway:10").Model
 	left, right, stay := 0, 1, 2
@@ -455,7 +455,7 @@ func TestHallway(t *testing.T) {
 }
 
 // TestNetworkMonitoring compares the Kron kernel with an explicit dense
-// product for n = 4 (BENCHMARKS.md: up stays up 0.9, down recovers 0.3, bit
+// product for n = 4 (docs/benchmarks.md#network-monitoring: up stays up 0.9, down recovers 0.3, bit
 // k = node k) and checks Z.
 func TestNetworkMonitoring(t *testing.T) {
 	const n = 4
@@ -531,7 +531,7 @@ func TestNetworkMonitoring(t *testing.T) {
 	}
 }
 
-// TestRockSample checks RockSample(4,4) against BENCHMARKS.md.
+// TestRockSample checks RockSample(4,4) against docs/benchmarks.md#rocksample.
 func TestRockSample(t *testing.T) {
 	m := mustLookup(t, "rocksample:4:4").Model
 	a := func(name string) int { return index(t, m.Actions, name) }
@@ -644,8 +644,8 @@ func suffixLaw(m *pomdp.Model, b []float64, alpha []float64, depth int) map[stri
 	return out
 }
 
-// TestStationaryWitness checks the emissions of BENCHMARKS.md and the
-// suffix laws of paper prop:stationary-counterexample (CONVENTIONS.md:
+// TestStationaryWitness checks the emissions of docs/benchmarks.md#stationary-witness and the
+// suffix laws of paper prop:stationary-counterexample (docs/conventions.md#checked-numbers:
 // {UU: ¾, UX: ¼} and {UU: ¾, UY: ¼}; both deterministic controllers give
 // UU with probability 1).
 func TestStationaryWitness(t *testing.T) {
@@ -653,7 +653,7 @@ func TestStationaryWitness(t *testing.T) {
 	st := func(n string) int { return index(t, m.States, n) }
 	ob := func(n string) int { return index(t, m.Observations, n) }
 	A, B := index(t, m.Actions, "A"), index(t, m.Actions, "B")
-	// (from, action, to, emitted) per BENCHMARKS.md.
+	// (from, action, to, emitted) per docs/benchmarks.md#stationary-witness.
 	steps := []struct {
 		from string
 		a    int
@@ -708,7 +708,7 @@ func TestStationaryWitness(t *testing.T) {
 	}
 }
 
-// TestInspectionChoice walks the deterministic structure of BENCHMARKS.md.
+// TestInspectionChoice walks the deterministic structure of docs/benchmarks.md#inspection-choice.
 func TestInspectionChoice(t *testing.T) {
 	m := mustLookup(t, "inspection").Model
 	st := func(n string) int { return index(t, m.States, n) }
@@ -736,7 +736,7 @@ func TestInspectionChoice(t *testing.T) {
 	}
 }
 
-// TestChannel checks Z of BENCHMARKS.md "Channel communication" and errors.
+// TestChannel checks Z of docs/benchmarks.md#channel and errors.
 func TestChannel(t *testing.T) {
 	m := mustLookup(t, "channel:3:4:0.3").Model
 	for s := range m.States {

@@ -1,5 +1,5 @@
 // Package bench builds the benchmark POMDPs of the paper, entry for entry as
-// defined in BENCHMARKS.md (0-based indices, names in the listed order).
+// defined in docs/benchmarks.md (0-based indices, names in the listed order).
 //
 // Every constructor returns a Benchmark: the validated *pomdp.Model, the
 // ground metric d_O on its observations (an ot.Ground) and a one-line

@@ -7,7 +7,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// GridWorld observation indices (BENCHMARKS.md order).
+// GridWorld observation indices (docs/benchmarks.md#gridworld order).
 const (
 	NW = iota
 	NE
@@ -124,7 +124,7 @@ func gridWorld(name string, n int, goal bool) (*pomdp.Model, error) {
 	}, nil
 }
 
-// GridWorld returns the n×n GridWorld (BENCHMARKS.md "GridWorld"; the paper
+// GridWorld returns the n×n GridWorld (docs/benchmarks.md#gridworld; the paper
 // uses n = 3, 4, 5, 6, 8, 10). States s_r_c row-major (index r·n + c),
 // actions up, down, left, right, stay, observations NW, NE, SW, SE:
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // Hallway returns the corridor of L cells with three landmarks
-// (BENCHMARKS.md "Hallway"; the paper uses L = 10, 20). States pos_0 …
+// (docs/benchmarks.md#hallway; the paper uses L = 10, 20). States pos_0 …
 // pos_{L−1}, actions left, right, stay, observations lm_0, lm_1, lm_2:
 //
 //	left/right: T(s, a, s∓1 clipped) += 0.8, T(s, a, s) += 0.2

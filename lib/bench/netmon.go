@@ -21,7 +21,7 @@ func NetworkNodeFactor() [][]float64 {
 }
 
 // NetworkMonitoring returns the network of n independent nodes
-// (BENCHMARKS.md "Network Monitoring"; the paper uses n = 4, 5, 9, 10, 12).
+// (docs/benchmarks.md#network-monitoring; the paper uses n = 4, 5, 9, 10, 12).
 // There are 2ⁿ states; bit k of the state index is 1 when node k is up, and
 // the state name lists the nodes 0 … n−1 as U (up) or D (down), e.g. s_UDD
 // is index 1. Actions probe_0 … probe_{n−1}, do_nothing; observations

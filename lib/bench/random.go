@@ -28,7 +28,7 @@ func dirichlet(dst []float64, alpha int, rnd *rand.Rand) {
 
 // RandomStructured returns the random structured POMDP with nS states, nA
 // actions and nO observations drawn from the seeded source
-// rand.NewPCG(seed, 0) (BENCHMARKS.md "Random structured POMDP"; the paper
+// rand.NewPCG(seed, 0) (docs/benchmarks.md#random-models; the paper
 // uses nA = 3, nO = 4). See RandomStructuredSource for the definition. The
 // same arguments give the same model (math/rand/v2's PCG and ExpFloat64 are
 // specified, stable algorithms).

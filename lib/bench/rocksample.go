@@ -8,7 +8,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// RockSample(4,4) layout (BENCHMARKS.md "RockSample(4,4)").
+// RockSample(4,4) layout (docs/benchmarks.md#rocksample).
 const (
 	rsSize     = 4
 	rsRocks    = 4
@@ -33,13 +33,13 @@ func RockSampleState(row, col, rockbits int) int {
 
 // CheckEfficiency returns the RockSample sensor efficiency at Manhattan
 // distance dist: η = max(0.5, 1 − dist/d_max) with d_max = 4·√2. This is
-// the paper's sensor (BENCHMARKS.md), used by RockSample44 only; Smith &
+// the paper's sensor (docs/benchmarks.md#rocksample), used by RockSample44 only; Smith &
 // Simmons' exponential sensor is RockSensorEfficiency.
 func CheckEfficiency(dist int) float64 {
 	return math.Max(0.5, 1-float64(dist)/(4*math.Sqrt2))
 }
 
-// RockSample44 returns RockSample(4,4) (BENCHMARKS.md; paper |S| = 257, 9
+// RockSample44 returns RockSample(4,4) (docs/benchmarks.md#rocksample; paper |S| = 257, 9
 // actions, 3 observations).
 //
 // States: index (row·4 + col)·16 + rockbits (bit i = 1 when rock i is

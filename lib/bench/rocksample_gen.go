@@ -62,7 +62,7 @@ var publishedRocks = map[[2]int]struct {
 
 // RockSampleLayout returns the default layout of RockSample(n, k):
 //
-//   - (4,4): the repository's RockSample(4,4) map of BENCHMARKS.md, rocks
+//   - (4,4): the repository's RockSample(4,4) map of docs/benchmarks.md#rocksample, rocks
 //     at (0,1), (1,3), (2,1), (3,3), start (0,0);
 //   - (5,5), (5,7), (7,8), (11,11): the published layouts (POMCP / DESPOT
 //     sources, equal to the APPL RockSample_n_k files; see below), start in
@@ -97,7 +97,7 @@ func RockSampleLayout(n, k int) (RockLayout, error) {
 		return RockLayout{}, fmt.Errorf("bench: RockSample(%d, %d): need 0 ≤ k ≤ n² = %d rocks", n, k, n*n)
 	}
 	if n == rsSize && k == rsRocks {
-		return RockLayout{Start: [2]int{0, 0}, Rocks: RockPositions(), Source: "BENCHMARKS.md RockSample(4,4)"}, nil
+		return RockLayout{Start: [2]int{0, 0}, Rocks: RockPositions(), Source: "the paper's RockSample(4,4) layout (docs/benchmarks.md#rocksample)"}, nil
 	}
 	if p, ok := publishedRocks[[2]int{n, k}]; ok {
 		conv := func(xy [2]int) [2]int { return [2]int{n - 1 - xy[1], xy[0]} }

@@ -103,7 +103,7 @@ func TestRockSampleLayouts(t *testing.T) {
 		}
 	}
 	if l, _ := RockSampleLayout(4, 4); l.Start != [2]int{0, 0} || !reflect.DeepEqual(l.Rocks, RockPositions()) {
-		t.Errorf("RockSample(4,4) layout %v, want BENCHMARKS.md's", l)
+		t.Errorf("RockSample(4,4) layout %v, want the layout of docs/benchmarks.md#rocksample", l)
 	}
 	for _, nk := range [][2]int{{1, 0}, {1, 1}, {2, 3}, {2, 4}, {3, 2}, {6, 6}, {10, 10}, {16, 6}} {
 		n, k := nk[0], nk[1]

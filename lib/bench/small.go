@@ -31,7 +31,7 @@ func deterministic(name string, states, actions, obs []string, next [][]int, emi
 }
 
 // StationaryWitness returns the POMDP of paper
-// prop:stationary-counterexample (BENCHMARKS.md "Stationary witness"):
+// prop:stationary-counterexample (docs/benchmarks.md#stationary-witness):
 // states p_L, p_R, x_0, y_0, x_1, y_1, d_U, d_X, d_Y; actions A, B;
 // observations L, R, U, X, Y; b0 = ½ p_L + ½ p_R; discrete metric; R = 0.
 //
@@ -42,8 +42,9 @@ func deterministic(name string, states, actions, obs []string, next [][]int, emi
 //
 // Transitions are deterministic and the observation depends only on the
 // arrival state: x_0 emits L, y_0 emits R, x_1, y_1 and d_U emit U, d_X
-// emits X, d_Y emits Y; this gives exactly the emissions of the
-// specification ("p_L → x_0 emitting L", "B → d_X from x_1 (emits X)", …).
+// emits X, d_Y emits Y; this gives exactly the emissions of the paper's
+// model (p_L → x_0 emits L, B from x_1 → d_X emits X, …;
+// docs/benchmarks.md#stationary-witness).
 // p_L and p_R are never entered; their Z rows (L and R) are placeholders.
 //
 // At T = 3 the deterministic 1-node controllers give the same suffix law
@@ -87,7 +88,7 @@ func StationaryWitness() (Benchmark, error) {
 }
 
 // InspectionChoice returns the inspection-choice POMDP of the value-bound
-// tightness experiment (BENCHMARKS.md "Inspection choice"): states root,
+// tightness experiment (docs/benchmarks.md#inspection-choice): states root,
 // left_mode, right_mode, success, failure, neutral; actions inspect, skip;
 // observations left_hint, right_hint, success, failure, neutral; b0 = root;
 // discrete metric.
@@ -100,7 +101,7 @@ func StationaryWitness() (Benchmark, error) {
 // Transitions are deterministic and the observation depends only on the
 // arrival state: left_mode emits left_hint, right_mode emits right_hint,
 // success, failure and neutral emit their own name. root is never entered;
-// its Z row (neutral) is a placeholder. BENCHMARKS.md gives no reward, so
+// its Z row (neutral) is a placeholder. The paper gives no reward (docs/benchmarks.md#inspection-choice), so
 // R = 0; objectives are supplied by the caller.
 func InspectionChoice() (Benchmark, error) {
 	const (
@@ -126,7 +127,7 @@ func InspectionChoice() (Benchmark, error) {
 }
 
 // Channel returns the communication channel with k messages and c code
-// symbols (BENCHMARKS.md "Channel communication"): states msg_0 … msg_{k−1}
+// symbols (docs/benchmarks.md#channel): states msg_0 … msg_{k−1}
 // (identity transition), actions code_0 … code_{c−1}, observations
 // recv_0 … recv_{c−1},
 //

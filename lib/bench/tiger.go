@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultTigerAccuracy is the probability that listening reports the
-// tiger's side correctly (BENCHMARKS.md "Tiger").
+// tiger's side correctly (docs/benchmarks.md#tiger).
 const DefaultTigerAccuracy = 0.85
 
 // tigerName returns the canonical registry name of a Tiger variant: the
@@ -41,8 +41,8 @@ func listenObs(accuracy float64) *pomdp.Sparse {
 	})
 }
 
-// TigerListen returns the listen-only Tiger (BENCHMARKS.md "Tiger, listen
-// only"; paper app:examples): S = {tiger_left, tiger_right}, A = {listen},
+// TigerListen returns the listen-only Tiger
+// (docs/benchmarks.md#listen-only-tiger; paper app:examples): S = {tiger_left, tiger_right}, A = {listen},
 // O = {L, R}, T the identity,
 //
 //	Z(tiger_left, listen, L) = Z(tiger_right, listen, R) = accuracy,
@@ -69,7 +69,7 @@ func TigerListen(accuracy float64) (Benchmark, error) {
 }
 
 // Tiger returns the full-action Tiger, the paper's default "Tiger"
-// (BENCHMARKS.md "Tiger, full actions"): S = {tiger_left, tiger_right},
+// (docs/benchmarks.md#tiger): S = {tiger_left, tiger_right},
 // A = {listen, open_left, open_right}, O = {L, R}.
 //
 //	listen:               T identity, Z as in TigerListen(accuracy)

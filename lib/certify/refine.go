@@ -59,7 +59,7 @@ type Refinement struct {
 // its N histories in one class, as for depth T): start from the partition by
 // length, {O^t : 0 ≤ t ≤ T}; in every pass split each unstable block once
 // by the rule; repeat until a pass changes nothing. Distances are compared
-// with ε + partition.ZeroTol, as everywhere else (CONVENTIONS.md).
+// with ε + partition.ZeroTol, as everywhere else (docs/conventions.md#partitions).
 //
 // With SplitClique a pass turns an unstable block B = (h_1, h_2, …) into
 //
@@ -67,7 +67,7 @@ type Refinement struct {
 //
 // so the classes are found one per pass, in history order, each the
 // first-fit clique of the first history not yet placed. Greedy complete
-// linkage (partition.Greedy, CONVENTIONS.md) builds exactly the same
+// linkage (partition.Greedy, docs/conventions.md#partitions) builds exactly the same
 // classes: its scan merges into cluster h_1 every later singleton that is
 // within ε of all of the cluster before moving on, so the two partitions
 // are equal for every d and ε (the tests check this on the benchmarks and

@@ -9,7 +9,7 @@ import (
 )
 
 // roundScale is 10^12: beliefs and observation probabilities are compared
-// after rounding to 12 decimals (CONVENTIONS.md, "Exact clock-aware m = 1").
+// after rounding to 12 decimals (docs/conventions.md#exact-clock-aware-quotients).
 const roundScale = 1e12
 
 // standIn is the belief ID of the impossible-history stand-in: a

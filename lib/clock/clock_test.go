@@ -81,7 +81,7 @@ func TestProbeFamilyComparison(t *testing.T) {
 }
 
 // Per-depth class counts on Tiger: op t+1 at depth 1 ≤ t < T (the listen
-// beliefs are indexed by the count difference; CONVENTIONS.md gives
+// beliefs are indexed by the count difference; docs/conventions.md#checked-numbers gives
 // 1+2+3+4+1 at T = 4) and clk 2^t (every history is its own class before
 // depth T; paper, tab:observation-planning "Cls." 4, 16, 64).
 func TestTigerDepthCounts(t *testing.T) {

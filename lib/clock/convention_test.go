@@ -103,7 +103,7 @@ func TestPossibilityPatternMatchesBruteForce(t *testing.T) {
 // one (paper: |Q_op| = 9, |Q_clk| = 10, ARI 0.957, over all 156 strings),
 // with the per-depth split 1+3+3+2 and 1+3+3+3 (issue 9); on Tiger and
 // GridWorld, where every string is possible under every prefix, the
-// reading changes nothing (the printed counts, CONVENTIONS.md).
+// reading changes nothing (the printed counts, docs/conventions.md#possibility-pattern).
 func TestPossibilityPatternRows(t *testing.T) {
 	for _, row := range tabProbeFamily {
 		b := lookup(t, row.spec)

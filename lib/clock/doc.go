@@ -5,7 +5,7 @@
 //
 // For m = 1 the clock-aware family Π^clk_{1,T} is the set of open-loop
 // action strings s ∈ A^T and the operational family Π^op is its subset of
-// the |A| constant strings (CONVENTIONS.md). Under a string s a depth-t
+// the |A| constant strings (docs/conventions.md#probe-families). Under a string s a depth-t
 // history h is followed by the belief b(h, s_{1:t}) reached by playing the
 // prefix s_{1:t} while observing h, and its conditional suffix law is the
 // law of the remaining observations when s_{t+1:T} is played from that
@@ -26,7 +26,7 @@
 //
 // Impossible (history, prefix) pairs. A history of probability 0 under a
 // prefix has no conditional law; the exact pipeline gives it the
-// point-mass law on the all-first-observation suffix (CONVENTIONS.md,
+// point-mass law on the all-first-observation suffix (docs/conventions.md#stand-ins,
 // law.PointMassStandIn), for both families. This package represents that
 // stand-in as a pseudo-belief that emits observation 0 with probability 1
 // under every action and stays the stand-in. Its class is therefore

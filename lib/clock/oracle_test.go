@@ -360,7 +360,7 @@ func (mt *oMetric) opDist(b1, b2 int32, a, k int) float64 {
 // (belief pair, k). With TransportNested, D is the recursive transport R
 // and D^clk is read off the vector s ↦ R(b, b', s), computed by a
 // recursion memoised per (belief pair, k) whose steps are |O|×|O|
-// transport problems (ALGORITHMS.md idea 9). With TransportW1 the same
+// transport problems (docs/algorithms.md#clock-aware-recursion). With TransportW1 the same
 // vector is an upper bound (R ≥ W1): strings are tried in decreasing order
 // of R and exact W1 solves (ot.Solver.SeqW1 on |O|^k-point laws) stop as
 // soon as R cannot beat the best value found.

@@ -104,7 +104,7 @@ const (
 	// under the constant continuation only (~_{t,a}). Depth T is one class.
 	PointMass Convention = iota
 	// PossibilityPattern is the reading of the authors' exact pipeline
-	// (CONVENTIONS.md; the printed stationary-witness row of
+	// (docs/conventions.md#possibility-pattern; the printed stationary-witness row of
 	// tab:probe-family-comparison). Every observation string of each depth,
 	// impossible ones included, is labelled by its possibility pattern:
 	// for each prefix of the family (all of A^t for clk, the constant ones
@@ -156,7 +156,7 @@ type Result struct {
 	// lexicographic history order. Depth T is one class.
 	Clk, Op *partition.Partition
 	// ARI is the adjusted Rand index of Op and Clk on the labels of all
-	// depths concatenated (CONVENTIONS.md).
+	// depths concatenated (docs/conventions.md#ari).
 	ARI float64
 	// Beliefs is the number of distinct beliefs met (rounded to 12
 	// decimals; the stand-in not counted), Nodes the number of interned

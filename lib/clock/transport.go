@@ -8,10 +8,10 @@ type Transport int
 
 const (
 	// TransportW1 is the exact W1 between the two suffix laws under the
-	// additive sequence cost Σ_t d_O(o_t, o'_t) (def:equiv, CONVENTIONS.md).
+	// additive sequence cost Σ_t d_O(o_t, o'_t) (def:equiv, docs/conventions.md#distances).
 	TransportW1 Transport = iota
 	// TransportNested is the recursive transport between belief pairs that
-	// the paper's reference code used for δ_clk (CONVENTIONS.md):
+	// the paper's reference code used for δ_clk (docs/conventions.md#exact-clock-aware-quotients):
 	//
 	//	R(b, b', ε) = 0,
 	//	R(b, b', a·s) = min_{γ ∈ Γ(P(·|b,a), P(·|b',a))} Σ_{o,o'} γ(o,o')·[d_O(o,o') + R(b_{ao}, b'_{ao'}, s)],

@@ -21,7 +21,7 @@ type Metric int
 
 const (
 	// W1 is the exact 1-Wasserstein distance under the additive sequence
-	// cost Σ_t d_O(o_t, o'_t) (CONVENTIONS.md "Distances").
+	// cost Σ_t d_O(o_t, o'_t) (docs/conventions.md#distances).
 	W1 Metric = iota
 	// TV is total variation ½ Σ |p − q|.
 	TV
@@ -80,7 +80,7 @@ type Options struct {
 	// limit.
 	MemBudget int64
 	// Eps, when not empty, lists the ε values the caller will partition
-	// at (decision mode, W1 only; ALGORITHMS.md ideas 6–7). Distances up
+	// at (decision mode, W1 only; docs/algorithms.md#decision-mode). Distances up
 	// to max(Eps) + partition.ZeroTol are exact; a pair known to exceed
 	// it (a probe's value, or a cheap lower bound from the one-step
 	// marginals) is settled without further transport problems and holds

@@ -48,12 +48,12 @@ func TestClassCounts(t *testing.T) {
 		eps    []float64
 		counts []int
 	}{
-		// CONVENTIONS.md: listen-only Tiger, 3 classes at ε = 0.5; depth T
+		// docs/conventions.md#checked-numbers: listen-only Tiger, 3 classes at ε = 0.5; depth T
 		// is one class, so ε = 0 gives 1 + 2 + 1 = 4 (the paper's worked
 		// example prints 7: it lists the four depth-2 histories apart).
-		{"CONVENTIONS.md, app:examples", "tiger-listen", fsc.KindStationary, 1, 2, []float64{0, 0.5}, []int{4, 3}},
-		// CONVENTIONS.md: 1 + 2 + 3 + 4 + 1 = 11.
-		{"CONVENTIONS.md", "tiger", fsc.KindStationary, 1, 4, []float64{0}, []int{11}},
+		{"docs/conventions.md#checked-numbers, app:examples", "tiger-listen", fsc.KindStationary, 1, 2, []float64{0, 0.5}, []int{4, 3}},
+		// docs/conventions.md#checked-numbers: 1 + 2 + 3 + 4 + 1 = 11.
+		{"docs/conventions.md#checked-numbers", "tiger", fsc.KindStationary, 1, 4, []float64{0}, []int{11}},
 		// tab:probe-family-comparison |Q_op|.
 		{"tab:probe-family-comparison", "tiger", fsc.KindStationary, 1, 2, []float64{0}, []int{4}},
 		{"tab:probe-family-comparison", "tiger", fsc.KindStationary, 1, 6, []float64{0}, []int{22}},
@@ -205,7 +205,7 @@ func TestCancel(t *testing.T) {
 
 func TestStandInsCounted(t *testing.T) {
 	// RockSample: moves emit "none" with certainty, so histories with
-	// good/bad observations after a move are impossible (CONVENTIONS.md: the
+	// good/bad observations after a move are impossible (docs/conventions.md#stand-ins: the
 	// convention matters for RockSample, never for Tiger or GridWorld).
 	r := compute(t, "rocksample:4:4", fsc.KindStationary, 1, 2, Options{})
 	if r.StandIns == 0 {
@@ -264,7 +264,7 @@ func TestModels(t *testing.T) {
 	}
 }
 
-// TestExactMatchesPairwise checks ALGORITHMS.md idea 5: grouping equal laws
+// TestExactMatchesPairwise checks docs/algorithms.md#exact-classes: grouping equal laws
 // probe by probe gives the ε = 0 partition of the pairwise distances.
 func TestExactMatchesPairwise(t *testing.T) {
 	for _, tc := range []struct {

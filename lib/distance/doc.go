@@ -10,22 +10,22 @@
 // Options.Progress and cancelled with the context:
 //
 //   - probes: controllers with the same action tree have the same laws and
-//     are computed once (ALGORITHMS.md idea 3; the family size is unchanged);
+//     are computed once (docs/algorithms.md#duplicate-probes; the family size is unchanged);
 //   - classes: the exact (ε = 0) classes by refinement of law vectors, no
-//     transport problem (idea 5);
+//     transport problem (docs/algorithms.md#exact-classes);
 //   - bounds (long suffixes only): family-wide lower bounds on each pair of
-//     class representatives, from one-step marginals (idea 7);
+//     class representatives, from one-step marginals (docs/algorithms.md#small-transport-problems);
 //   - distances: one transport problem per pair of class representatives
 //     per probe that the bounds cannot settle, on all cores; per-worker
-//     matrices merge by element-wise max (idea 8).
+//     matrices merge by element-wise max (docs/algorithms.md#splitting-the-family).
 //
 // Memory grows with Σ_t (classes at depth t)², not with the histories
 // squared; the greedy ε-partitions are the same as over all pairs (the
 // proof is in Compute's doc comment). Given the ε values it will be asked
 // for (Options.Eps), Compute settles pairs above the largest by lower
-// bounds instead of solving them (idea 6). Before computing, and again
+// bounds instead of solving them (docs/algorithms.md#decision-mode). Before computing, and again
 // when the classes are known, it estimates its peak memory (Cost, Plan)
 // and refuses a run over Options.MemBudget with a *BudgetError naming the
 // largest term. Results carry the number of (history, probe) pairs that
-// needed the impossible-history stand-in (CONVENTIONS.md).
+// needed the impossible-history stand-in (docs/conventions.md#stand-ins).
 package distance

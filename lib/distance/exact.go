@@ -25,8 +25,8 @@ type ExactResult struct {
 }
 
 // Exact returns the ε = 0 partition (h ≡ h' iff every probe gives them the
-// same suffix law) without any pairwise transport problem (ALGORITHMS.md
-// idea 5): the partition by depth is refined probe by probe, each class
+// same suffix law) without any pairwise transport problem
+// (docs/algorithms.md#exact-classes): the partition by depth is refined probe by probe, each class
 // split by comparing its members' laws with the laws of the sub-classes'
 // first members. Two laws are equal when max_x |p_x − q_x| ≤ LawTol and
 // k·max d_O·TV ≤ partition.ZeroTol, so that equal laws are at distance at

@@ -9,7 +9,7 @@
 // β unused. Deterministic FSCs are stored as integer tables, stochastic ones
 // as probability tables.
 //
-// Families (CONVENTIONS.md, "Probe families and their sizes"):
+// Families (docs/conventions.md#probe-families):
 //
 //   - Stationary(m): every deterministic stationary FSC with 1 … m nodes,
 //     every action assignment and every next-node table, duplicates

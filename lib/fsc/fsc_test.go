@@ -8,7 +8,7 @@ import (
 )
 
 func TestFamilySizes(t *testing.T) {
-	// Expected counts: CONVENTIONS.md, "Probe families and their sizes".
+	// Expected counts: docs/conventions.md#probe-families.
 	tests := []struct {
 		name      string
 		kind      Kind

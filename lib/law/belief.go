@@ -5,7 +5,7 @@ import "github.com/pomdpq/pomdpq/lib/fsc"
 // Beliefs returns, for every history by global ID, the belief over states
 // after h under controller c: b_h(s) = P^π(s_t = s | h), the state marginal
 // of the joint posterior over (state, node), computed with c's own actions
-// along h (CONVENTIONS.md). Impossible histories get the uniform belief
+// along h (docs/conventions.md#beliefs). Impossible histories get the uniform belief
 // (the operational stand-in, whatever the engine's convention); impossible
 // reports which did.
 func (e *Engine) Beliefs(c *fsc.FSC) (beliefs [][]float64, impossible []bool, err error) {

@@ -3,7 +3,7 @@
 // the conditional suffix law P^π(O_{t+1:T} | h) (paper def:equiv).
 //
 // All laws of one probe come from one depth-first pass over the history
-// tree (ALGORITHMS.md, idea 1): the pass carries the unnormalised joint
+// tree (docs/algorithms.md#one-pass-per-probe): the pass carries the unnormalised joint
 // α_h(s, n) = P^π(h, s_t = s, n_t = n), extends it one observation at a time
 // reusing the parent's vector, and records the mass P^π(x) of every full
 // sequence x ∈ O^T. The conditional law of a suffix y after h is then
@@ -11,7 +11,7 @@
 // are skipped.
 //
 // Impossible histories (P^π(h) = 0) have no conditional law; a stand-in is
-// used and counted (CONVENTIONS.md):
+// used and counted (docs/conventions.md#stand-ins):
 //
 //   - UniformStandIn (the operational pipeline's default): the joint
 //     posterior at h is replaced by the uniform distribution over

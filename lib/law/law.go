@@ -412,7 +412,7 @@ func Compute(m *pomdp.Model, c *fsc.FSC, T int, conv Convention) (*Laws, error) 
 // ActionTree appends to dst a key of the actions a deterministic controller
 // takes at every history of depth < T, in tree order. Two controllers with
 // equal keys have equal laws at every history of positive probability
-// (ALGORITHMS.md, idea 3); if one of them needed no stand-in, neither does
+// (docs/algorithms.md#duplicate-probes); if one of them needed no stand-in, neither does
 // the other and all their laws are equal.
 func ActionTree(dst []byte, c *fsc.FSC, tree Tree) []byte {
 	if !c.Deterministic() {

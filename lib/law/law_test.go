@@ -92,7 +92,7 @@ func TestTigerListenWorkedExample(t *testing.T) {
 }
 
 func TestStationaryWitnessLaws(t *testing.T) {
-	// CONVENTIONS.md: the α(A) = α(B) = ½ controller gives {UU: ¾, UX: ¼}
+	// docs/conventions.md#checked-numbers: the α(A) = α(B) = ½ controller gives {UU: ¾, UX: ¼}
 	// after L and {UU: ¾, UY: ¼} after R; deterministic ones agree.
 	m := witness()
 	const T = 3

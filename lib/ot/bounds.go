@@ -9,7 +9,7 @@ import (
 //
 //	TV(p, q) = ½ Σ_x |p_x − q_x|,
 //
-// the paper's "TV" ablation (CONVENTIONS.md). It panics if the lengths
+// the paper's "TV" ablation (docs/conventions.md#distances). It panics if the lengths
 // differ. O(len(p)).
 func TV(p, q []float64) float64 {
 	if len(p) != len(q) {

@@ -1,8 +1,8 @@
 // Package ot computes exact optimal transport (Wasserstein-1) distances
 // between finite discrete distributions, as used by the paper's probe
 // pseudometric: the distance between two histories is a maximum over probes
-// of W1 between their conditional suffix laws over O^k (CONVENTIONS.md,
-// "Distances").
+// of W1 between their conditional suffix laws over O^k
+// (docs/conventions.md#distances).
 //
 // The core is a primal network simplex for the transportation problem,
 // built the way LEMON and POT build theirs: flat parallel arrays for the

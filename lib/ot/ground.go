@@ -10,7 +10,7 @@ import (
 
 // Ground is a ground metric d_O on a finite set {0, …, n−1}, stored as a
 // symmetric n×n matrix with zero diagonal. The sequence metric of the paper
-// (CONVENTIONS.md) is the sum of d_O over positions.
+// (docs/conventions.md#distances) is the sum of d_O over positions.
 type Ground [][]float64
 
 // Discrete returns the discrete metric on n points: d(i,j) = 1 for i ≠ j.

@@ -209,7 +209,7 @@ func (g Ground) line() bool {
 }
 
 // SeqW1 returns the exact W1 distance between two laws p and q over the
-// sequences O^k, under the paper's additive sequence cost (CONVENTIONS.md)
+// sequences O^k, under the paper's additive sequence cost (docs/conventions.md#distances)
 //
 //	d((o_1…o_k), (o'_1…o'_k)) = Σ_t g(o_t, o'_t),
 //

@@ -68,13 +68,13 @@ func TestSeqW1Paper(t *testing.T) {
 		want   float64
 		method Method
 	}{
-		// Paper appendix / CONVENTIONS.md: Tiger listen-only, O = {L, R},
+		// Paper appendix / docs/conventions.md#checked-numbers: Tiger listen-only, O = {L, R},
 		// laws of the next observation after L and after R: W1 = 0.49.
 		// After removing the shared mass each side is one atom.
 		{"tiger", Discrete(2), 1, []float64{0.745, 0.255}, []float64{0.255, 0.745}, 0.49, MethodPointMass},
 		// Hand: TV = ½·(0.3+0.3+0.3+0.3) = 0.6 under the discrete metric.
 		{"discrete k=1", Discrete(4), 1, []float64{0.4, 0.1, 0.4, 0.1}, []float64{0.1, 0.4, 0.1, 0.4}, 0.6, MethodTV},
-		// CONVENTIONS.md, stationary witness (prop:stationary-counterexample):
+		// docs/conventions.md#checked-numbers, stationary witness (prop:stationary-counterexample):
 		// O = {U, X, Y}, laws {UU: ¾, UX: ¼} and {UU: ¾, UY: ¼}; UX and UY
 		// differ in one position, so W1 = ¼.
 		{"stationary witness", Discrete(3), 2,

@@ -233,7 +233,7 @@ func TestW1Cases(t *testing.T) {
 		{"non-metric swap", []float64{0.5, 0.5}, []float64{0.5, 0.5}, []float64{1, 0, 0, 1}, 0, MethodSimplex},
 		// Nothing to move.
 		{"both empty", []float64{0, 0}, []float64{0, 0, 0}, make([]float64, 6), 0, MethodIdentical},
-		// Paper appendix (CONVENTIONS.md): Tiger listen-only laws after L
+		// Paper appendix (docs/conventions.md#checked-numbers): Tiger listen-only laws after L
 		// and after R under the discrete metric: W1 = 0.49.
 		{"tiger L vs R", []float64{0.745, 0.255}, []float64{0.255, 0.745}, []float64{0, 1, 1, 0}, 0.49, MethodSimplex},
 	}

@@ -44,5 +44,5 @@ func ARI(a, b []int) float64 {
 }
 
 // ARIPartitions returns the ARI of two partitions of the same tree on the
-// concatenation of all depths' labels (CONVENTIONS.md).
+// concatenation of all depths' labels (docs/conventions.md#ari).
 func ARIPartitions(p, q *Partition) float64 { return ARI(p.Flat(), q.Flat()) }

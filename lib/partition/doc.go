@@ -1,6 +1,6 @@
 // Package partition holds partitions of the observation-history tree into
 // classes, per depth, and the ways the paper builds and compares them:
-// exact grouping (ε = 0), greedy complete linkage (ε > 0, CONVENTIONS.md),
+// exact grouping (ε = 0), greedy complete linkage (ε > 0, docs/conventions.md#partitions),
 // an optimal minimum-clique-cover partition for small depths, class-count
 // curves over ε grids and the adjusted Rand index.
 //

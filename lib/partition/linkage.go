@@ -3,7 +3,7 @@ package partition
 import "fmt"
 
 // Greedy returns the per-depth ε-partition by greedy complete linkage
-// (CONVENTIONS.md, alg:approx-partition): start from singletons in history
+// (docs/conventions.md#partitions, alg:approx-partition): start from singletons in history
 // order; repeatedly take the first pair of clusters (i < j, scanning i then
 // j) whose every cross distance is ≤ ε + ZeroTol, merge j into i, and rescan
 // from the start. Depths with a nil matrix (depth T) form one class.

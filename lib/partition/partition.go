@@ -7,7 +7,7 @@ import (
 )
 
 // ZeroTol is the distance at or below which two histories count as
-// equivalent, and the slack added to ε in greedy linkage (CONVENTIONS.md).
+// equivalent, and the slack added to ε in greedy linkage (docs/conventions.md#tolerances).
 const ZeroTol = 1e-12
 
 // Partition assigns every history (t, i) a class label Labels[t][i]. Labels
@@ -86,7 +86,7 @@ func (p *Partition) Members(t, c int) []int {
 
 // Flat returns the labels of all depths concatenated, with the labels of
 // depth t shifted by the number of classes of earlier depths (the input of
-// ARI, CONVENTIONS.md).
+// ARI, docs/conventions.md#ari).
 func (p *Partition) Flat() []int {
 	var out []int
 	shift := 0
@@ -171,7 +171,7 @@ func (m Matrix) Max() float64 {
 	return x
 }
 
-// MaxInto sets m = max(m, o) element-wise (ALGORITHMS.md idea 8: per-probe
+// MaxInto sets m = max(m, o) element-wise (docs/algorithms.md#splitting-the-family: per-probe
 // or per-shard matrices merge by max).
 //
 // It panics if m has no storage (nil Data) and o has a non-zero entry.

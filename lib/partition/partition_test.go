@@ -40,7 +40,7 @@ func TestGreedyOrder(t *testing.T) {
 	}
 }
 
-// literalGreedy is the definition of CONVENTIONS.md, rescanning from the
+// literalGreedy is the definition of docs/conventions.md#partitions, rescanning from the
 // start after every merge.
 func literalGreedy(m Matrix, eps float64) []int {
 	n := m.N

@@ -67,7 +67,7 @@ func Decode(i, nA, T int) []int {
 // Under an open-loop prefix the beliefs of all depth-t histories form one
 // vector that depends only on the prefix; many prefixes share it (Tiger's
 // beliefs depend only on listen counts since the last opening). Vectors are
-// interned (rounded to 12 decimals, CONVENTIONS.md) with their successor
+// interned (rounded to 12 decimals, docs/conventions.md#tolerances) with their successor
 // per action and their classes' one-step kernels, so each prefix costs only
 // the propagation of the quotient's class distribution.
 func OpenLoop(ctx context.Context, q *quotient.Quotient, obj Objective, limit int) (*OpenLoopResult, error) {

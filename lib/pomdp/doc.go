@@ -10,7 +10,7 @@
 // Models are validated once, by Validate (called by every constructor and
 // loader of this module); belief updates and hot loops elsewhere trust them.
 // Probabilities must be finite, non-negative, and every row of T and Z and
-// the initial belief must sum to 1 within RowTol (CONVENTIONS.md).
+// the initial belief must sum to 1 within RowTol (docs/conventions.md#tolerances).
 //
 // Conventions (paper def:pomdp): the observation o_{t+1} is emitted on
 // arriving in s_{t+1} after action a_t, with probability Z(s_{t+1}, a_t, o).

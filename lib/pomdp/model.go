@@ -10,7 +10,7 @@ import (
 )
 
 // RowTol is the tolerance within which probability rows must sum to 1
-// (CONVENTIONS.md; the Cassandra reader accepts 1e-5 as pomdp-solve does and
+// (docs/conventions.md#tolerances; the Cassandra reader accepts 1e-5 as pomdp-solve does and
 // renormalises).
 const RowTol = 1e-9
 

@@ -6,7 +6,7 @@
 // thm:myhill-nerode (ii).
 //
 // Beliefs after a history depend on the actions taken while it was
-// observed; under a probe π those are π's own actions (CONVENTIONS.md). The
+// observed; under a probe π those are π's own actions (docs/conventions.md#beliefs). The
 // quotient seen by π therefore aggregates the members' beliefs under π:
 // ForProbe returns that quotient as a *pomdp.Model, so laws, values and
 // planners run on it unchanged. Its states are pairs (class at depth t,
@@ -16,7 +16,7 @@
 // states are absorbing.
 //
 // The successor of class c under observation z is the class of rep(c)·z,
-// where rep(c) is the lexicographically smallest member (CONVENTIONS.md);
+// where rep(c) is the lexicographically smallest member (docs/conventions.md#representatives);
 // for exact partitions right-invariance (prop:equiv-props) makes this
 // independent of the representative.
 //

@@ -193,7 +193,7 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 	for _, f := range r.Families {
 		if f.Refused == "" {
 			rows = append(rows, []string{fmt.Sprintf("stand-ins, m ≤ %d", f.M), itoa(f.StandIns),
-				"(history, probe) pairs of probability 0 that took the uniform stand-in law (CONVENTIONS.md)"})
+				"(history, probe) pairs of probability 0 that took the uniform stand-in law (docs/conventions.md#stand-ins)"})
 		}
 	}
 	r.table(&b, "Cross-family gap and stand-ins", []string{"certificate", "value", "meaning"}, rows)

@@ -52,7 +52,7 @@ func classesApart(model string, m, T int, eps float64) func(context.Context, *En
 			return "", "", err
 		}
 		p := r.Partition(eps)
-		return itoa(depthTApart(p)), fmt.Sprintf("counting the %d depth-%d histories apart instead of as one class (their suffix is empty; CONVENTIONS.md puts them together: %d classes)",
+		return itoa(depthTApart(p)), fmt.Sprintf("counting the %d depth-%d histories apart instead of as one class (their suffix is empty; docs/conventions.md#class-counts puts them together: %d classes)",
 			len(p.Labels[T]), T, p.Total()), nil
 	}
 }

@@ -190,7 +190,7 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	// Random rows: our generator cannot repeat the paper's draw
-	// (BENCHMARKS.md); their printed counts are fixed by |O| and T alone,
+	// (docs/benchmarks.md#random-models); their printed counts are fixed by |O| and T alone,
 	// so they are judged as structural, not as agreement.
 	nO, err := numObs(env, random.model)
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 )
 
 // Tables of paper §7 and App. H on planning, baselines and sensitivity
-// (PAPER_MAP.md "07"). The paper's value columns are reproduced by the
+// (docs/paper-map.md#07-planning-and-sensitivity). The paper's value columns are reproduced by the
 // trace functional baseline.AllFirst (the indicator that every
 // observation equals the first one); see the package documentation of
 // lib/baseline and the notes of each table.

@@ -32,7 +32,7 @@ func printed(t *testing.T, tab *Table, row int, column string) string {
 }
 
 // TestPlanningAgreement pins how many rows of each planning table agree
-// with the paper (PAPER_MAP.md "07"); every other row carries a note.
+// with the paper (docs/paper-map.md#07-planning-and-sensitivity); every other row carries a note.
 func TestPlanningAgreement(t *testing.T) {
 	want := map[string]Counts{
 		"baseline-full":      {Exact: 16, Statistical: 3, Unexplained: 1},

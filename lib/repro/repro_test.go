@@ -68,7 +68,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestAgreement pins, per table, how many rows have each status
-// (PAPER_MAP.md): {exact, statistical, pattern, explained, unexplained,
+// (docs/agreement.md#row-status): {exact, statistical, pattern, explained, unexplained,
 // not judged, settings, ours only}.
 func TestAgreement(t *testing.T) {
 	want := map[string]Counts{

@@ -23,7 +23,7 @@ import (
 // with package sample — 500 trajectories per (history, probe), 1,000
 // bootstrap resamples, seeds 0 … 9 for stability — and set every sampled
 // number beside its exact value. Their agreement is statistical
-// (PAPER_MAP.md): a row agrees when each printed class count is one that
+// (docs/agreement.md#statistical): a row agrees when each printed class count is one that
 // our ten seeds produce and the printed 95% interval overlaps ours. The
 // judgement is made by PatternOK (Compare has no statistical kind), so such
 // rows show as "pattern" with a note starting "statistical:".
@@ -383,7 +383,7 @@ func mediumScale(ctx context.Context, env *Env) (*Table, error) {
 		fmt.Sprintf("Statistical agreement: each printed class count is one of the counts our seeds %d–%d give (seed_ranges), and the printed 95%% interval overlaps ours (seed %d, %s resamples). Our class counts, CI and max_w1 are seed %d's.",
 			scaleSeed, scaleSeed+scaleSeeds-1, scaleSeed, thousands(scaleB), scaleSeed),
 		"exact_max_w1 and exact_classes come from the exact pipeline (lib/distance), which the paper could not run at this scale: the sampled max W1 is biased upward (a maximum of noisy estimates), so a percentile bootstrap interval can miss the exact value (see tab:bootstrap-coverage).",
-		fmt.Sprintf("Random rows come from our own draws (%s), not the paper's (BENCHMARKS.md): their exact max W1 is at most %s, so the whole interval measures sampling noise (of another draw than the paper's: not judged), "+
+		fmt.Sprintf("Random rows come from our own draws (%s), not the paper's (docs/benchmarks.md#random-models): their exact max W1 is at most %s, so the whole interval measures sampling noise (of another draw than the paper's: not judged), "+
 			"and the printed counts are the ones |O| and T fix (every depth-%d history apart at ε = %s; from ε = %s on, one class per depth, %d); ours from ε = %s on are %s (%s): structural, not agreement.",
 			strings.Join(randoms, ", "), f3(randomMax), mediumT-1, fe(eps[0]), fe(eps[1]), mediumT+1, fe(eps[1]), strings.Join(collapsed, ", "), perDepth),
 		fmt.Sprintf("cache_s is ours (plan + sampling + transport, seed %d), a timing: pattern only.", scaleSeed))

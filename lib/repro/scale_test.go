@@ -10,7 +10,7 @@ import (
 )
 
 // scaleTables are the tables of scale.go with their pinned agreement
-// {agree, compared} (PAPER_MAP.md "06"; the rows that do not agree carry
+// {agree, compared} (docs/paper-map.md#06-scale-and-sampling; the rows that do not agree carry
 // notes, checked below).
 var scaleTables = map[string][2]int{
 	"medium-scale":          {3, 5}, // the two Random rows are structural, not agreement
@@ -65,7 +65,7 @@ func TestScale(t *testing.T) {
 }
 
 // TestScaleExactColumns checks the exact side of the medium-scale table
-// against the values the exact pipeline gives (CONVENTIONS.md numbers and
+// against the values the exact pipeline gives (docs/conventions.md#checked-numbers numbers and
 // lib/distance): the exact max W1 of GridWorld 8×8 and 10×10 at m = 1, T = 2 is
 // 0.36, and the exact class counts equal the paper's printed (sampled) ones.
 func TestScaleExactColumns(t *testing.T) {

@@ -9,7 +9,7 @@
 //	P^π(O_{t+1:T} | h)
 //
 // is estimated from N trajectories: the belief at h is computed exactly (with
-// π's own actions along h, CONVENTIONS.md), a state is drawn from it — the
+// π's own actions along h, docs/conventions.md#beliefs), a state is drawn from it — the
 // paper's "O(|S|) belief sample" — and the suffix is simulated with π. The
 // estimated distance between two histories is the maximum over the family of
 // the exact W1 between their empirical laws (transport on the empirical

@@ -207,7 +207,7 @@ func (r *Result) Argmax() (t, i, j int, ok bool) {
 }
 
 // Partition returns the greedy complete-linkage ε-partition of the sampled
-// distances (CONVENTIONS.md "Partitions").
+// distances (docs/conventions.md#partitions).
 func (r *Result) Partition(eps float64) *partition.Partition { return partition.Greedy(r.D, eps) }
 
 // Law returns the empirical suffix law of history (t, i) under family

@@ -18,7 +18,7 @@ import (
 // Default tolerances of EstimateLipschitz.
 const (
 	// DefaultDistTol: suffix laws at W1 distance ≤ 1e-12 count as equal
-	// (the exact-partition threshold of CONVENTIONS.md).
+	// (the exact-partition threshold of docs/conventions.md#tolerances).
 	DefaultDistTol = 1e-12
 	// DefaultRewardTol: expected rewards within 1e-9 count as equal.
 	DefaultRewardTol = 1e-9
@@ -106,7 +106,7 @@ func (l Lipschitz) String() string {
 //	       |R̄(h,π) − R̄(h',π)| / W1(P^π(O_{t+1:T} | h), P^π(O_{t+1:T} | h'))
 //
 // over pairs with W1 > DistTol, where W1 is the exact transport distance
-// under the sequence cost Σ d_O (CONVENTIONS.md) computed with
+// under the sequence cost Σ d_O (docs/conventions.md#distances) computed with
 // ot.Solver.SeqW1, and
 //
 //	R̄(h,π) = E^π[R(S_t, A_t) | h] = Σ_{s,n} P^π(s, n | h) Σ_a α_t(a | n) R(s, a)

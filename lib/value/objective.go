@@ -119,8 +119,8 @@ func AsTrace(s StepObjective) TraceObjective {
 //	v(o) = o / (|O| − 1)   (v = 0 when |O| = 1),
 //
 // so Tiger has v(L) = 0, v(R) = 1 and GridWorld v(NW, NE, SW, SE) =
-// (0, 1/3, 2/3, 1) (BENCHMARKS.md "Objectives on the observation–action
-// trace"). It panics if nO < 1.
+// (0, 1/3, 2/3, 1)
+// (docs/benchmarks.md#trace-objectives). It panics if nO < 1.
 func ObsValues(nO int) []float64 {
 	if nO < 1 {
 		panic(fmt.Sprintf("value: ObsValues needs at least one observation, have %d", nO))
@@ -171,7 +171,7 @@ func (s actionObsScore) Step(_, a, o int) float64 {
 }
 
 // DefaultPref returns the paper's preferred action per observation for
-// ActionObsScore (BENCHMARKS.md): for Tiger, recognised by its names
+// ActionObsScore (docs/benchmarks.md#trace-objectives): for Tiger, recognised by its names
 // (observations "L" and "R", actions "open_left" and "open_right"),
 // pref(L) = open_right and pref(R) = open_left; otherwise, and for any
 // other observation of such a model, pref(o) = o mod |A|. For GridWorld

@@ -9,7 +9,7 @@ import (
 )
 
 // TestValueDoesNotAllocate checks that every evaluation path reuses the
-// evaluator's scratch memory (STYLE.md: allocation-free hot paths).
+// evaluator's scratch memory (docs/algorithms.md#scratch-memory: allocation-free hot paths).
 func TestValueDoesNotAllocate(t *testing.T) {
 	b, err := bench.Lookup("gridworld:3")
 	if err != nil {

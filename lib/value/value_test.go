@@ -441,7 +441,7 @@ func TestAbbrev(t *testing.T) {
 
 func TestObjectivesDefinitions(t *testing.T) {
 	tiger, grid := lookup(t, "tiger"), lookup(t, "gridworld:3")
-	// BENCHMARKS.md: Tiger v = (0, 1); GridWorld (0, 1/3, 2/3, 1)
+	// docs/benchmarks.md#trace-objectives: Tiger v = (0, 1); GridWorld (0, 1/3, 2/3, 1)
 	for _, tc := range []struct {
 		n    int
 		want []float64
@@ -453,7 +453,7 @@ func TestObjectivesDefinitions(t *testing.T) {
 			}
 		}
 	}
-	// BENCHMARKS.md: Tiger pref(L) = open_right (2), pref(R) = open_left (1);
+	// docs/benchmarks.md#trace-objectives: Tiger pref(L) = open_right (2), pref(R) = open_left (1);
 	// otherwise o mod |A|.
 	for _, tc := range []struct {
 		m    *pomdp.Model
@@ -558,7 +558,7 @@ func TestEstimateLipschitz(t *testing.T) {
 }
 
 // TestWitnessObjective evaluates the stationary witness's planning
-// objective (BENCHMARKS.md: 1 when the actions of stages 2–3 are (A, B)
+// objective (docs/benchmarks.md#stationary-witness: 1 when the actions of stages 2–3 are (A, B)
 // and the last observation is X), a non-additive G ∈ G_obs. Hand
 // computation: only the strings (·, A, B) score, and then exactly when
 // the start state is p_L, so V = ½ for them and 0 otherwise; the first

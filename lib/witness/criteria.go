@@ -19,7 +19,7 @@ import (
 type Criterion string
 
 // The criteria. A "-free" criterion asks that the separation not depend
-// on the impossible-history stand-in (CONVENTIONS.md): for Clk and Mem,
+// on the impossible-history stand-in (docs/conventions.md#stand-ins): for Clk and Mem,
 // some pair of histories merged by the smaller family and split by the
 // larger is possible under every probe of both (so the pair is merged and
 // split whatever the stand-in); for Metric, where greedy linkage couples

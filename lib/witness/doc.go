@@ -9,7 +9,7 @@
 //     some ε (discrete ground metric, m = 1 stationary probes);
 //
 // each also in a "-free" form that asks the separation not to depend on
-// the impossible-history stand-in (CONVENTIONS.md): at the separating
+// the impossible-history stand-in (docs/conventions.md#stand-ins): at the separating
 // depth every history is possible under every probe.
 //
 // Search enumerates model classes (|S|, |O|, |A| and a probability grid,

@@ -279,7 +279,7 @@ func oracleClasses(laws [][][][]float64, t int) []int {
 	return labels
 }
 
-// oracleGreedy is greedy complete linkage written from CONVENTIONS.md:
+// oracleGreedy is greedy complete linkage written from docs/conventions.md#partitions:
 // singletons in history order; repeatedly merge the first pair of
 // clusters (i < j) whose every cross distance is ≤ ε + 1e-12; rescan.
 func oracleGreedy(d [][]float64, eps float64) []int {

@@ -157,7 +157,7 @@ func Layer(ctx context.Context, m *pomdp.Model, fam fsc.Family, T, tau int, eps 
 	return l, nil
 }
 
-// seedKey interns a belief (rounded to 12 decimals, CONVENTIONS.md).
+// seedKey interns a belief (rounded to 12 decimals, docs/conventions.md#tolerances).
 func seedKey(b []float64) string {
 	var sb strings.Builder
 	for _, v := range b {
