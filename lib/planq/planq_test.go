@@ -1,0 +1,50 @@
+package planq
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// tigerObs returns Tiger with the observation reward.
+func tigerObs(t *testing.T) (Config, *bench.Benchmark) {
+	t.Helper()
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Model: m, Ground: b.Ground, Reward: "observation", ObsValues: value.ObsValues(m.NumObservations()),
+		Kind: fsc.KindStationary, M: 2, T: 4, Eps: []float64{0, 0.3, 0.5}, Planner: BestFSC{}}, &b
+}
+
+// TestTigerAcceptance: Tiger, m ≤ 2 (147 controllers), T = 4, ε = 0, 0.3,
+// 0.5, observation reward: regret 0 at ε = 0 (thm:exact-sufficiency) and
+// regret ≤ the printed bound at every ε.
+func TestTigerAcceptance(t *testing.T) {
+	cfg, _ := tigerObs(t)
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FamilySize != 147 {
+		t.Errorf("family size %d, want 147", res.FamilySize)
+	}
+	for _, r := range res.Rows {
+		t.Logf("ε=%g classes=%d VQ=%.6f VM=%.6f ref=%.6f regret=%.3g bound=%v verdict=%s", r.Eps, r.Classes, r.VQ, r.VM, r.Reference, r.Regret, r.Bound, r.Verdict)
+		if r.Eps == 0 && math.Abs(r.Regret) > 1e-9 {
+			t.Errorf("ε = 0: regret %g, want 0", r.Regret)
+		}
+		if r.Verdict != "within bound" {
+			t.Errorf("ε = %g: verdict %q", r.Eps, r.Verdict)
+		}
+	}
+	t.Logf("L_R: %+v", res.LR)
+}
