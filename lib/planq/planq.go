@@ -134,8 +134,8 @@ type Result struct {
 	// StandIns counts the (history, probe) pairs of impossible histories:
 	// the quotient averages their stand-in beliefs into class beliefs,
 	// which thm:value-bound's proof does not account for (see Row.Verdict).
-	StandIns int
-	DistanceSeconds                float64
+	StandIns        int
+	DistanceSeconds float64
 	// Baseline is the planner on the original; BaselineRefused says why it
 	// was not run.
 	Baseline        *Plan
@@ -237,7 +237,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	phase("plan-original")
 	if w := cfg.Planner.Work(env); w > maxWork {
 		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
-	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); err != nil {
+	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {
+		res.BaselineRefused = err.Error()
+	} else if err != nil {
 		return nil, fmt.Errorf("planq: %s on the original: %w", cfg.Planner.Name(), err)
 	}
 	if w := familyWork(env, fam); w > maxWork {
