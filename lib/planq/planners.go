@@ -88,6 +88,12 @@ func searchQuotient(ctx context.Context, env *Env, fam fsc.Family, q *quotient.Q
 		if vals[i], err = value.Evaluate(qm, c, env.T, env.Obj); err != nil {
 			return nil, err
 		}
+		if env.Progress != nil && (i+1)%256 == 0 {
+			env.Progress(i+1, len(vals))
+		}
+	}
+	if env.Progress != nil {
+		env.Progress(len(vals), len(vals))
 	}
 	best, v, ties := bestIndex(vals, value.DefaultTol)
 	c := fam.At(best)

@@ -61,6 +61,9 @@ type Env struct {
 	Ref     *fsc.FSC
 	Workers int
 	MaxWork float64
+	// Progress, when set, is called as a planner's search advances
+	// (done of total candidates); Run passes Config.Distance.Progress.
+	Progress func(done, total int)
 }
 
 // Plan is a planner's policy on one model.
@@ -129,8 +132,11 @@ type Result struct {
 	Gamma                          float64
 	Metric, Ground, Convention     string
 	MemBudget                      int64
-	Histories                      int
-	FamilySize                     int
+	// MaxWork is the limit on estimated steps that refused or allowed the
+	// baseline, the exact optimum and the exact L_R.
+	MaxWork    float64
+	Histories  int
+	FamilySize int
 	// StandIns counts the (history, probe) pairs of impossible histories:
 	// the quotient averages their stand-in beliefs into class beliefs,
 	// which thm:value-bound's proof does not account for (see Row.Verdict).
@@ -178,7 +184,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := &Env{Model: m, T: cfg.T, Obj: value.LatentReward{Discount: gamma}, Family: fam, Ref: ref, Workers: cfg.Distance.Workers, MaxWork: maxWork}
+	env := &Env{Model: m, T: cfg.T, Obj: value.LatentReward{Discount: gamma}, Family: fam, Ref: ref, Workers: cfg.Distance.Workers, MaxWork: maxWork,
+		Progress: cfg.Distance.Progress}
 	if gamma == 0 {
 		return nil, fmt.Errorf("planq: model %s has discount 0 (only the first stage counts); give it a discount in (0, 1] or none", m.Name)
 	}
@@ -188,7 +195,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
-		Metric: "w1", Ground: groundName(g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, FamilySize: fam.Len()}
+		Metric: "w1", Ground: groundName(g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
 	if res.MemBudget == 0 {
 		res.MemBudget = distance.DefaultMemBudget()
 	}

@@ -48,3 +48,25 @@ func TestTigerAcceptance(t *testing.T) {
 	}
 	t.Logf("L_R: %+v", res.LR)
 }
+
+// TestSearchProgress: the quotient search reports its progress through
+// Config.Distance.Progress (a bar would otherwise stand still for the whole
+// search), ending at the family size once per ε.
+func TestSearchProgress(t *testing.T) {
+	cfg, _ := tigerObs(t)
+	phase, ends := "", map[string]int{}
+	cfg.Distance.Phase = func(s string) { phase = s }
+	cfg.Distance.Progress = func(done, total int) {
+		if done == total && total == 147 {
+			ends[phase]++
+		}
+	}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, eps := range []string{"0", "0.3", "0.5"} {
+		if ends["plan ε="+eps] != 1 {
+			t.Errorf("phase plan ε=%s: %d completed searches reported, want 1 (all: %v)", eps, ends["plan ε="+eps], ends)
+		}
+	}
+}
