@@ -20,8 +20,7 @@
 //   - [Table], [TableHTML], [TableText]: a gota DataFrame as an HTML table,
 //     numbers formatted by [FormatNumber].
 //   - [Plot], [PlotSVG], [PlotPNG], [StackSVG] (panels one above the other):
-//     a gonum/plot figure inline as SVG, with a
-//     PNG fallback.
+//     a gonum/plot figure inline as SVG, with a PNG fallback.
 //   - [ShowAgreement] and [Row]: a table comparing our numbers with the paper's,
 //     with ✓/✗ marks and a summary count; [AgreeDigits] compares a number with
 //     a printed one to the printed precision.

@@ -116,14 +116,17 @@ func PlanSVG(res *planq.Result, w, h vg.Length) (string, error) {
 func PlanDependencies(res *planq.Result) [][]string {
 	var eps []string
 	for _, r := range res.Rows {
-		eps = append(eps, strconv.FormatFloat(r.Eps, 'g', -1, 64))
+		eps = append(eps, FormatNumber(r.Eps, 6))
 	}
 	budget := "none"
 	if res.MemBudget > 0 {
 		budget = distance.FormatBytes(res.MemBudget)
 	}
 	certified := "certified"
-	if !res.LR.Certified {
+	switch {
+	case math.IsInf(res.LR.Value, 1):
+		certified = "no finite constant: the bound is vacuous"
+	case !res.LR.Certified:
 		certified = "NOT a certified constant"
 	}
 	rows := [][]string{
@@ -200,9 +203,9 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 	if delta != "" {
 		header = append(header, delta)
 	}
-	header = append(header, "certified bound", "theorem", "terms", "verdict", "s partition", "s plan Q", "s plan M", "speed-up")
+	header = append(header, "certified bound", "bound with its terms", "theorem", "verdict", "s partition", "s plan Q", "s plan M", "speed-up")
 	for _, r := range res.Rows {
-		row := []string{strconv.FormatFloat(r.Eps, 'g', -1, 64), strconv.Itoa(r.Classes), fmtValue(r.VQ), fmtValue(r.VM), fmtValue(r.Reference), fmtValue(r.Regret)}
+		row := []string{FormatNumber(r.Eps, 6), strconv.Itoa(r.Classes), fmtValue(r.VQ), fmtValue(r.VM), fmtValue(r.Reference), fmtValue(r.Regret)}
 		if opt {
 			row = append(row, fmtValue(r.RegretOptimum))
 		}
@@ -215,7 +218,7 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 		}
 		b, th, terms := "n/a", "none (not covered)", "—"
 		if r.Bound.Applies {
-			b, th, terms = fmtValue(r.Bound.Value), fmt.Sprintf("%s: %s", r.Bound.Theorem, r.Bound.Formula), boundTerms(r.Bound)
+			b, th, terms = fmtValue(r.Bound.Value), r.Bound.Theorem, boundTerms(r.Bound)
 			if math.IsInf(r.Bound.Value, 1) {
 				b = "none (L_R = +Inf)"
 			}
@@ -224,7 +227,7 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 		if r.Speedup > 0 {
 			sp = FormatNumber(r.Speedup, 3) + "×"
 		}
-		row = append(row, b, th, terms, r.Verdict, fmt.Sprintf("%.3f", r.PartitionSec), fmt.Sprintf("%.3f", r.PlanQSec), fmt.Sprintf("%.3f", r.PlanMSec), sp)
+		row = append(row, b, terms, th, r.Verdict, fmt.Sprintf("%.3f", r.PartitionSec), fmt.Sprintf("%.3f", r.PlanQSec), fmt.Sprintf("%.3f", r.PlanMSec), sp)
 		rows = append(rows, row)
 	}
 	return header, rows
@@ -237,19 +240,31 @@ func PlanNotes(res *planq.Result) []string {
 	var notes []string
 	for _, r := range res.Rows {
 		if strings.HasPrefix(r.Verdict, "BOUND") {
-			notes = append(notes, fmt.Sprintf("!!! %s at ε = %g: measured regret %s exceeds the bound %s !!!", r.Verdict, r.Eps, fmtValue(r.Regret), fmtValue(r.Bound.Value)))
+			notes = append(notes, fmt.Sprintf("!!! %s at ε = %s: measured regret %s exceeds the bound %s !!!", r.Verdict, FormatNumber(r.Eps, 6), fmtValue(r.Regret), fmtValue(r.Bound.Value)))
 		}
 	}
 	if res.StandIns > 0 {
 		notes = append(notes, fmt.Sprintf("%d (history, probe) pairs are impossible: the quotient averages their stand-in beliefs (%s convention) into class beliefs, which the proof of the bound does not cover, so a bound is printed but marked not certified.", res.StandIns, res.Convention))
 	}
+	// Notes shared by several rows are written once, after their ε values.
+	var order []string
+	at := map[string][]string{}
+	add := func(eps float64, note string) {
+		if at[note] == nil {
+			order = append(order, note)
+		}
+		at[note] = append(at[note], FormatNumber(eps, 6))
+	}
 	for _, r := range res.Rows {
 		if !r.RightInvariant {
-			notes = append(notes, fmt.Sprintf("ε = %g: the ε-partition is not right-invariant (a member's successor can lie outside the class the quotient moves to); the lift follows the representatives.", r.Eps))
+			add(r.Eps, "the ε-partition is not right-invariant (a member's successor can lie outside the class the quotient moves to); the lift follows the representatives.")
 		}
 		if r.Note != "" {
-			notes = append(notes, fmt.Sprintf("ε = %g: %s", r.Eps, r.Note))
+			add(r.Eps, r.Note)
 		}
+	}
+	for _, n := range order {
+		notes = append(notes, fmt.Sprintf("ε = %s: %s", strings.Join(at[n], ", "), n))
 	}
 	return notes
 }
@@ -319,14 +334,15 @@ func ShowPlan(res *planq.Result) error {
 	return nil
 }
 
-// boundTerms writes the terms of a bound: L_R (and how it was obtained),
-// T, ε and δ where the formula has one.
+// boundTerms writes a bound's formula with its terms substituted, e.g.
+// "2·L_R·T·ε = 2·1·4·0.5" (L_R, T, ε, and δ where the formula has one;
+// how L_R was obtained is in the dependencies).
 func boundTerms(b planq.Bound) string {
-	s := fmt.Sprintf("L_R = %s (%s), T = %d, ε = %g", fmtLR(b.LR.Value), b.LR.How, b.T, b.Eps)
+	lr, eps := fmtLR(b.LR.Value), FormatNumber(b.Eps, 6)
 	if b.DeltaName != "" {
-		s += fmt.Sprintf(", %s = %s", b.DeltaName, FormatNumber(b.Delta, 6))
+		return fmt.Sprintf("%s = 2·%s·%d·(%s + %s)", b.Formula, lr, b.T, eps, FormatNumber(b.Delta, 6))
 	}
-	return s
+	return fmt.Sprintf("%s = 2·%s·%d·%s", b.Formula, lr, b.T, eps)
 }
 
 // boundFormula names the formula of the rows' bounds ("2·L_R·T·ε").

@@ -47,7 +47,7 @@ func TestPlanHTML(t *testing.T) {
 	for _, want := range []string{
 		"toy-model", "observation reward v(o)", "stationary m≤1 (3 FSCs)", "γ = 0.95", "0, 0.25, 0.5", "best-fsc", "w1",
 		"discrete ground", "uniform (7 impossible (history, probe) pairs)", "1.0 GiB", "2e+09", "L_R", "max |ΔR̄|/W1 = 0.25/0.5",
-		"the controllers of Π = stationary m≤1 (3 FSCs)", "cor:sim-to-real: 2·L_R·T·ε", "L_R = 0.5 (exact), T = 3, ε = 0.25",
+		"the controllers of Π = stationary m≤1 (3 FSCs)", "cor:sim-to-real", "2·L_R·T·ε = 2·0.5·3·0.25",
 		"not judged (no baseline)", "7 (history, probe) pairs are impossible", "0.125", "1.5",
 	} {
 		if !strings.Contains(h, htmlText(want)) {
@@ -151,6 +151,24 @@ func TestPlanBoundCases(t *testing.T) {
 	}
 	if _, _, err := PlanPlots(&planq.Result{}); err == nil {
 		t.Error("PlanPlots of a result without rows: no error")
+	}
+}
+
+// TestBoundTerms: the substituted formula names every term; for the
+// cross-family form, δ_clk too.
+func TestBoundTerms(t *testing.T) {
+	lr := planq.Lipschitz{Value: 1.5}
+	for _, c := range []struct {
+		b    planq.Bound
+		want string
+	}{
+		{planq.Bound{Formula: "2·L_R·T·ε", LR: lr, T: 4, Eps: 0.3}, "2·L_R·T·ε = 2·1.5·4·0.3"},
+		{planq.Bound{Formula: "2·L_R·T·(ε + δ_clk)", LR: lr, T: 3, Eps: 0, DeltaName: "δ_clk", Delta: 0.125}, "2·L_R·T·(ε + δ_clk) = 2·1.5·3·(0 + 0.125)"},
+		{planq.Bound{Formula: "2·L_R·T·ε", LR: planq.Lipschitz{Value: math.Inf(1)}, T: 2, Eps: 0.5}, "2·L_R·T·ε = 2·+Inf·2·0.5"},
+	} {
+		if got := boundTerms(c.b); got != c.want {
+			t.Errorf("boundTerms = %q, want %q", got, c.want)
+		}
 	}
 }
 
