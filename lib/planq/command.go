@@ -230,6 +230,10 @@ func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolic
 	return sp, nil
 }
 
+// Readers returns the policy file extensions Command reads, sorted
+// (".alpha", ".pg" and those added by RegisterReader).
+func Readers() []string { return extensions() }
+
 func extensions() []string {
 	var out []string
 	for e := range readers {

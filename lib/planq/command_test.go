@@ -14,6 +14,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
@@ -137,4 +138,17 @@ func TestCommandSARSOP(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestReaders: the built-in readers are listed, and a registered one
+// joins them (and is removed again so other tests see the default set).
+func TestReaders(t *testing.T) {
+	if got := strings.Join(Readers(), " "); !strings.HasPrefix(got, ".alpha .pg") {
+		t.Fatalf("Readers() = %q, want .alpha and .pg", got)
+	}
+	RegisterReader(".zz", func(string, *pomdp.Model) (*SolverPolicy, error) { return nil, nil })
+	defer delete(readers, ".zz")
+	if got := Readers(); got[len(got)-1] != ".zz" {
+		t.Errorf("after RegisterReader(\".zz\"): Readers() = %q", got)
+	}
 }

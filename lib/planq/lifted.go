@@ -71,7 +71,7 @@ func (l *Lifted) MaxWidth() int {
 // `pomdpq evaluate` honours (pomdp-solve readers skip '#' lines).
 func (l *Lifted) WritePG(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# pomdpq lifted policy: start node 0, horizon %d (%s); nodes are (depth, class), depth-%d nodes absorbing\n", l.T, l.Source, l.T)
+	fmt.Fprintf(&b, "# pomdpq lifted policy: start node 0, horizon %d (%s); nodes are %s, depth-%d nodes absorbing\n", l.T, l.Source, l.nodeKind(), l.T)
 	for i, nd := range l.Nodes {
 		fmt.Fprintf(&b, "%d %d  ", i, nd.Action)
 		for _, n2 := range nd.Next {
@@ -81,6 +81,17 @@ func (l *Lifted) WritePG(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// nodeKind says what the nodes stand for: (depth, controller node) for an
+// unrolled controller, (depth, class) for a policy lifted through classes.
+func (l *Lifted) nodeKind() string {
+	for _, nd := range l.Nodes {
+		if nd.Ctrl >= 0 {
+			return "(depth, controller node)"
+		}
+	}
+	return "(depth, class)"
 }
 
 // liftedJSON is the JSON form of a lifted policy.

@@ -3,6 +3,7 @@ package planq
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -67,6 +68,26 @@ func TestSearchProgress(t *testing.T) {
 	for _, eps := range []string{"0", "0.3", "0.5"} {
 		if ends["plan ε="+eps] != 1 {
 			t.Errorf("phase plan ε=%s: %d completed searches reported, want 1 (all: %v)", eps, ends["plan ε="+eps], ends)
+		}
+	}
+}
+
+// TestWritePGHeader: the .pg's leading comment names what its nodes stand
+// for (it said "(depth, class)" for unrolled controllers too).
+func TestWritePGHeader(t *testing.T) {
+	for _, c := range []struct {
+		ctrl int
+		want string
+	}{{0, "nodes are (depth, controller node)"}, {-1, "nodes are (depth, class)"}} {
+		l := &Lifted{T: 1, NumActions: 1, NumObs: 1, Nodes: []Node{
+			{Depth: 0, Class: -1 - c.ctrl, Obs: -1, Ctrl: c.ctrl, Next: []int{1}},
+			{Depth: 1, Class: -1 - c.ctrl, Obs: -1, Ctrl: c.ctrl, Next: []int{1}}}}
+		var b strings.Builder
+		if err := l.WritePG(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("Ctrl = %d: header %q, want %q", c.ctrl, strings.SplitN(b.String(), "\n", 2)[0], c.want)
 		}
 	}
 }
