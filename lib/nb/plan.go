@@ -27,7 +27,7 @@ func Plan(ctx context.Context, cfg planq.Config) (*planq.Result, error) {
 	bar := NewProgress(name)
 	phase, progress := cfg.Distance.Phase, cfg.Distance.Progress
 	cfg.Distance.Phase = func(s string) {
-		if s != "" { // "" ends the run: the bar keeps its last phase for Finish
+		if s != "" { // "" ends the run
 			bar.Phase(s)
 		}
 		if phase != nil {
@@ -41,6 +41,12 @@ func Plan(ctx context.Context, cfg planq.Config) (*planq.Result, error) {
 		}
 	}
 	res, err := planq.Run(ctx, cfg)
+	if err == nil {
+		// The bar ends on the count of ε planned (a planner without
+		// progress would otherwise leave "0 done" on it).
+		bar.Phase("ε values planned")
+		bar.Update(len(res.Rows), len(res.Rows))
+	}
 	bar.Finish()
 	return res, err
 }

@@ -214,7 +214,7 @@ func TestPlanTiger(t *testing.T) {
 		}
 	}
 	last := (*sent)[len(*sent)-1].Data[protocol.MIMETextPlain].(string)
-	if !strings.Contains(last, "finished") || !strings.Contains(last, "plan ε=0.5") {
+	if !strings.Contains(last, "finished") || !strings.Contains(last, "ε values planned: 2/2") {
 		t.Errorf("final bar %q", last)
 	}
 	*sent = nil
