@@ -118,6 +118,9 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if !set["start"] {
+		*start = pgStartHint(*pgPath) // a graph written by plan names its start node
+	}
 	ctx, cancel := signalContext()
 	defer cancel()
 	rep := newReporter(stderr, string(progress))

@@ -8,6 +8,7 @@
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
+//	pomdpq plan --model MODEL --family stationary|clock --m M --T T --eps LIST [--planner P] [--reward R] [--out DIR] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
 //	pomdpq quotient … --shard i/n [--plan PLAN [--probes PART]] --save PART
 //	pomdpq merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
@@ -144,6 +145,9 @@ commands:
   evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json]
                                         exact value of a policy graph (pomdp-solve .pg); lower bound,
                                         greedy T-step value and bracket of alpha vectors (SARSOP .policy)
+  plan --model MODEL --family K --m M --T T --eps LIST [--planner best-fsc|open-loop|pbvi|cmd:'…']
+       [--reward own|observation|FILE] [--out DIR] [--json]
+                                        plan on the ε-quotients, lift to the model, regret vs certified bound
   exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
                                         exact m = 1 quotients Q_op and Q_clk
   reproduce TABLE|all --out DIR         regenerate the paper's tables as CSV
@@ -209,6 +213,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdReproduce(rest, stdout, stderr)
 	case "evaluate":
 		return cmdEvaluate(rest, stdout, stderr)
+	case "plan":
+		return cmdPlan(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
 	case "analyze":

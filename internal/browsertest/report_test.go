@@ -18,8 +18,9 @@ import (
 // TestReportInBrowser opens the page of `pomdpq analyze tiger` (built by
 // package report) in headless Chromium through file://: no console error
 // or exception, inline SVG, tables and the quotient diagram rendered with a
-// size, and a screenshot in out/browser/report-tiger.png. It needs only
-// Chromium (POMDPQ_BROWSER=1, as make test-browser sets).
+// size, the planning section's plots and tables, and a screenshot in
+// out/browser/report-tiger.png. It needs only Chromium (POMDPQ_BROWSER=1,
+// as make test-browser sets).
 func TestReportInBrowser(t *testing.T) {
 	if os.Getenv("POMDPQ_BROWSER") != "1" {
 		t.Skip("browser test skipped: set POMDPQ_BROWSER=1 (make test-browser) to run it with chromium")
@@ -81,6 +82,10 @@ func TestReportInBrowser(t *testing.T) {
 		SVGs, Tables, DiagramNodes, Links, Resources int
 		DiagramWidth                                 float64
 		Title                                        string
+		// The planning section: its heading, its displays (one per
+		// reward), their SVG plots drawn with a size, and their tables
+		// with rows.
+		PlanHeading, PlanDisplays, PlanSVGs, PlanTables int
 	}
 	got, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
 			const d = document.querySelector('figure.diagram svg');
@@ -90,7 +95,14 @@ func TestReportInBrowser(t *testing.T) {
 				Links: document.querySelectorAll('a[href]').length,
 				Resources: performance.getEntriesByType('resource').length,
 				DiagramWidth: d ? d.getBoundingClientRect().width : 0,
-				Title: document.title};
+				Title: document.title,
+				PlanHeading: document.querySelectorAll('h2#planning').length,
+				PlanDisplays: document.querySelectorAll('div.pomdpq-plan').length,
+				PlanSVGs: Array.from(document.querySelectorAll('div.pomdpq-plan figure.plan svg')).filter(s => {
+					const b = s.getBoundingClientRect();
+					return b.width > 0 && b.height > 0 && s.querySelectorAll('path').length > 0;
+				}).length,
+				PlanTables: Array.from(document.querySelectorAll('div.pomdpq-plan table.pomdpq-table')).filter(t => t.querySelectorAll('tbody tr').length > 0).length};
 		})()`))
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +129,11 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	if got.SVGs < 2 || got.Tables < 5 || got.DiagramNodes == 0 || got.DiagramWidth <= 0 || got.Links < 1 || got.Resources != 0 || !strings.Contains(got.Title, "tiger") {
 		t.Errorf("the page shows %+v: want ≥ 2 SVGs, ≥ 5 tables with rows, a drawn diagram with nodes, a link to the exported quotient, nothing fetched", got)
+	}
+	// Planning through the quotient: Tiger plans for its own reward and for
+	// an observation reward, each shown as one plot and two tables.
+	if got.PlanHeading != 1 || got.PlanDisplays != 2 || got.PlanSVGs != 2 || got.PlanTables != 4 {
+		t.Errorf("the planning section shows %+v: want its heading, 2 displays, 2 drawn SVG plots, 4 tables with rows", got)
 	}
 	t.Logf("report page: %+v; screenshot %s", got, shot)
 }

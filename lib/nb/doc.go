@@ -19,8 +19,8 @@
 //   - [HTML], [Markdown], [LaTeX]: raw rich output.
 //   - [Table], [TableHTML], [TableText]: a gota DataFrame as an HTML table,
 //     numbers formatted by [FormatNumber].
-//   - [Plot], [PlotSVG], [PlotPNG]: a gonum/plot figure inline as SVG, with a
-//     PNG fallback.
+//   - [Plot], [PlotSVG], [PlotPNG], [StackSVG] (panels one above the other):
+//     a gonum/plot figure inline as SVG, with a PNG fallback.
 //   - [ShowAgreement] and [Row]: a table comparing our numbers with the paper's,
 //     with ✓/✗ marks and a summary count; [AgreeDigits] compares a number with
 //     a printed one to the printed precision.
@@ -42,5 +42,9 @@
 // Displays of pomdpq's own types (partitions, quotients, policy families) belong
 // in this package too, one file per concept named after it (partition.go,
 // quotient.go, ...), built on the generic helpers above; only those files import
-// other pomdpq packages.
+// other pomdpq packages. Among them, plan.go: [Plan] runs planning through
+// the quotient (package planq) under a progress bar and [ShowPlan] shows it
+// as one SVG (measured regret and certified bound, and classes, against ε),
+// the table of what the result depends on and the per-ε table; [PlanHTML]
+// is also the renderer of the planning section of `pomdpq analyze`.
 package nb

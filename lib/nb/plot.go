@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // PlotSVG renders p at width w and height h and returns the SVG document
@@ -17,6 +18,41 @@ func PlotSVG(p *plot.Plot, w, h vg.Length) (string, error) {
 		return "", err
 	}
 	s := string(b)
+	if i := strings.Index(s, "<svg"); i > 0 {
+		s = s[i:]
+	}
+	return s, nil
+}
+
+// StackSVG renders plots one above the other in one SVG document of width w
+// and height h, split evenly, with their data areas aligned (plot.Align),
+// and returns it without its XML prolog. Panels that share an x axis (a
+// quantity and a count against ε) read as one figure this way.
+func StackSVG(w, h vg.Length, plots ...*plot.Plot) (string, error) {
+	if len(plots) == 0 {
+		return "", fmt.Errorf("nb: no plot to stack")
+	}
+	rows := make([][]*plot.Plot, len(plots))
+	for i, p := range plots {
+		if p == nil {
+			return "", fmt.Errorf("nb: nil plot (panel %d of %d)", i+1, len(plots))
+		}
+		rows[i] = []*plot.Plot{p}
+	}
+	c, err := draw.NewFormattedCanvas(w, h, "svg")
+	if err != nil {
+		return "", fmt.Errorf("nb: rendering plots as svg: %w", err)
+	}
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2)}
+	canvases := plot.Align(rows, tiles, draw.New(c))
+	for i, p := range plots {
+		p.Draw(canvases[i][0])
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return "", fmt.Errorf("nb: rendering plots as svg: %w", err)
+	}
+	s := buf.String()
 	if i := strings.Index(s, "<svg"); i > 0 {
 		s = s[i:]
 	}

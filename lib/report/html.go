@@ -305,6 +305,10 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		b.WriteString("<p class=\"note\">No policy given (<code>--policy FILE.pg</code> evaluates a solver's policy graph here).</p>\n")
 	}
 
+	if err := r.writePlanning(&b); err != nil {
+		return err
+	}
+
 	// Files.
 	b.WriteString("<h2 id=\"files\">Exported quotient</h2>\n")
 	if r.Exported != nil {

@@ -2,8 +2,8 @@
 // analyze` writes: sizes, probe families with their cost estimates,
 // class-count curves over ε, certificates (the envelope gap δ_S of greedy
 // controller subsets, the cross-family gap δ_clk, stand-in counts), the
-// quotient diagram, the soundness check, an optional policy's values and the
-// exported quotient files.
+// quotient diagram, the soundness check, an optional policy's values,
+// planning through the quotient (planning.go) and the exported quotient files.
 //
 // Build computes everything under a memory budget: a computation whose
 // estimate exceeds it is not run, and the page says why (the
@@ -167,6 +167,8 @@ type Report struct {
 	ExportErr string
 
 	Policy *PolicyResult
+	// Planning is the section "Planning through the quotient" (planning.go).
+	Planning *Planning
 
 	// Ground is the ground metric the distances were computed with.
 	Ground ot.Described
@@ -382,6 +384,9 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 			return nil, err
 		}
 		r.Policy = p
+	}
+	if err := r.planning(ctx, opt, budget, phase); err != nil {
+		return nil, err
 	}
 	phase("")
 	r.Seconds = time.Since(start).Seconds()

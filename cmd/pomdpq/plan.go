@@ -1,0 +1,432 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/planq"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// planRowJSON is one ε of plan --json. Numbers the theorem or the run does
+// not give are null (an infinite L_R gives "bound": null with
+// "bound_applies": true).
+type planRowJSON struct {
+	Epsilon        float64  `json:"epsilon"`
+	Classes        int      `json:"classes"`
+	RightInvariant bool     `json:"right_invariant"`
+	Policy         string   `json:"policy"`
+	VQ             float64  `json:"v_quotient"`
+	VM             float64  `json:"v_original"`
+	Reference      *float64 `json:"reference"`
+	ReferenceName  string   `json:"reference_name,omitempty"`
+	Regret         *float64 `json:"regret"`
+	Optimum        *float64 `json:"optimum"`
+	RegretOptimum  *float64 `json:"regret_optimum"`
+	BoundApplies   bool     `json:"bound_applies"`
+	Bound          *float64 `json:"bound"`
+	Theorem        string   `json:"theorem,omitempty"`
+	Formula        string   `json:"formula,omitempty"`
+	Delta          *float64 `json:"delta,omitempty"`
+	DeltaName      string   `json:"delta_name,omitempty"`
+	Covers         string   `json:"covers,omitempty"`
+	Reason         string   `json:"no_bound_reason,omitempty"`
+	Verdict        string   `json:"verdict"`
+	LiftedNodes    int      `json:"lifted_nodes"`
+	PolicyFile     string   `json:"policy_file,omitempty"`
+	PartitionSec   float64  `json:"seconds_partition"`
+	PlanQSec       float64  `json:"seconds_plan_quotient"`
+	PlanMSec       float64  `json:"seconds_plan_original"`
+	Speedup        *float64 `json:"speedup"`
+	Note           string   `json:"note,omitempty"`
+}
+
+type planOutJSON struct {
+	Model           string        `json:"model"`
+	Family          string        `json:"family"`
+	FamilySize      int           `json:"family_size"`
+	T               int           `json:"T"`
+	Planner         string        `json:"planner"`
+	Reward          string        `json:"reward"`
+	Gamma           float64       `json:"gamma"`
+	Metric          string        `json:"metric"`
+	Ground          string        `json:"ground"`
+	Convention      string        `json:"convention"`
+	StandIns        int           `json:"stand_ins"`
+	MemBudget       int64         `json:"mem_budget"`
+	MaxWork         float64       `json:"max_work"`
+	Histories       int           `json:"histories"`
+	LR              *float64      `json:"l_r"`
+	LRHow           string        `json:"l_r_how"`
+	LRWhy           string        `json:"l_r_why"`
+	LRCertified     bool          `json:"l_r_certified"`
+	DeltaClk        *float64      `json:"delta_clk,omitempty"`
+	Baseline        *float64      `json:"baseline"`
+	BaselinePolicy  string        `json:"baseline_policy,omitempty"`
+	BaselineRefused string        `json:"baseline_refused,omitempty"`
+	Optimum         *float64      `json:"optimum"`
+	OptimumPolicy   string        `json:"optimum_policy,omitempty"`
+	OptimumRefused  string        `json:"optimum_refused,omitempty"`
+	DistanceSec     float64       `json:"seconds_distances"`
+	Rows            []planRowJSON `json:"rows"`
+	ModelFile       string        `json:"model_file,omitempty"`
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+func cmdPlan(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	model := fs.String("model", "", "built-in model name or model file")
+	family := fs.String("family", "stationary", "probe family Π: stationary or clock")
+	mem := fs.Int("m", 1, "memory bound (nodes) of Π")
+	T := fs.Int("T", 2, "horizon")
+	epsList := fs.String("eps", "0", "comma-separated ε values")
+	plannerName := fs.String("planner", "best-fsc", "best-fsc, open-loop, pbvi or cmd:'COMMAND {model} … {policy}'")
+	reward := fs.String("reward", "own", "own (the model's reward), observation (R(s,a) = E[v(O') | s, a]) or a FILE of |S| lines of |A| rewards")
+	outDir := fs.String("out", "", "directory for the lifted policies (.pg, .json), the model planned on and the result")
+	asJSON := fs.Bool("json", false, "print JSON")
+	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
+	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
+	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
+	maxWork := fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
+	timeout := fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
+	ground := groundFlag(fs)
+	var budget memFlag
+	fs.Var(&budget, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
+	progress := progressFlag("auto")
+	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	if pos, err := parseFlags(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usageError{msg: fmt.Sprintf("plan: unexpected argument %q (flags take the form --name value)", pos[0])}
+	}
+	rep := newReporter(stderr, string(progress))
+	rep.Phase("load")
+	md, g, err := loadModelGround(*model, *ground)
+	if err != nil {
+		return err
+	}
+	kind, err := fsc.ParseKind(*family)
+	if err != nil {
+		return usageError{msg: err.Error()}
+	}
+	if kind != fsc.KindStationary && kind != fsc.KindClock {
+		return usageError{msg: "plan: --family must be stationary or clock"}
+	}
+	if *T < 1 || *mem < 1 {
+		return usageError{msg: fmt.Sprintf("plan: need --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *T, *mem)}
+	}
+	eps, err := parseEps(*epsList)
+	if err != nil {
+		return err
+	}
+	cv, err := law.ParseConvention(*conv)
+	if err != nil {
+		return usageError{msg: err.Error()}
+	}
+	planner, err := parsePlanner(*plannerName, *timeout)
+	if err != nil {
+		return err
+	}
+	pm, rewardText, obsValues, err := withReward(md, *reward)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	cfg := planq.Config{Model: pm, Ground: g.Ground, GroundLabel: g.Label(), Reward: rewardText, ObsValues: obsValues, Kind: kind, M: *mem, T: *T, Eps: eps,
+		Planner: planner, Limit: *limit, MaxWork: *maxWork,
+		Distance: distance.Options{Convention: cv, Workers: *workers, MemBudget: int64(budget), Phase: rep.Phase, Progress: rep.Progress}}
+	res, err := planq.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	rep.Phase("")
+	out := planJSONOf(res, *maxWork)
+	if *outDir != "" {
+		if err := writePlanFiles(*outDir, pm, res, &out); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	printPlan(stdout, res, out)
+	return nil
+}
+
+// parsePlanner resolves --planner.
+func parsePlanner(name string, timeout time.Duration) (planq.Planner, error) {
+	switch {
+	case name == "best-fsc":
+		return planq.BestFSC{}, nil
+	case name == "open-loop":
+		return planq.OpenLoop{}, nil
+	case name == "pbvi":
+		return planq.PBVI{}, nil
+	case strings.HasPrefix(name, "cmd:"):
+		return planq.NewCommand(strings.TrimPrefix(name, "cmd:"), timeout)
+	}
+	return nil, usageError{msg: fmt.Sprintf("plan: --planner %q: want best-fsc, open-loop, pbvi or cmd:'COMMAND'", name)}
+}
+
+// withReward returns the model carrying the reward planned for, a
+// description of it and, for the observation reward, the values v(o).
+func withReward(m *pomdp.Model, spec string) (*pomdp.Model, string, []float64, error) {
+	switch spec {
+	case "own", "":
+		return m, "own (the model's R(s, a))", nil, nil
+	case "observation":
+		om, err := value.WithObsReward(m)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		v := value.ObsValues(m.NumObservations())
+		return om, fmt.Sprintf("observation: R(s, a) = E[v(O') | s, a] with v(o) = o/(|O| − 1) = %v", v), v, nil
+	}
+	R, err := readRewardFile(spec, m)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cp := &pomdp.Model{Name: m.Name + "+" + filepath.Base(spec), States: m.States, Actions: m.Actions, Observations: m.Observations,
+		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: R, B0: m.B0}
+	if err := cp.Validate(); err != nil {
+		return nil, "", nil, err
+	}
+	return cp, "file " + spec + " (R(s, a) per line s, column a)", nil, nil
+}
+
+// readRewardFile reads |S| lines of |A| numbers ('#' comments, blank
+// lines skipped); errors name the file, line and field.
+func readRewardFile(path string, m *pomdp.Model) ([][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, usageError{msg: fmt.Sprintf("plan: --reward %q: not own, observation or an existing file", path)}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	nS, nA := m.NumStates(), m.NumActions()
+	var R [][]float64
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Fields(text)
+		if len(R) == nS {
+			return nil, fmt.Errorf("%s:%d: more than %d reward rows (one per state)", path, line, nS)
+		}
+		if len(fields) != nA {
+			return nil, fmt.Errorf("%s:%d: state %s: %d rewards, want one per action (%d)", path, line, m.States[len(R)], len(fields), nA)
+		}
+		row := make([]float64, nA)
+		for a, s := range fields {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s:%d: state %s, action %s: %q is not a finite number", path, line, m.States[len(R)], m.Actions[a], s)
+			}
+			row[a] = v
+		}
+		R = append(R, row)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(R) != nS {
+		return nil, fmt.Errorf("%s:%d: %d reward rows, want one per state (%d)", path, line, len(R), nS)
+	}
+	return R, nil
+}
+
+func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
+	out := planOutJSON{Model: res.Model, Family: res.Family, FamilySize: res.FamilySize, T: res.T, Planner: res.Planner, Reward: res.Reward,
+		Gamma: res.Gamma, Metric: res.Metric, Ground: res.Ground, Convention: res.Convention, StandIns: res.StandIns, MemBudget: res.MemBudget,
+		MaxWork: maxWork, Histories: res.Histories, LR: finite(res.LR.Value), LRHow: res.LR.How, LRWhy: res.LR.Why, LRCertified: res.LR.Certified,
+		DeltaClk: res.DeltaClk, BaselineRefused: res.BaselineRefused, OptimumRefused: res.OptimumRefused, DistanceSec: res.DistanceSeconds}
+	if b := res.Baseline; b != nil {
+		out.Baseline, out.BaselinePolicy = finite(b.Value), b.Policy
+	}
+	if o := res.Optimum; o != nil {
+		out.Optimum, out.OptimumPolicy = finite(o.Value), o.Policy
+	}
+	for _, r := range res.Rows {
+		j := planRowJSON{Epsilon: r.Eps, Classes: r.Classes, RightInvariant: r.RightInvariant, Policy: r.Policy, VQ: r.VQ, VM: r.VM,
+			Reference: finite(r.Reference), ReferenceName: r.RefName, Regret: finite(r.Regret), Optimum: finite(r.Optimum),
+			RegretOptimum: finite(r.RegretOptimum), BoundApplies: r.Bound.Applies, Bound: finite(r.Bound.Value), Theorem: r.Bound.Theorem,
+			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict,
+			LiftedNodes: len(r.Lifted.Nodes), PartitionSec: r.PartitionSec, PlanQSec: r.PlanQSec, PlanMSec: r.PlanMSec, Speedup: finite(r.Speedup), Note: r.Note}
+		if r.Bound.DeltaName != "" {
+			j.Delta = finite(r.Bound.Delta)
+		}
+		if r.Speedup == 0 {
+			j.Speedup = nil
+		}
+		out.Rows = append(out.Rows, j)
+	}
+	return out
+}
+
+// writePlanFiles writes the model planned on (JSON, with the reward
+// used), each ε's lifted policy as .pg and .json, and result.json.
+func writePlanFiles(dir string, m *pomdp.Model, res *planq.Result, out *planOutJSON) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	out.ModelFile = filepath.Join(dir, "model.json")
+	f, err := os.Create(out.ModelFile)
+	if err != nil {
+		return err
+	}
+	if err := pomdp.WriteJSON(f, m); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	for i, r := range res.Rows {
+		base := filepath.Join(dir, "lifted-eps-"+strconv.FormatFloat(r.Eps, 'g', -1, 64))
+		if err := writeOutFile(base+".pg", func(w io.Writer) error { return r.Lifted.WritePG(w) }); err != nil {
+			return err
+		}
+		if err := writeOutFile(base+".json", func(w io.Writer) error { return r.Lifted.WriteJSON(w, m) }); err != nil {
+			return err
+		}
+		out.Rows[i].PolicyFile = base + ".pg"
+	}
+	return writeOutFile(filepath.Join(dir, "result.json"), func(w io.Writer) error { return writeJSON(w, out) })
+}
+
+func writeOutFile(path string, fn func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func fmtVal(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	x := *p
+	if math.Abs(x) < 5e-7 {
+		x = 0 // no "-0.000000"
+	}
+	return strconv.FormatFloat(x, 'f', 6, 64)
+}
+
+func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
+	fmt.Fprintf(w, "model %s, family Π = %s, T = %d, planner %s\n", res.Model, res.Family, res.T, res.Planner)
+	fmt.Fprintf(w, "reward: %s\n", res.Reward)
+	fmt.Fprintf(w, "values: expected return over T = %d stages with γ = %g (the model's discount, 1 if none; as `pomdpq evaluate --horizon T`)\n", res.T, res.Gamma)
+	fmt.Fprintf(w, "metric %s, ground %s, stand-in %s (%d impossible (history, probe) pairs), memory budget %s, --max-work %.3g\n",
+		res.Metric, res.Ground, res.Convention, res.StandIns, distance.FormatBytes(res.MemBudget), out.MaxWork)
+	lr := "+Inf"
+	if out.LR != nil {
+		lr = strconv.FormatFloat(*out.LR, 'g', 6, 64)
+	}
+	fmt.Fprintf(w, "L_R = %s over %s (%s): %s\n", lr, res.LR.Family, res.LR.How, res.LR.Why)
+	if res.DeltaClk != nil {
+		fmt.Fprintf(w, "δ_clk = %.6g (‖d^clk − d^op‖∞, m = 1)\n", *res.DeltaClk)
+	}
+	if b := res.Baseline; b != nil {
+		fmt.Fprintf(w, "baseline: %s on the original: value %.6f (%s), %.3fs\n", res.Planner, b.Value, b.Policy, b.Seconds)
+	} else {
+		fmt.Fprintf(w, "baseline REFUSED: %s\n", res.BaselineRefused)
+	}
+	if o := res.Optimum; o != nil {
+		fmt.Fprintf(w, "exact optimum over Π on the original: %.6f (%s, %d tied)\n", o.Value, o.Policy, o.Ties)
+	} else {
+		fmt.Fprintf(w, "exact optimum over Π REFUSED: %s\n", res.OptimumRefused)
+	}
+	if res.StandIns > 0 {
+		fmt.Fprintf(w, "NOTE: %d (history, probe) pairs are impossible; the quotient averages their stand-in beliefs into class beliefs, which the theorem's proof does not cover: verdicts say \"not certified\"\n", res.StandIns)
+	}
+	fmt.Fprintf(w, "distances %.3fs (shared by every ε)\n", res.DistanceSeconds)
+	fmt.Fprintf(w, "%6s %7s %11s %11s %11s %10s %10s  %-40s %8s %8s %8s %8s\n", "eps", "classes", "V_Q(π_Q)", "V_M(lift)", "reference", "regret", "bound", "verdict", "t_part", "t_planQ", "t_planM", "speedup")
+	for _, r := range out.Rows {
+		bound := "n/a"
+		if r.BoundApplies {
+			bound = "none"
+			if r.Bound != nil {
+				bound = strconv.FormatFloat(*r.Bound, 'f', 6, 64)
+			}
+		}
+		sp := "—"
+		if r.Speedup != nil {
+			sp = fmt.Sprintf("%.3gx", *r.Speedup)
+		}
+		fmt.Fprintf(w, "%6g %7d %11.6f %11.6f %11s %10s %10s  %-40s %8.3f %8.3f %8.3f %8s\n", r.Epsilon, r.Classes, r.VQ, r.VM, fmtVal(r.Reference),
+			fmtVal(r.Regret), bound, r.Verdict, r.PartitionSec, r.PlanQSec, r.PlanMSec, sp)
+	}
+	for i, r := range res.Rows {
+		fmt.Fprintf(w, "ε = %g: policy %s; %s\n", r.Eps, r.Policy, r.Bound)
+		if !math.IsNaN(r.RegretOptimum) && res.Planner != "best-fsc" {
+			fmt.Fprintf(w, "  regret from the exact optimum over Π: %.6g\n", r.RegretOptimum)
+		}
+		if r.Note != "" {
+			fmt.Fprintf(w, "  %s\n", r.Note)
+		}
+		if strings.HasPrefix(r.Verdict, "BOUND") {
+			fmt.Fprintf(w, "  !!! %s: measured regret %.6g exceeds the bound %.6g !!!\n", r.Verdict, r.Regret, r.Bound.Value)
+		}
+		if f := out.Rows[i].PolicyFile; f != "" {
+			fmt.Fprintf(w, "  lifted policy %s (%d nodes): pomdpq evaluate --model %s --policy %s --horizon %d\n", f, len(r.Lifted.Nodes), out.ModelFile, f, res.T)
+		}
+	}
+	fmt.Fprintln(w, "The certified bound covers only the policies it names (the family Π the quotient was built for); a row without a theorem shows the measured regret alone.")
+}
+
+// pgStartHint returns the start node a policy graph written by plan names
+// in its first line ("# pomdpq lifted policy: start node N, …"), or −1.
+// pomdp-solve's graphs name none: evaluate then starts at the best node.
+func pgStartHint(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	const prefix = "# pomdpq lifted policy: start node "
+	if !strings.HasPrefix(line, prefix) {
+		return -1
+	}
+	rest := strings.TrimPrefix(line, prefix)
+	if i := strings.IndexByte(rest, ','); i >= 0 {
+		rest = rest[:i]
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rest))
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}

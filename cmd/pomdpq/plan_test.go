@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runPlan(t *testing.T, args ...string) planOutJSON {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if err := run(append([]string{"plan", "--progress", "off", "--json"}, args...), &out, &errb); err != nil {
+		t.Fatalf("plan %v: %v\n%s", args, err, errb.String())
+	}
+	var res planOutJSON
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestPlanTigerAcceptance: Tiger, m ≤ 2 (147 controllers), T = 4,
+// ε = 0, 0.3, 0.5, observation reward: regret 0 at ε = 0 within 1e-9 and
+// regret ≤ bound at every ε; the lifted .pg evaluates to V_M within 1e-9
+// relative.
+func TestPlanTigerAcceptance(t *testing.T) {
+	dir := t.TempDir()
+	res := runPlan(t, "--model", "tiger", "--family", "stationary", "--m", "2", "--T", "4", "--eps", "0,0.3,0.5", "--reward", "observation", "--out", dir)
+	if res.FamilySize != 147 || len(res.Rows) != 3 {
+		t.Fatalf("family %d, rows %d", res.FamilySize, len(res.Rows))
+	}
+	for _, r := range res.Rows {
+		if r.Regret == nil || r.Bound == nil {
+			t.Fatalf("ε = %g: regret %v bound %v", r.Epsilon, r.Regret, r.Bound)
+		}
+		if r.Epsilon == 0 && math.Abs(*r.Regret) > 1e-9 {
+			t.Errorf("ε = 0: regret %g", *r.Regret)
+		}
+		if *r.Regret > *r.Bound || r.Verdict != "within bound" {
+			t.Errorf("ε = %g: regret %g, bound %g, verdict %q", r.Epsilon, *r.Regret, *r.Bound, r.Verdict)
+		}
+		if want := 2 * *res.LR * 4 * r.Epsilon; math.Abs(*r.Bound-want) > 1e-12 {
+			t.Errorf("ε = %g: bound %g, 2·L_R·T·ε = %g", r.Epsilon, *r.Bound, want)
+		}
+		var out, errb bytes.Buffer
+		if err := run([]string{"evaluate", "--model", res.ModelFile, "--policy", r.PolicyFile, "--horizon", "4", "--json", "--progress", "off"}, &out, &errb); err != nil {
+			t.Fatal(err)
+		}
+		var ev evaluateJSON
+		if err := json.Unmarshal(out.Bytes(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(ev.Value-r.VM) > 1e-9*math.Max(1, math.Abs(r.VM)) || ev.StartNode != 0 {
+			t.Errorf("ε = %g: evaluate gives %.12g from node %d, plan V_M %.12g", r.Epsilon, ev.Value, ev.StartNode, r.VM)
+		}
+	}
+}
+
+// TestPlanTigerOwnReward: with Tiger's latent reward no finite L_R exists
+// for this family; the bound is reported as vacuous and no number is
+// printed for it.
+func TestPlanTigerOwnReward(t *testing.T) {
+	res := runPlan(t, "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0,0.5")
+	if res.LR != nil || !strings.Contains(res.LRWhy, "no finite L_R") {
+		t.Fatalf("L_R %v (%s)", res.LR, res.LRWhy)
+	}
+	for _, r := range res.Rows {
+		if r.Bound != nil || r.Verdict != "vacuous bound" {
+			t.Errorf("ε = %g: bound %v, verdict %q", r.Epsilon, r.Bound, r.Verdict)
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := run([]string{"plan", "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0.5", "--progress", "off"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "none (vacuous: L_R is infinite)") {
+		t.Errorf("text output does not say the bound is vacuous:\n%s", out.String())
+	}
+}
+
+// TestPlanMaze4x3: the model file, m = 1, T = 3, ε = 0, 0.1, 0.3,
+// observation reward: regret ≤ bound in every row.
+func TestPlanMaze4x3(t *testing.T) {
+	res := runPlan(t, "--model", filepath.Join("..", "..", "datasets", "models", "maze4x3.pomdp"), "--m", "1", "--T", "3", "--eps", "0,0.1,0.3", "--reward", "observation")
+	for _, r := range res.Rows {
+		if r.Regret == nil || r.Bound == nil || *r.Regret > *r.Bound+1e-9 {
+			t.Errorf("ε = %g: regret %v, bound %v", r.Epsilon, r.Regret, r.Bound)
+		}
+		if !strings.HasPrefix(r.Verdict, "within bound") {
+			t.Errorf("ε = %g: verdict %q", r.Epsilon, r.Verdict)
+		}
+	}
+}
+
+// TestPlanRewardFileErrors: a bad reward file is named with its line and
+// field.
+func TestPlanRewardFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ body, want string }{
+		{"-1 -100 10\n-1 10\n", "bad.txt:2: state tiger_right: 2 rewards"},
+		{"-1 -100 x\n", "bad.txt:1: state tiger_left, action open_right: \"x\" is not a finite number"},
+		{"-1 -100 10\n", "bad.txt:1: 1 reward rows"},
+	} {
+		p := filepath.Join(dir, "bad.txt")
+		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		err := run([]string{"plan", "--model", "tiger", "--T", "2", "--reward", p, "--progress", "off"}, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.body, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,306 @@
+package planq
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/policy"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/quotient"
+)
+
+// SolverPolicy is what a user's solver wrote: a policy graph run on
+// observations (Graph, started at its best node at b0, pomdp-solve's
+// convention) or alpha vectors over the states of the model it solved.
+type SolverPolicy struct {
+	Graph  *fsc.FSC
+	Alphas []policy.Alpha
+}
+
+// PolicyReader reads a solver's policy file for model m.
+type PolicyReader func(path string, m *pomdp.Model) (*SolverPolicy, error)
+
+// readers maps a file extension (".pg") to its reader.
+var readers = map[string]PolicyReader{
+	".pg": func(path string, m *pomdp.Model) (*SolverPolicy, error) {
+		c, err := policy.LoadPG(path, m)
+		if err != nil {
+			return nil, err
+		}
+		return &SolverPolicy{Graph: c}, nil
+	},
+	".alpha": func(path string, m *pomdp.Model) (*SolverPolicy, error) {
+		a, err := policy.LoadAlpha(path, m)
+		if err != nil {
+			return nil, err
+		}
+		return &SolverPolicy{Alphas: a}, nil
+	},
+}
+
+// RegisterReader makes Command read policy files with extension ext
+// (".policy" for SARSOP) with r. Call it from an init function.
+func RegisterReader(ext string, r PolicyReader) { readers[ext] = r }
+
+// ErrNoBaseline marks a planner that cannot run on the original model;
+// Run records it as the baseline's refusal.
+var ErrNoBaseline = errors.New("no baseline")
+
+// Command runs a user's solver. The template is a shell command with the
+// placeholders {model} (the .pomdp file to solve: the quotient, or the
+// original for the baseline, states, actions and observations renamed
+// s0…, a0…, o0… in the original order), {policy} (the path prefix the
+// solver writes to: pomdp-solve's -o writes {policy}.pg and
+// {policy}.alpha; pomdpsol's -o writes {policy} itself), {horizon} (T)
+// and {dir} (the scratch directory). The command runs in its own process
+// group under Timeout; on timeout or cancellation the whole group is
+// killed, and it is killed after a normal exit too, so nothing is left
+// running. The policy is read back by extension (RegisterReader): the
+// first of {policy}.pg, {policy}.alpha and other registered extensions
+// that exists, else {policy} itself (a file starting with '<' goes to the
+// ".policy" reader).
+type Command struct {
+	Template string
+	Timeout  time.Duration
+}
+
+// NewCommand checks the template: it must name {model}.
+func NewCommand(tmpl string, timeout time.Duration) (Command, error) {
+	if !strings.Contains(tmpl, "{model}") {
+		return Command{}, fmt.Errorf("planq: solver command %q has no {model} placeholder (placeholders: {model}, {policy}, {horizon}, {dir})", tmpl)
+	}
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	return Command{Template: tmpl, Timeout: timeout}, nil
+}
+
+// Name returns "cmd:" and the template.
+func (c Command) Name() string { return "cmd:" + c.Template }
+
+// Work is 0: an external solver has no estimate; Timeout bounds it.
+func (c Command) Work(*Env) float64 { return 0 }
+
+// Quotient exports q (under env.Ref), runs the solver on it and lifts
+// its policy through the classes (alpha vectors) or unrolls its graph.
+func (c Command) Quotient(ctx context.Context, env *Env, q *quotient.Quotient) (*Plan, error) {
+	start := time.Now()
+	qm, err := q.Export(env.Ref)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := c.solve(ctx, qm, env.T)
+	if err != nil {
+		return nil, err
+	}
+	var l *Lifted
+	switch {
+	case sp.Graph != nil:
+		if l, err = unrollGraph(ctx, qm, sp.Graph, env.T); err != nil {
+			return nil, err
+		}
+	default:
+		states, _ := QStates(q)
+		if len(states) != qm.NumStates() {
+			return nil, fmt.Errorf("planq: exported quotient has %d states, the class walk %d", qm.NumStates(), len(states))
+		}
+		b := make([]float64, len(states))
+		l = LiftStates(q, func(k int) int {
+			clear(b)
+			b[k] = 1
+			_, i := policy.Value(sp.Alphas, b)
+			return sp.Alphas[i].Action
+		})
+	}
+	elapsed := time.Since(start).Seconds()
+	vq, err := LiftedValue(ctx, qm, l)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Policy: fmt.Sprintf("solver policy lifted to %d nodes", len(l.Nodes)), Lifted: l, Value: vq, Seconds: elapsed}, nil
+}
+
+// Original runs the solver on env.Model; only policy graphs can be run
+// there (alpha vectors would need belief tracking on the original).
+func (c Command) Original(ctx context.Context, env *Env) (*Plan, error) {
+	start := time.Now()
+	sp, err := c.solve(ctx, env.Model, env.T)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Graph == nil {
+		return nil, fmt.Errorf("%w: the solver wrote alpha vectors for the original, which this command does not run with belief tracking", ErrNoBaseline)
+	}
+	l, err := unrollGraph(ctx, env.Model, sp.Graph, env.T)
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start).Seconds()
+	v, err := LiftedValue(ctx, env.Model, l)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Policy: fmt.Sprintf("solver policy graph (%d nodes)", sp.Graph.Nodes), Lifted: l, Value: v, Seconds: elapsed}, nil
+}
+
+// unrollGraph starts graph g at its best node at m's b0 over horizon T
+// and unrolls it.
+func unrollGraph(ctx context.Context, m *pomdp.Model, g *fsc.FSC, T int) (*Lifted, error) {
+	ev, err := policy.EvaluateContext(ctx, m, g, T, policy.Options{})
+	if err != nil {
+		return nil, err
+	}
+	cg, err := policy.Complete(g, ev.StartNode)
+	if err != nil {
+		return nil, err
+	}
+	return Unroll(cg, 0, T)
+}
+
+// renamed returns a copy of m with names s0…, a0…, o0… (every solver's
+// .pomdp reader accepts them).
+func renamed(m *pomdp.Model) *pomdp.Model {
+	cp := &pomdp.Model{Name: m.Name, Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0}
+	name := func(p string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = p + strconv.Itoa(i)
+		}
+		return out
+	}
+	cp.States, cp.Actions, cp.Observations = name("s", m.NumStates()), name("a", m.NumActions()), name("o", m.NumObservations())
+	return cp
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// solve writes m, runs the command and reads the policy back.
+func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolicy, error) {
+	dir, err := os.MkdirTemp("", "pomdpq-solver-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	rm := renamed(m)
+	modelPath := filepath.Join(dir, "model.pomdp")
+	f, err := os.Create(modelPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := pomdp.WriteCassandra(f, rm); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	prefix := filepath.Join(dir, "policy")
+	line := strings.NewReplacer("{model}", shellQuote(modelPath), "{policy}", shellQuote(prefix),
+		"{horizon}", strconv.Itoa(T), "{dir}", shellQuote(dir)).Replace(c.Template)
+	out, err := run(ctx, line, dir, c.Timeout)
+	if err != nil {
+		return nil, fmt.Errorf("solver command %q %v; last lines it printed:\n%s", c.Template, err, tail(out))
+	}
+	path, ext, err := findPolicy(prefix)
+	if err != nil {
+		return nil, fmt.Errorf("solver command %q exited 0 but %v; last lines it printed:\n%s", c.Template, err, tail(out))
+	}
+	read, ok := readers[ext]
+	if !ok {
+		return nil, fmt.Errorf("solver command %q wrote %s, a %s file, which no reader handles (registered: %s)", c.Template, filepath.Base(path), ext, strings.Join(extensions(), ", "))
+	}
+	sp, err := read(path, rm)
+	if err != nil {
+		return nil, fmt.Errorf("solver command %q wrote a policy that cannot be read: %v; last lines it printed:\n%s", c.Template, err, tail(out))
+	}
+	if sp.Graph == nil && len(sp.Alphas) == 0 {
+		return nil, fmt.Errorf("solver command %q wrote an empty policy %s", c.Template, filepath.Base(path))
+	}
+	return sp, nil
+}
+
+// Readers returns the policy file extensions Command reads, sorted
+// (".alpha", ".pg" and those added by RegisterReader).
+func Readers() []string { return extensions() }
+
+func extensions() []string {
+	var out []string
+	for e := range readers {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// findPolicy returns the policy file the solver wrote and its reader's
+// extension.
+func findPolicy(prefix string) (string, string, error) {
+	for _, ext := range append([]string{".pg", ".alpha"}, extensions()...) {
+		if _, err := os.Stat(prefix + ext); err == nil {
+			return prefix + ext, ext, nil
+		}
+	}
+	b, err := os.ReadFile(prefix)
+	if err != nil {
+		return "", "", fmt.Errorf("wrote no policy ({policy}.pg, {policy}.alpha or {policy})")
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '<' {
+		return prefix, ".policy", nil
+	}
+	return prefix, ".pg", nil
+}
+
+// run runs line with sh in its own process group under timeout, returning
+// its combined output. The group is killed on timeout, on cancellation
+// and after the command exits.
+func run(ctx context.Context, line, dir string, timeout time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", line)
+	cmd.Dir = dir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stray children of the solver
+	}
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return buf.Bytes(), fmt.Errorf("did not finish within %v and was killed with its process group", timeout)
+	case ctx.Err() != nil:
+		return buf.Bytes(), fmt.Errorf("was cancelled (%v) and killed with its process group", ctx.Err())
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return buf.Bytes(), fmt.Errorf("exited with status %d", ee.ExitCode())
+		}
+		return buf.Bytes(), err
+	}
+	return buf.Bytes(), nil
+}
+
+// tail returns the last 10 lines of out, indented.
+func tail(out []byte) string {
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) > 10 {
+		lines = lines[len(lines)-10:]
+	}
+	if len(lines) == 1 && lines[0] == "" {
+		return "  (nothing)"
+	}
+	return "  " + strings.Join(lines, "\n  ")
+}

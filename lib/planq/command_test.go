@@ -1,0 +1,154 @@
+package planq
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+func tigerCommand(t *testing.T, tmpl string, timeout time.Duration) (*Result, error) {
+	t.Helper()
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCommand(tmpl, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return Run(context.Background(), Config{Model: m, Ground: b.Ground, Kind: fsc.KindStationary, M: 1, T: 3, Eps: []float64{0, 0.5}, Planner: c})
+}
+
+// TestCommandFakeSolvers runs fake solvers: one writing a policy graph
+// (always listen), one writing alpha vectors, one exiting 3, a missing
+// binary, one writing garbage and one hanging past its limit.
+func TestCommandFakeSolvers(t *testing.T) {
+	// Always listen: value 3·0.5 on Tiger's observation reward over T = 3.
+	res, err := tigerCommand(t, `printf '0 0  0 0 \n' > {policy}.pg # {model}`, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Rows {
+		if d := r.VM - 1.5; d > 1e-12 || d < -1e-12 {
+			t.Errorf("graph solver, ε = %g: V_M = %g, want 1.5", r.Eps, r.VM)
+		}
+		if r.Bound.Applies {
+			t.Errorf("an external solver's policy must not be covered: %v", r.Bound)
+		}
+	}
+	if res.Baseline == nil || res.Baseline.Value != 1.5 {
+		t.Errorf("baseline %+v", res.Baseline)
+	}
+
+	for _, tc := range []struct {
+		name, cmd string
+		timeout   time.Duration
+		want      []string
+	}{
+		{"exit 3", `echo solving; echo out of memory >&2; exit 3`, 10 * time.Second, []string{"exited with status 3", "out of memory"}},
+		{"missing binary", `no-such-solver-pomdpq {model}`, 10 * time.Second, []string{"exited with status 127", "no-such-solver-pomdpq"}},
+		{"garbage", `echo hello world > {policy}.pg`, 10 * time.Second, []string{"cannot be read", "policy.pg"}},
+		{"nothing written", `true {model}`, 10 * time.Second, []string{"wrote no policy"}},
+		{"hang", `echo started; sleep 30`, 300 * time.Millisecond, []string{"did not finish within 300ms", "started"}},
+	} {
+		_, err := tigerCommand(t, tc.cmd+` # {model}`, tc.timeout)
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
+			}
+		}
+		if !strings.Contains(err.Error(), tc.cmd) {
+			t.Errorf("%s: error does not name the command: %v", tc.name, err)
+		}
+	}
+}
+
+// TestCommandKillsProcessGroup: a solver that leaves a background child
+// and hangs is killed with the child.
+func TestCommandKillsProcessGroup(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	_, err := tigerCommand(t, `sleep 60 & echo $! > `+pidFile+`; wait # {model}`, 300*time.Millisecond)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	b, rerr := os.ReadFile(pidFile)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		// Signal 0 probes; a zombie reaped by init disappears shortly.
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("background child %d still running", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestCommandSARSOP runs the real SARSOP when it is available and a
+// .policy reader is registered.
+func TestCommandSARSOP(t *testing.T) {
+	bin := os.Getenv("POMDPSOL")
+	if bin == "" {
+		if p := filepath.Join("..", "..", ".tools", "sarsop", "sarsop", "src", "pomdpsol"); fileExists(p) {
+			bin, _ = filepath.Abs(p)
+		} else if p, err := exec.LookPath("pomdpsol"); err == nil {
+			bin = p
+		}
+	}
+	if bin == "" {
+		t.Skip("SARSOP not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol, PATH)")
+	}
+	if _, ok := readers[".policy"]; !ok {
+		t.Skip("no .policy reader registered (SARSOP's format is read by lib/policy once branch sarsop lands)")
+	}
+	res, err := tigerCommand(t, bin+` {model} --timeout 10 -o {policy}`, 60*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 2 {
+		t.Fatalf("%d rows", len(res.Rows))
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// TestReaders: the built-in readers are listed, and a registered one
+// joins them (and is removed again so other tests see the default set).
+func TestReaders(t *testing.T) {
+	if got := strings.Join(Readers(), " "); !strings.HasPrefix(got, ".alpha .pg") {
+		t.Fatalf("Readers() = %q, want .alpha and .pg", got)
+	}
+	RegisterReader(".zz", func(string, *pomdp.Model) (*SolverPolicy, error) { return nil, nil })
+	defer delete(readers, ".zz")
+	if got := Readers(); got[len(got)-1] != ".zz" {
+		t.Errorf("after RegisterReader(\".zz\"): Readers() = %q", got)
+	}
+}

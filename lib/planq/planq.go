@@ -1,0 +1,426 @@
+package planq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/clock"
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/policy"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/quotient"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// DefaultMaxWork bounds the estimated elementary steps of planning on the
+// original model and of the exact L_R, unless Config.MaxWork is set.
+const DefaultMaxWork = 2e9
+
+// Config describes one planning run.
+type Config struct {
+	// Model carries the reward planned for (value.WithObsReward for the
+	// observation reward); Ground is its observation metric (nil:
+	// discrete).
+	Model  *pomdp.Model
+	Ground ot.Ground
+	// GroundLabel names Ground in the result (what it is and where it came
+	// from, e.g. ot.Described's Label); empty: a description of the matrix.
+	GroundLabel string
+	// Reward names the reward ("own", "observation", a file); ObsValues,
+	// for the observation reward, are the values v(o) whose Lip(v) is
+	// the a-priori L_R.
+	Reward    string
+	ObsValues []float64
+	// Kind, M and T define the family Π and the horizon; Eps the ε values.
+	Kind fsc.Kind
+	M, T int
+	Eps  []float64
+	// Planner plans on the quotient and, as the baseline, on the original.
+	Planner Planner
+	// Distance configures the quotient engine (convention, workers,
+	// memory budget, phase and progress callbacks); its Eps, Ground and
+	// Metric are set by Run.
+	Distance distance.Options
+	// Limit bounds the family size (0: fsc.DefaultLimit).
+	Limit int64
+	// MaxWork bounds the estimated steps of planning on the original and
+	// of the exact L_R (0: DefaultMaxWork).
+	MaxWork float64
+}
+
+// Env is what a planner sees: the model, horizon, objective, family Π and
+// the reference probe of exported quotients.
+type Env struct {
+	Model   *pomdp.Model
+	T       int
+	Obj     value.LatentReward
+	Family  fsc.Family
+	Ref     *fsc.FSC
+	Workers int
+	MaxWork float64
+	// Progress, when set, is called as a planner's search advances
+	// (done of total candidates); Run passes Config.Distance.Progress.
+	Progress func(done, total int)
+}
+
+// Plan is a planner's policy on one model.
+type Plan struct {
+	// Policy renders the policy; Controller is set when the policy is a
+	// controller (it then runs unchanged on any model with the same
+	// actions and observations).
+	Policy     string
+	Controller *fsc.FSC
+	// Lifted is the policy as a layered graph on the original.
+	Lifted *Lifted
+	// Value is the policy's value on the model it was planned on.
+	Value   float64
+	Seconds float64
+	// Note adds what the reader must know (e.g. ties).
+	Note string
+}
+
+// Planner plans on a quotient and on the original model.
+type Planner interface {
+	// Name is the --planner value, e.g. "best-fsc".
+	Name() string
+	// Quotient plans on quotient q.
+	Quotient(ctx context.Context, env *Env, q *quotient.Quotient) (*Plan, error)
+	// Original plans on env.Model (the baseline).
+	Original(ctx context.Context, env *Env) (*Plan, error)
+	// Work estimates the elementary steps of Original (the pre-flight).
+	Work(env *Env) float64
+}
+
+// Row is the outcome for one ε.
+type Row struct {
+	Eps     float64
+	Classes int
+	// RightInvariant is false when a member h of a class has h·z outside
+	// the class the quotient moves to (greedy ε-partitions).
+	RightInvariant bool
+	Policy         string
+	// VQ is V_Q(π_Q) (on the quotient the planner used), VM is
+	// V_M(lift(π_Q)) on the original.
+	VQ, VM float64
+	Lifted *Lifted
+	// Reference is the value the regret is measured from (the baseline's
+	// V_M) and RefName what it is; Regret = Reference − VM (NaN when the
+	// baseline was refused).
+	Reference float64
+	RefName   string
+	Regret    float64
+	// Optimum is the exact optimum over Π on the original (NaN when
+	// refused); RegretOptimum = Optimum − VM.
+	Optimum, RegretOptimum float64
+	Bound                  Bound
+	Verdict                string
+	// Times in seconds: the partition (linkage and quotient for this ε;
+	// the shared distance computation is Result.DistanceSeconds), planning
+	// on Q, planning on M (the baseline, shared by all rows) and the
+	// speed-up PlanM / PlanQ.
+	PartitionSec, PlanQSec, PlanMSec, Speedup float64
+	Note                                      string
+}
+
+// Result is a whole planning run.
+type Result struct {
+	Model, Family, Planner, Reward string
+	T                              int
+	Gamma                          float64
+	Metric, Ground, Convention     string
+	MemBudget                      int64
+	// MaxWork is the limit on estimated steps that refused or allowed the
+	// baseline, the exact optimum and the exact L_R.
+	MaxWork    float64
+	Histories  int
+	FamilySize int
+	// StandIns counts the (history, probe) pairs of impossible histories:
+	// the quotient averages their stand-in beliefs into class beliefs,
+	// which thm:value-bound's proof does not account for (see Row.Verdict).
+	StandIns        int
+	DistanceSeconds float64
+	// Baseline is the planner on the original; BaselineRefused says why it
+	// was not run.
+	Baseline        *Plan
+	BaselineRefused string
+	// Optimum is the exact optimum over Π on the original.
+	Optimum        *value.Result
+	OptimumRefused string
+	LR             Lipschitz
+	DeltaClk       *float64
+	DeltaNote      string
+	Rows           []Row
+}
+
+// Run plans through the ε-quotients of cfg.Model for every cfg.Eps.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	m := cfg.Model
+	if cfg.T < 1 {
+		return nil, fmt.Errorf("planq: horizon T = %d, want ≥ 1", cfg.T)
+	}
+	if cfg.Planner == nil {
+		return nil, errors.New("planq: no planner")
+	}
+	g := cfg.Ground
+	if g == nil {
+		g = ot.Discrete(m.NumObservations())
+	}
+	maxWork := cfg.MaxWork
+	if maxWork == 0 {
+		maxWork = DefaultMaxWork
+	}
+	fam, err := fsc.New(cfg.Kind, m.NumActions(), m.NumObservations(), cfg.M, cfg.T, fsc.Options{Limit: cfg.Limit})
+	if err != nil {
+		return nil, err
+	}
+	gamma := 1.0
+	if m.HasDiscount {
+		gamma = m.Discount
+	}
+	ref, err := ExportProbe(m, cfg.T)
+	if err != nil {
+		return nil, err
+	}
+	env := &Env{Model: m, T: cfg.T, Obj: value.LatentReward{Discount: gamma}, Family: fam, Ref: ref, Workers: cfg.Distance.Workers, MaxWork: maxWork,
+		Progress: cfg.Distance.Progress}
+	if gamma == 0 {
+		return nil, fmt.Errorf("planq: model %s has discount 0 (only the first stage counts); give it a discount in (0, 1] or none", m.Name)
+	}
+	phase := func(s string) {
+		if cfg.Distance.Phase != nil {
+			cfg.Distance.Phase(s)
+		}
+	}
+	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
+		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
+	if res.MemBudget == 0 {
+		res.MemBudget = distance.DefaultMemBudget()
+	}
+
+	// The ε-quotients: the engine of `pomdpq quotient`.
+	dopt := cfg.Distance
+	dopt.Metric, dopt.Ground, dopt.Eps = distance.W1, g, cfg.Eps
+	start := time.Now()
+	dist, err := distance.Compute(ctx, m, fam, cfg.T, dopt)
+	if err != nil {
+		return nil, err
+	}
+	res.DistanceSeconds = time.Since(start).Seconds()
+	res.Histories = dist.Tree.Len()
+	res.StandIns = dist.StandIns
+
+	// The constant L_R and, where the planner needs it, δ_clk.
+	phase("lipschitz")
+	lfam := fam
+	_, openLoop := cfg.Planner.(OpenLoop)
+	if openLoop && cfg.Kind == fsc.KindStationary {
+		if lfam, err = fsc.NewClock(m.NumActions(), m.NumObservations(), 1, cfg.T, fsc.Options{Limit: cfg.Limit}); err != nil {
+			return nil, err
+		}
+		if cfg.M == 1 {
+			phase("delta-clk")
+			d, err := clock.NewDistances(ctx, m, g, cfg.T, &clock.Options{})
+			if err == nil {
+				res.DeltaClk = &d.Gap
+			} else if ctx.Err() != nil {
+				return nil, ctx.Err()
+			} else {
+				res.DeltaNote = err.Error()
+			}
+		}
+	}
+	obsLip := -1.0
+	if cfg.ObsValues != nil {
+		obsLip = ObsLipschitz(cfg.ObsValues, g)
+	}
+	if res.LR, err = ComputeLipschitz(ctx, m, g, lfam, cfg.T, obsLip, maxWork, cfg.Distance.Workers); err != nil {
+		return nil, err
+	}
+
+	// The baseline and the exact optimum over Π on the original.
+	phase("plan-original")
+	if w := cfg.Planner.Work(env); w > maxWork {
+		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
+	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {
+		res.BaselineRefused = err.Error()
+	} else if err != nil {
+		return nil, fmt.Errorf("planq: %s on the original: %w", cfg.Planner.Name(), err)
+	}
+	if w := familyWork(env, fam); w > maxWork {
+		res.OptimumRefused = fmt.Sprintf("exact optimum over %s: estimated %.3g steps, above the limit %.3g (--max-work)", fam, w, maxWork)
+	} else {
+		r, err := value.Best(ctx, m, fam, cfg.T, env.Obj, value.Options{Workers: cfg.Distance.Workers})
+		if err != nil {
+			return nil, err
+		}
+		res.Optimum = &r
+	}
+
+	for _, eps := range cfg.Eps {
+		phase(fmt.Sprintf("plan ε=%g", eps))
+		row, err := planRow(ctx, cfg, env, res, dist, eps)
+		if err != nil {
+			return nil, err
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	phase("")
+	return res, nil
+}
+
+func planRow(ctx context.Context, cfg Config, env *Env, res *Result, dist *distance.Result, eps float64) (Row, error) {
+	m := cfg.Model
+	start := time.Now()
+	q, err := quotient.New(m, cfg.T, dist.Partition(eps))
+	if err != nil {
+		return Row{}, err
+	}
+	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: time.Since(start).Seconds(),
+		Reference: math.NaN(), Regret: math.NaN(), Optimum: math.NaN(), RegretOptimum: math.NaN()}
+	p, err := cfg.Planner.Quotient(ctx, env, q)
+	if err != nil {
+		return Row{}, fmt.Errorf("planq: %s on the ε = %g quotient: %w", cfg.Planner.Name(), eps, err)
+	}
+	row.Policy, row.VQ, row.Lifted, row.PlanQSec, row.Note = p.Policy, p.Value, p.Lifted, p.Seconds, p.Note
+	if row.VM, err = LiftedValue(ctx, m, p.Lifted); err != nil {
+		return Row{}, err
+	}
+	if b := res.Baseline; b != nil {
+		row.Reference, row.RefName = b.Value, cfg.Planner.Name()+" on the original"
+		row.Regret = b.Value - row.VM
+		row.PlanMSec = b.Seconds
+		if row.PlanQSec > 0 {
+			row.Speedup = b.Seconds / row.PlanQSec
+		}
+	}
+	if res.Optimum != nil {
+		row.Optimum = res.Optimum.Value
+		row.RegretOptimum = res.Optimum.Value - row.VM
+	}
+	row.Bound = rowBound(cfg, res, eps)
+	row.Verdict = Verdict(row.Regret, row.Bound, row.Reference)
+	if math.IsNaN(row.Regret) && row.Bound.Applies {
+		row.Verdict = "not judged (no baseline)"
+	}
+	if res.StandIns > 0 && row.Bound.Applies {
+		// Impossible members enter class beliefs through the stand-in
+		// (uniform average, Proposition C.1), while L_R only constrains
+		// possible histories: the theorem's hypothesis is not verified.
+		switch row.Verdict {
+		case "within bound":
+			row.Verdict = "within bound (not certified: stand-ins)"
+		case "BOUND VIOLATED":
+			row.Verdict = "BOUND EXCEEDED (not certified: stand-ins)"
+		}
+	}
+	return row, nil
+}
+
+// rowBound returns the bound that covers the planner's policies, if any.
+func rowBound(cfg Config, res *Result, eps float64) Bound {
+	b := Bound{LR: res.LR, T: cfg.T, Eps: eps, Value: math.NaN()}
+	switch cfg.Planner.(type) {
+	case BestFSC:
+		b.Applies, b.Theorem, b.Formula = true, "cor:sim-to-real", "2·L_R·T·ε"
+		b.Covers = fmt.Sprintf("the controllers of Π = %s, each valued on the quotient it sees; regret is measured from the optimum over Π", res.Family)
+		b.Value = value.RegretBound(res.LR.Value, cfg.T, eps)
+	case OpenLoop:
+		switch {
+		case cfg.Kind == fsc.KindClock:
+			b.Applies, b.Theorem, b.Formula = true, "cor:sim-to-real (open-loop strings are clock-aware controllers of Π)", "2·L_R·T·ε"
+			b.Covers = fmt.Sprintf("open-loop strings, a subset of Π = %s; regret is measured from the best open-loop string", res.Family)
+			b.Value = value.RegretBound(res.LR.Value, cfg.T, eps)
+		case cfg.M == 1 && res.DeltaClk != nil:
+			b.Applies, b.Theorem, b.Formula = true, "cor:op-to-clk-transfer with the triangle argument of cor:sim-to-real", "2·L_R·T·(ε + δ_clk)"
+			b.DeltaName, b.Delta = "δ_clk", *res.DeltaClk
+			b.Covers = "open-loop strings (clock-aware m = 1, outside the stationary Π); L_R is computed for the clock-aware m = 1 family; regret is measured from the best open-loop string"
+			b.Value = 2 * value.TransferBound(res.LR.Value, cfg.T, eps, *res.DeltaClk)
+		default:
+			b.Reason = "open-loop strings lie outside the stationary Π and δ_clk is not available for this family"
+			if res.DeltaNote != "" {
+				b.Reason += " (" + res.DeltaNote + ")"
+			}
+		}
+	default:
+		b.Reason = fmt.Sprintf("the %s policy is not chosen over Π (its regret is measured from the same planner on the original) and the quotient it solves aggregates beliefs under one reference probe; thm:value-bound and cor:sim-to-real cover only controllers of Π valued on the quotient they see", cfg.Planner.Name())
+	}
+	return b
+}
+
+// LiftedValue returns the exact value of the lifted policy on m from its
+// start node: the number `pomdpq evaluate --horizon T` prints for it.
+func LiftedValue(ctx context.Context, m *pomdp.Model, l *Lifted) (float64, error) {
+	ev, err := policy.EvaluateContext(ctx, m, l.FSC(), l.T, policy.Options{})
+	if err != nil {
+		return 0, err
+	}
+	return ev.Start[0], nil
+}
+
+// familyWork estimates the steps of valuing every controller of fam on
+// env.Model: per controller, T stages of (nodes × (nnz(T) + nnz(Z))).
+func familyWork(env *Env, fam fsc.Family) float64 {
+	nnz := 0.0
+	for a := range env.Model.T {
+		nnz += float64(env.Model.T[a].NNZ() + env.Model.Z[a].NNZ())
+	}
+	return float64(fam.Len()) * float64(env.T) * float64(max(1, fam.M())) * nnz
+}
+
+// ExportProbe returns the constant probe under which the fewest histories
+// of the depth-T tree are impossible (first in action order): the
+// reference whose member beliefs an exported quotient aggregates.
+func ExportProbe(m *pomdp.Model, T int) (*fsc.FSC, error) {
+	e, err := law.NewEngine(m, T, law.UniformStandIn)
+	if err != nil {
+		return nil, err
+	}
+	var best *fsc.FSC
+	fewest := math.MaxInt
+	for a := 0; a < m.NumActions(); a++ {
+		c := fsc.Constant(m.NumActions(), m.NumObservations(), a)
+		_, imp, err := e.Beliefs(c)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, x := range imp {
+			if x {
+				n++
+			}
+		}
+		if n < fewest {
+			best, fewest = c, n
+		}
+	}
+	return best, nil
+}
+
+// groundLabel is label when given, else groundName(g).
+func groundLabel(label string, g ot.Ground) string {
+	if label != "" {
+		return label
+	}
+	return groundName(g)
+}
+
+func groundName(g ot.Ground) string {
+	disc := true
+	for i := range g {
+		for j := range g[i] {
+			if (i == j) != (g[i][j] == 0) || (i != j && g[i][j] != 1) {
+				disc = false
+			}
+		}
+	}
+	if disc {
+		return "discrete (d(o, o') = 1 for o ≠ o')"
+	}
+	return fmt.Sprintf("the model's %d×%d metric", len(g), len(g))
+}

@@ -1,0 +1,93 @@
+package planq
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// tigerObs returns Tiger with the observation reward.
+func tigerObs(t *testing.T) (Config, *bench.Benchmark) {
+	t.Helper()
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Model: m, Ground: b.Ground, Reward: "observation", ObsValues: value.ObsValues(m.NumObservations()),
+		Kind: fsc.KindStationary, M: 2, T: 4, Eps: []float64{0, 0.3, 0.5}, Planner: BestFSC{}}, &b
+}
+
+// TestTigerAcceptance: Tiger, m ≤ 2 (147 controllers), T = 4, ε = 0, 0.3,
+// 0.5, observation reward: regret 0 at ε = 0 (thm:exact-sufficiency) and
+// regret ≤ the printed bound at every ε.
+func TestTigerAcceptance(t *testing.T) {
+	cfg, _ := tigerObs(t)
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FamilySize != 147 {
+		t.Errorf("family size %d, want 147", res.FamilySize)
+	}
+	for _, r := range res.Rows {
+		t.Logf("ε=%g classes=%d VQ=%.6f VM=%.6f ref=%.6f regret=%.3g bound=%v verdict=%s", r.Eps, r.Classes, r.VQ, r.VM, r.Reference, r.Regret, r.Bound, r.Verdict)
+		if r.Eps == 0 && math.Abs(r.Regret) > 1e-9 {
+			t.Errorf("ε = 0: regret %g, want 0", r.Regret)
+		}
+		if r.Verdict != "within bound" {
+			t.Errorf("ε = %g: verdict %q", r.Eps, r.Verdict)
+		}
+	}
+	t.Logf("L_R: %+v", res.LR)
+}
+
+// TestSearchProgress: the quotient search reports its progress through
+// Config.Distance.Progress (a bar would otherwise stand still for the whole
+// search), ending at the family size once per ε.
+func TestSearchProgress(t *testing.T) {
+	cfg, _ := tigerObs(t)
+	phase, ends := "", map[string]int{}
+	cfg.Distance.Phase = func(s string) { phase = s }
+	cfg.Distance.Progress = func(done, total int) {
+		if done == total && total == 147 {
+			ends[phase]++
+		}
+	}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, eps := range []string{"0", "0.3", "0.5"} {
+		if ends["plan ε="+eps] != 1 {
+			t.Errorf("phase plan ε=%s: %d completed searches reported, want 1 (all: %v)", eps, ends["plan ε="+eps], ends)
+		}
+	}
+}
+
+// TestWritePGHeader: the .pg's leading comment names what its nodes stand
+// for (it said "(depth, class)" for unrolled controllers too).
+func TestWritePGHeader(t *testing.T) {
+	for _, c := range []struct {
+		ctrl int
+		want string
+	}{{0, "nodes are (depth, controller node)"}, {-1, "nodes are (depth, class)"}} {
+		l := &Lifted{T: 1, NumActions: 1, NumObs: 1, Nodes: []Node{
+			{Depth: 0, Class: -1 - c.ctrl, Obs: -1, Ctrl: c.ctrl, Next: []int{1}},
+			{Depth: 1, Class: -1 - c.ctrl, Obs: -1, Ctrl: c.ctrl, Next: []int{1}}}}
+		var b strings.Builder
+		if err := l.WritePG(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("Ctrl = %d: header %q, want %q", c.ctrl, strings.SplitN(b.String(), "\n", 2)[0], c.want)
+		}
+	}
+}
