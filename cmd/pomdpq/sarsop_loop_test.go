@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/policy"
 )
 
@@ -42,8 +43,11 @@ func findPOMDPSol(t *testing.T) string {
 	if p, err := exec.LookPath("pomdpsol"); err == nil {
 		return p
 	}
-	tarballs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "tools", "sarsop-*.tar.gz"))
-	if os.Getenv("CI") == "true" && len(tarballs) > 0 {
+	var tarballs []string
+	if tools, ok := shared.FindTool(); ok {
+		tarballs, _ = filepath.Glob(filepath.Join(tools, "sarsop-*.tar.gz"))
+	}
+	if shared.CI() && len(tarballs) > 0 {
 		t.Fatalf("CI=true and SARSOP's source is at %s, but pomdpsol is not built: run make sarsop", tarballs[0])
 	}
 	t.Skip("SARSOP's pomdpsol not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol (make sarsop) or PATH)")
@@ -150,18 +154,11 @@ func TestSARSOPLoop(t *testing.T) {
 		}
 	}
 	// Mixed observability: SARSOP's RockSample(7,8), whose robot position is
-	// fully observed (numObsValue 50, vectors over the 256 rock states), when
-	// this build reads POMDPX; 10 s of search.
-	rs := filepath.Join("..", "..", "..", "shared", "data", "pomdpx", "RockSample_7_8.pomdpx")
-	if _, err := os.Stat(rs); err != nil {
-		t.Logf("%s: not found (third-party input outside the repository)", rs)
-		return
-	}
-	if _, _, err := loadModel(rs); err != nil {
-		t.Logf("%s: not read by this build (%v)", rs, err)
-		return
-	}
+	// fully observed (numObsValue 50, vectors over the 256 rock states); 10 s
+	// of search. Twin: TestPOMDPXFactoredInfo, our own factored,
+	// mixed-observability file with hand-derived sizes.
 	t.Run("RockSample_7_8.pomdpx", func(t *testing.T) {
+		rs := shared.Path(t, "TestPOMDPXFactoredInfo", "pomdpx", "RockSample_7_8.pomdpx")
 		abs, err := filepath.Abs(rs)
 		if err != nil {
 			t.Fatal(err)

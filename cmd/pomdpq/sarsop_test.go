@@ -9,22 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
-
-// sharedData returns ../shared/data (third-party test inputs beside the
-// repository) holding file, or skips t; with CI=true a missing file fails t.
-func sharedData(t *testing.T, file string) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data")
-	if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not found under %s (CI=true requires the shared test inputs)", file, dir)
-		}
-		t.Skipf("%s not found under %s (third-party inputs outside the repository)", file, dir)
-	}
-	return dir
-}
 
 // TestExportRenamedInfo: the paper's Tiger (observation "R", a keyword of
 // the .pomdp format) is exported to .pomdp (it was refused), and info on
@@ -205,16 +192,15 @@ func TestEvaluateVectorPolicy(t *testing.T) {
 // Tiger.policy: the lower bound at b0 is the 19.3713 SARSOP printed. SARSOP
 // prints numbers with 6 significant digits, so the vectors' bound and the
 // printed one may differ by 5e-5 each: tolerance 1e-4. The model is read
-// by the common model loader from Tiger.pomdpx when it reads POMDPX, and
-// from Tiger.pomdp (the same model) in any case.
+// by the common model loader from Tiger.pomdpx and from Tiger.pomdp (the
+// same model). Twin: TestEvaluateVectorPolicy, our own .policy of Tiger
+// against the hand-derived 4063900/209789.
 func TestEvaluateSARSOPPolicy(t *testing.T) {
-	dir := sharedData(t, filepath.Join("pomdpx", "Tiger.policy"))
-	pol := filepath.Join(dir, "pomdpx", "Tiger.policy")
-	for _, model := range []string{filepath.Join(dir, "pomdpx", "Tiger.pomdpx"), filepath.Join(dir, "pomdp", "Tiger.pomdp")} {
-		if _, _, err := loadModel(model); err != nil && strings.HasSuffix(model, ".pomdpx") {
-			t.Logf("%s: not read by this build (%v); the .pomdp form is used", model, err)
-			continue
-		}
+	pol := shared.Path(t, "TestEvaluateVectorPolicy", "pomdpx", "Tiger.policy")
+	for _, model := range []string{
+		shared.Path(t, "TestEvaluateVectorPolicy", "pomdpx", "Tiger.pomdpx"),
+		shared.Path(t, "TestEvaluateVectorPolicy", "pomdp", "Tiger.pomdp"),
+	} {
 		e := evaluatePolicy(t, "--model", model, "--policy", pol)
 		if math.Abs(e.LowerBound-19.3713) > 1e-4 || e.LowerBoundVector != 4 || !e.Consistent {
 			t.Errorf("%s: lower bound %.10g from vector %d (consistent %v), want 19.3713 from vector 4", model, e.LowerBound, e.LowerBoundVector, e.Consistent)

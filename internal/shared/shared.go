@@ -65,15 +65,33 @@ func isRoot(dir string) bool {
 	return false
 }
 
+// ToolsDir is the folder of third-party tools' sources (SARSOP's tarball)
+// relative to the repository root, beside Dir.
+var ToolsDir = filepath.Join("..", "shared", "tools")
+
 // Find returns the path of a third-party input, elem joined below
 // ../shared/data (for example Find("pomdp", "hallway.POMDP")), and whether
 // it exists. It never skips: it is for optional uses such as fuzz seeds.
 func Find(elem ...string) (string, bool) {
+	return find(Dir, elem)
+}
+
+// FindTool returns the path of a third-party tool's source, elem joined
+// below ../shared/tools (FindTool() is the folder itself, to glob in), and
+// whether it exists. Like Find, it never skips: a test that needs a tool
+// decides what its absence means.
+func FindTool(elem ...string) (string, bool) {
+	return find(ToolsDir, elem)
+}
+
+// find joins elem below dir (relative to the repository root) and reports
+// whether the path exists.
+func find(dir string, elem []string) (string, bool) {
 	root, err := Root()
 	if err != nil {
 		return "", false
 	}
-	path := filepath.Join(append([]string{root, Dir}, elem...)...)
+	path := filepath.Join(append([]string{root, dir}, elem...)...)
 	_, err = os.Stat(path)
 	return path, err == nil
 }

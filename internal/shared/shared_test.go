@@ -20,7 +20,8 @@ func (r *recorder) Skip(args ...any)             { r.skipped = fmt.Sprint(args..
 func (r *recorder) Fatalf(f string, args ...any) { r.failed = fmt.Sprintf(f, args...) }
 
 // layout makes root/parent/repo (with this module's go.mod) and, when
-// withShared, root/parent/shared/data/pomdp/x.POMDP; it changes the working
+// withShared, root/parent/shared/data/pomdp/x.POMDP and
+// root/parent/shared/tools/t-1.tar.gz; it changes the working
 // directory to repo/lib/pkg and returns the repository folder.
 func layout(t *testing.T, withShared bool) string {
 	t.Helper()
@@ -45,6 +46,13 @@ func layout(t *testing.T, withShared bool) string {
 		if err := os.WriteFile(filepath.Join(dir, "x.POMDP"), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		tools := filepath.Join(parent, "shared", "tools")
+		if err := os.MkdirAll(tools, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tools, "t-1.tar.gz"), []byte("t"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Chdir(pkg)
 	return repo
@@ -67,10 +75,20 @@ func TestPath(t *testing.T) {
 		if _, ok := Find("pomdp", "y.POMDP"); ok {
 			t.Error("Find found a file that does not exist")
 		}
+		// Tools' sources are beside the data, in ../shared/tools.
+		if got, ok := FindTool("t-1.tar.gz"); !ok || got != filepath.Join(repo, "..", "shared", "tools", "t-1.tar.gz") {
+			t.Errorf("FindTool = %q, %v; want the tarball under ../shared/tools", got, ok)
+		}
+		if _, ok := FindTool("pomdp"); ok {
+			t.Error("FindTool found a folder of ../shared/data")
+		}
 	})
 	t.Run("absent", func(t *testing.T) {
 		t.Setenv("CI", "")
 		layout(t, false)
+		if _, ok := FindTool(); ok {
+			t.Error("FindTool found ../shared/tools in a layout without it")
+		}
 		r := &recorder{TB: t}
 		Path(r, "TestTwin", "pomdp", "x.POMDP")
 		if r.failed != "" || strings.Contains(r.skipped, "\n") || !strings.HasPrefix(r.skipped, "outside oracle skipped: ") ||

@@ -5,29 +5,14 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
-
-// sharedSARSOP returns the folder of third-party test inputs holding
-// SARSOP's files (../shared/data relative to the repository root), or
-// skips t; with CI=true a missing folder fails t.
-func sharedSARSOP(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data")
-	if _, err := os.Stat(filepath.Join(dir, "pomdpx", "Tiger.policy")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("SARSOP's Tiger.policy not found under %s (CI=true requires the shared test inputs): %v", dir, err)
-		}
-		t.Skipf("SARSOP's Tiger.policy not found under %s (it lives outside the repository, in shared/data next to it)", dir)
-	}
-	return dir
-}
 
 // counterValue is the value at b0 of the Tiger policy "listen until one
 // observation leads by 2, then open the other door" (datasets/policies),
@@ -53,14 +38,15 @@ func counterValue() float64 {
 // every number with C++'s default 6 significant digits (AlphaPlane::write),
 // so each vector entry here is within 5e-5 of the vector SARSOP held and
 // the printed bound within 5e-5 of its bound: max_α α·b0 may differ from
-// the printed value by at most 1e-4.
+// the printed value by at most 1e-4. Twin: TestCounterPolicyFile, our own
+// .policy of Tiger against the hand-derived value.
 func TestReadPolicySARSOP(t *testing.T) {
-	dir := sharedSARSOP(t)
-	m, err := pomdp.LoadFile(filepath.Join(dir, "pomdp", "Tiger.pomdp"))
+	pol := shared.Path(t, "TestCounterPolicyFile", "pomdpx", "Tiger.policy")
+	m, err := pomdp.LoadFile(shared.Path(t, "TestCounterPolicyFile", "pomdp", "Tiger.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := LoadPolicy(filepath.Join(dir, "pomdpx", "Tiger.policy"), m)
+	p, err := LoadPolicy(pol, m)
 	if err != nil {
 		t.Fatal(err)
 	}
