@@ -47,6 +47,25 @@ var readers = map[string]PolicyReader{
 		}
 		return &SolverPolicy{Alphas: a}, nil
 	},
+	".policy": readSARSOP,
+}
+
+// readSARSOP reads a SARSOP .policy file of a flat model (one value of the
+// fully observed part: the quotient and the original are written flat) as
+// alpha vectors.
+func readSARSOP(path string, m *pomdp.Model) (*SolverPolicy, error) {
+	vp, err := policy.LoadPolicy(path, m)
+	if err != nil {
+		return nil, err
+	}
+	if vp.NumObsValue > 1 {
+		return nil, fmt.Errorf("%s: %d values of a fully observed part (numObsValue): the model given to the solver is flat, so its policy must have one", path, vp.NumObsValue)
+	}
+	a := make([]policy.Alpha, len(vp.Vectors))
+	for i, v := range vp.Vectors {
+		a[i] = v.Alpha
+	}
+	return &SolverPolicy{Alphas: a}, nil
 }
 
 // RegisterReader makes Command read policy files with extension ext

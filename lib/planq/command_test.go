@@ -20,7 +20,13 @@ import (
 
 func tigerCommand(t *testing.T, tmpl string, timeout time.Duration) (*Result, error) {
 	t.Helper()
-	b, err := bench.Lookup("tiger")
+	return modelCommand(t, "tiger", tmpl, timeout)
+}
+
+// modelCommand is tigerCommand on another built-in model.
+func modelCommand(t *testing.T, name, tmpl string, timeout time.Duration) (*Result, error) {
+	t.Helper()
+	b, err := bench.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,10 +129,8 @@ func TestCommandSARSOP(t *testing.T) {
 	if bin == "" {
 		t.Skip("SARSOP not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol, PATH)")
 	}
-	if _, ok := readers[".policy"]; !ok {
-		t.Skip("no .policy reader registered (SARSOP's format is read by lib/policy once branch sarsop lands)")
-	}
-	res, err := tigerCommand(t, bin+` {model} --timeout 10 -o {policy}`, 60*time.Second)
+	// tiger95: SARSOP asserts a discount below 1 (the paper's Tiger has none).
+	res, err := modelCommand(t, "tiger95", bin+` {model} --timeout 10 -o {policy}`, 60*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
