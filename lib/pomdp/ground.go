@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
 )
@@ -428,6 +429,10 @@ func (gr *groundReader) readCSV() (*Ground, error) {
 	if first, _, _ := bytes.Cut(gr.data, []byte("\n")); bytes.HasPrefix(first, []byte("# name:")) {
 		first = bytes.TrimSuffix(bytes.TrimPrefix(first, []byte("# name:")), []byte("\r"))
 		name = string(bytes.TrimPrefix(first, []byte(" ")))
+		if !utf8.ValidString(name) {
+			// JSON, the other form, can only carry valid UTF-8.
+			return nil, &ParseError{File: gr.file, Line: 1, Field: "name", Msg: fmt.Sprintf("the metric's name %q is not valid UTF-8", name)}
+		}
 	}
 	cr := csv.NewReader(bytes.NewReader(gr.data))
 	cr.Comment = '#'

@@ -105,6 +105,7 @@ func TestReadGroundErrors(t *testing.T) {
 		{"column twice", "NW,NE,NW,SE\n", true, `g.csv:1:7: header: observation "NW" named twice`},
 		{"unknown row", ",NW,NE,SW,SE\nNW,0,0.5,0.5,1\nXX,0.5,0,1,0.5\nSW,0.5,1,0,0.5\nSE,1,0.5,0.5,0\n", true,
 			`g.csv:3:1: row names: unknown observation "XX"`},
+		{"name not UTF-8", "# name:\x80\n" + rows("1,0.5,0.5,0"), true, `g.csv:1: name: the metric's name "\x80" is not valid UTF-8`},
 		{"bad quote", "0,\"0.5\n", true, `g.csv:1:8: invalid CSV: extraneous or missing " in quoted-field`},
 		{"JSON diagonal", "[[0,0.5,0.5,1],\n [0.5,0,1,0.5],\n [0.5,1,0,0.5],\n [1,0.5,0.5,0.2]]", false,
 			"g.json:4:13: d(SE, SE) ([3][3]): 0.2: the diagonal must be 0"},
