@@ -24,7 +24,7 @@ TOOLS_STAMP := .tools/stamp
 KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
 GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
 
-.PHONY: help tools kernel kernel-user jupyter chromium sarsop test test-go test-scripts notebooks test-browser \
+.PHONY: help tools kernel kernel-user jupyter chromium test test-go test-scripts notebooks test-browser \
 	reproduce bench fmt vet clean distclean check-committed notebooks-update test-cluster
 
 help:
@@ -38,8 +38,6 @@ help:
 	@echo "make test-browser  run the quickstart in headless Chromium through jupyter notebook,"
 	@echo "                 and a broken copy that must fail (screenshots in out/browser)"
 	@echo "make bench       run the Go benchmarks into out/bench.txt"
-	@echo "make sarsop      build SARSOP's pomdpsol from ../shared/tools into .tools/sarsop (for its"
-	@echo "                 tests; .ci/run runs it; nothing without ../shared)"
 	@echo "make test-cluster  a sharded run through a single-node Slurm on localhost (installs"
 	@echo "                 slurm-wlm and munge if missing; 1.5–3 min), compared with one process"
 	@echo "make fmt | vet | clean | distclean"
@@ -66,12 +64,6 @@ jupyter:
 # Only the browser test needs a browser (make reproduce does not).
 chromium:
 	@scripts/ensure-chromium.sh
-
-# SARSOP's pomdpsol, built from ../shared/tools (third-party source outside
-# the repository) into .tools/sarsop for the tests that run it; without
-# ../shared it says so and does nothing. .ci/run calls it; make test does not.
-sarsop:
-	@scripts/ensure-sarsop.sh
 
 # --- checks -----------------------------------------------------------------
 

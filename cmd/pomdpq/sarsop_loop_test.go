@@ -20,10 +20,10 @@ import (
 	"github.com/pomdpq/pomdpq/lib/policy"
 )
 
-// findPOMDPSol returns SARSOP's solver: $POMDPSOL, else the one make sarsop
+// findPOMDPSol returns SARSOP's solver: $POMDPSOL, else the one .ci/ensure-sarsop.sh
 // builds (.tools/sarsop/sarsop/src/pomdpsol), else pomdpsol on the PATH.
 // Without one it skips t in one line, or fails t when CI=true and SARSOP's
-// source is beside the repository (make sarsop should have built it).
+// source is beside the repository (.ci/ensure-sarsop.sh should have built it).
 func findPOMDPSol(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("POMDPSOL"); p != "" {
@@ -48,9 +48,9 @@ func findPOMDPSol(t *testing.T) string {
 		tarballs, _ = filepath.Glob(filepath.Join(tools, "sarsop-*.tar.gz"))
 	}
 	if shared.CI() && len(tarballs) > 0 {
-		t.Fatalf("CI=true and SARSOP's source is at %s, but pomdpsol is not built: run make sarsop", tarballs[0])
+		t.Fatalf("CI=true and SARSOP's source is at %s, but pomdpsol is not built: run .ci/ensure-sarsop.sh", tarballs[0])
 	}
-	t.Skip("SARSOP's pomdpsol not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol (make sarsop) or PATH)")
+	t.Skip("SARSOP's pomdpsol not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol (.ci/ensure-sarsop.sh) or PATH)")
 	return ""
 }
 

@@ -4,8 +4,8 @@
 # missing, SARSOP's source is unpacked from ../shared/tools/sarsop-*.tar.gz
 # (third-party, outside the repository) into .tools/sarsop/ and built there
 # (about 80 s on 2 cores). Without ../shared/tools it says so in one line and
-# exits 0: the tests then skip (unless CI=true). Only .ci/run calls it (make
-# sarsop); make test does not need ../shared.
+# exits 0: the tests then skip (unless CI=true). Only .ci/run calls it;
+# make test does not need ../shared.
 #
 # Environment: SHARED (default ../shared relative to the repository root),
 # MAKEFLAGS_SARSOP (default -j2).
