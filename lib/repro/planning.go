@@ -16,10 +16,10 @@ import (
 	"github.com/pomdpq/pomdpq/lib/certify"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pbvi"
 	"github.com/pomdpq/pomdpq/lib/plan"
+	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -1241,7 +1241,7 @@ func plPBVIRows(ctx context.Context, env *Env) ([]plPBVIResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		ref, err := plExportProbe(m, T)
+		ref, err := planq.ExportProbe(m, T)
 		if err != nil {
 			return nil, err
 		}
@@ -1300,35 +1300,6 @@ func plPBVIRows(ctx context.Context, env *Env) ([]plPBVIResult, error) {
 			gapEps0: po.Value - onOrig0, alt: strings.Join(alt, ", "), altCounts: altCounts, ownRewardMax: ownMax})
 	}
 	return out, nil
-}
-
-// plExportProbe returns the constant probe under which the fewest histories
-// of the depth-T tree are impossible (first in action order): the
-// reference whose member beliefs the exported quotient aggregates.
-func plExportProbe(m *pomdp.Model, T int) (*fsc.FSC, error) {
-	e, err := law.NewEngine(m, T, law.UniformStandIn)
-	if err != nil {
-		return nil, err
-	}
-	var best *fsc.FSC
-	fewest := math.MaxInt
-	for a := 0; a < m.NumActions(); a++ {
-		c := fsc.Constant(m.NumActions(), m.NumObservations(), a)
-		_, imp, err := e.Beliefs(c)
-		if err != nil {
-			return nil, err
-		}
-		n := 0
-		for _, x := range imp {
-			if x {
-				n++
-			}
-		}
-		if n < fewest {
-			best, fewest = c, n
-		}
-	}
-	return best, nil
 }
 
 func pbviComparison(ctx context.Context, env *Env) (*Table, error) {
