@@ -642,7 +642,9 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 			if err != nil {
 				return "", "", err
 			}
-			return itoa(r.Partition(eps).Total()), "", nil
+			p := r.Partition(eps)
+			// the full family is the reference: its ARI against itself
+			return itoa(p.Total()), f3(partition.ARIPartitions(p, p)), nil
 		case "greedy5":
 			r, _, err := distances(ctx, env, "tiger", fsc.KindStationary, mLarge, T, true)
 			if err != nil {
@@ -674,12 +676,6 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 			row = append(row, c)
 			if T == 4 {
 				ari = a
-			}
-		}
-		if ari == "" {
-			ari = "1.000"
-			if v.kind == "w1" || v.kind == "tv" {
-				ari = ""
 			}
 		}
 		t.Rows = append(t.Rows, append(row, ari))
