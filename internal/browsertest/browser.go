@@ -321,7 +321,8 @@ const progressJS = `(() => {
 })()`
 
 // explorerJS drives the first ε explorer of the page (lib/nb Explorer), one
-// step per call: once its slider and Done button are live it records the
+// step per call: once its slider and Done button are there and the view is
+// marked live (the kernel listens to the widgets: data-live) it records the
 // view, moves the slider to its last position and fires "change"; when the
 // view shows the new ε it records the view again and presses Done (also
 // after 60 s without a new view, recorded as a timeout). Its state is
@@ -335,7 +336,7 @@ const explorerJS = `(() => {
 	const slider = ctl.querySelector('input[type=range]');
 	const button = ctl.querySelector('button');
 	if (st.phase === 'wait') {
-		if (!slider || !button || !view()) return st;
+		if (!slider || !button || !view() || view().dataset.live !== 'true') return st;
 		st.beforeEps = view().dataset.eps; st.beforeClasses = view().dataset.classes;
 		window.__pqxDiagram = diagram();
 		slider.value = slider.max;

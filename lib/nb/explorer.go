@@ -105,13 +105,20 @@ func (e *Explorer) Quotient(j, i int) (*quotient.Quotient, error) {
 // diagram and the partition. Its outer div carries data-m, data-eps and
 // data-classes, so that a test can see what it shows.
 func (e *Explorer) ViewHTML(j, i int) (string, error) {
+	return e.viewHTML(j, i, false)
+}
+
+// viewHTML is ViewHTML; live marks the view drawn once the widgets answer
+// (data-live="true"), so that a test moves the slider only when the kernel
+// listens to it.
+func (e *Explorer) viewHTML(j, i int, live bool) (string, error) {
 	q, err := e.Quotient(j, i)
 	if err != nil {
 		return "", err
 	}
 	eps := e.Eps[i]
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="pomdpq-explorer-view" data-m="%d" data-eps="%s" data-classes="%d">`, e.Ms[j], FormatNumber(eps, 6), q.Classes())
+	fmt.Fprintf(&b, `<div class="pomdpq-explorer-view" data-m="%d" data-eps="%s" data-classes="%d" data-live="%t">`, e.Ms[j], FormatNumber(eps, 6), q.Classes(), live)
 	fmt.Fprintf(&b, "<p><b>ε = %s, %s: %d classes</b> (per depth %v); ground metric %s</p>\n", FormatNumber(eps, 6), html.EscapeString(e.label(j)), q.Classes(), q.Partition.Counts(), html.EscapeString(e.Ground.String()))
 	var curves []Curve
 	for k := range e.Ms {
@@ -214,8 +221,9 @@ func (e *Explorer) Show(opt ExplorerOptions) error {
 	id := "pomdpq-explorer-" + uniqueID()
 	controls, view := id+"-controls", id+"-view"
 	j, i := len(e.Ms)-1, 0
+	live := false
 	draw := func() error {
-		h, err := e.ViewHTML(j, i)
+		h, err := e.viewHTML(j, i, live)
 		if err != nil {
 			return err
 		}
@@ -257,6 +265,14 @@ func (e *Explorer) Show(opt ExplorerOptions) error {
 	defer sc.Close()
 	defer mc.Close()
 	defer bc.Close()
+	// A change made before the listeners existed is read here; the view
+	// is redrawn live, which tells a watcher that changes now count.
+	i = min(max(slider.Value(), 0), len(e.Eps)-1)
+	j = min(max(sel.Value(), 0), len(e.Ms)-1)
+	live = true
+	if err := draw(); err != nil {
+		return err
+	}
 	idle := time.NewTimer(opt.Idle)
 	defer idle.Stop()
 	for {
