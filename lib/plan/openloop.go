@@ -61,8 +61,9 @@ func Decode(i, nA, T int) []int {
 
 // OpenLoop returns the value of every open-loop string of length q.T on
 // the quotient q (as seen by that string, quotient.ForProbe) and on the
-// original model, for a latent reward or a per-step objective. Impossible
-// member histories take the uniform belief, as in quotient.ClassBeliefs.
+// original model, for a latent reward or a per-step objective. Class beliefs
+// follow quotient.ClassBeliefs (quotient.AggregateDepth): the average over
+// the members possible under the string, impossible members weightless.
 //
 // Under an open-loop prefix the beliefs of all depth-t histories form one
 // vector that depends only on the prefix; many prefixes share it (Tiger's
@@ -182,23 +183,12 @@ func (w *walker) intern(t int, bel []float64, imp []bool) int {
 // kernels fills the class one-step kernels and rewards of a depth-t vector.
 func (w *walker) kernels(t int, v *vec) {
 	m, nS, nA, nO := w.m, w.nS, w.nA, w.nO
-	k := w.q.Partition.Classes(t)
-	cb := make([]float64, k*nS)
-	size := make([]int, k)
-	for i, c := range w.q.Partition.Labels[t] {
-		dst := cb[c*nS : (c+1)*nS]
-		for s, x := range v.bel[i*nS : (i+1)*nS] {
-			dst[s] += x
-		}
-		size[c]++
-	}
+	cb, _ := w.q.AggregateDepth(t, nS, func(i int) []float64 { return v.bel[i*nS : (i+1)*nS] }, func(i int) bool { return v.imp[i] })
+	k := len(cb) / nS
 	v.obs = make([]float64, k*nA*nO)
 	v.rew = make([]float64, k*nA)
 	for c := 0; c < k; c++ {
 		b := cb[c*nS : (c+1)*nS]
-		for s := range b {
-			b[s] /= float64(size[c])
-		}
 		for a := 0; a < nA; a++ {
 			r := 0.0
 			for s, p := range b {

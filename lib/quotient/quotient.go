@@ -100,41 +100,93 @@ func (q *Quotient) RightInvariant() bool {
 	return true
 }
 
-// ClassBeliefs returns b̄_c for every class (indexed [t][c]): the uniform
-// average of the members' beliefs under probe π (Proposition C.1), with
-// impossible members at the uniform stand-in.
+// ClassBeliefs returns b̄_c for every class (indexed [t][c]) under probe π:
+// the uniform average of the beliefs of the class's members that are
+// possible under π (P^π(h) > 0), Proposition C.1 restricted to the members
+// whose conditional law exists (docs/conventions.md#class-beliefs). An
+// impossible member has no belief and carries no weight. A class all of
+// whose members are impossible under π keeps the uniform stand-in belief
+// (the average of its members' stand-ins): no history of M reaches it
+// under π, so it enters no value or law of M under π.
 func (q *Quotient) ClassBeliefs(pi *fsc.FSC) ([][][]float64, error) {
+	cb, _, err := q.classBeliefs(pi)
+	return cb, err
+}
+
+// StandInClasses returns, per depth, which classes have no member possible
+// under probe π (their belief is the uniform stand-in of ClassBeliefs).
+func (q *Quotient) StandInClasses(pi *fsc.FSC) ([][]bool, error) {
+	_, si, err := q.classBeliefs(pi)
+	return si, err
+}
+
+func (q *Quotient) classBeliefs(pi *fsc.FSC) ([][][]float64, [][]bool, error) {
 	e, err := law.NewEngine(q.M, q.T, law.UniformStandIn)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	beliefs, _, err := e.Beliefs(pi)
+	beliefs, impossible, err := e.Beliefs(pi)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	nS := q.M.NumStates()
 	out := make([][][]float64, q.T+1)
+	standIn := make([][]bool, q.T+1)
 	for t := 0; t <= q.T; t++ {
-		k := q.Partition.Classes(t)
-		out[t] = make([][]float64, k)
-		counts := make([]int, k)
+		off := q.Tree.Offset(t)
+		flat, si := q.AggregateDepth(t, nS, func(i int) []float64 { return beliefs[off+i] }, func(i int) bool { return impossible[off+i] })
+		out[t] = make([][]float64, len(si))
 		for c := range out[t] {
-			out[t][c] = make([]float64, nS)
+			out[t][c] = flat[c*nS : (c+1)*nS : (c+1)*nS]
 		}
-		for i, c := range q.Partition.Labels[t] {
-			b := beliefs[q.Tree.Offset(t)+i]
-			for s, v := range b {
-				out[t][c][s] += v
-			}
-			counts[c]++
+		standIn[t] = si
+	}
+	return out, standIn, nil
+}
+
+// AggregateDepth applies the rule of ClassBeliefs to the depth-t histories
+// i = 0 … Count(t)−1 with beliefs bel(i) over nS states and impossibility
+// imp(i): it returns the class beliefs (flat, class c at [c·nS, (c+1)·nS))
+// and which classes have no possible member. A possible member of class c
+// has weight 1/n_c, n_c the number of possible members of c; an impossible
+// one has weight 0, unless all members of c are impossible, when each has
+// weight 1/|c| (the average of the stand-ins bel(i) gives).
+func (q *Quotient) AggregateDepth(t, nS int, bel func(i int) []float64, imp func(i int) bool) (cb []float64, standIn []bool) {
+	k := q.Partition.Classes(t)
+	cb = make([]float64, k*nS)
+	possible := make([]int, k)
+	for i, c := range q.Partition.Labels[t] {
+		if imp(i) {
+			continue
 		}
-		for c := range out[t] {
-			for s := range out[t][c] {
-				out[t][c][s] /= float64(counts[c])
-			}
+		possible[c]++
+		addTo(cb[c*nS:(c+1)*nS], bel(i))
+	}
+	standIn = make([]bool, k)
+	size := make([]int, k)
+	for i, c := range q.Partition.Labels[t] {
+		if possible[c] == 0 {
+			standIn[c] = true
+			size[c]++
+			addTo(cb[c*nS:(c+1)*nS], bel(i))
 		}
 	}
-	return out, nil
+	for c := 0; c < k; c++ {
+		n := possible[c]
+		if standIn[c] {
+			n = size[c]
+		}
+		for s := c * nS; s < (c+1)*nS; s++ {
+			cb[s] /= float64(n)
+		}
+	}
+	return cb, standIn
+}
+
+func addTo(dst, src []float64) {
+	for s, v := range src {
+		dst[s] += v
+	}
 }
 
 // state of the quotient model: class c at depth t entered by observation z
@@ -276,4 +328,74 @@ func (q *Quotient) SoundnessGap(pi *fsc.FSC) (maxAbs, tv float64, err error) {
 		tv += d / 2
 	}
 	return maxAbs, tv, nil
+}
+
+// StandInReach returns the probability that the quotient seen by probe π
+// (ForProbe) ever enters a class with no member possible under π (a
+// stand-in class of ClassBeliefs), running π on the quotient. When it is 0
+// the stand-in beliefs enter no law or value of π on the quotient, and
+// every class belief π meets is a convex combination of possible members'
+// beliefs, as thm:value-bound requires.
+//
+// It is 0 for exact partitions, and for right-invariant partitions under a
+// probe whose action depends only on the depth (m = 1): a class π reaches
+// on the quotient then holds a possible member h with the same action, and
+// an observation z the quotient predicts with positive probability is
+// possible after one such h, so the class of h·z has a possible member.
+// Otherwise (greedy ε-classes whose members π treats differently) it is
+// measured, not assumed.
+func (q *Quotient) StandInReach(pi *fsc.FSC) (float64, error) {
+	cb, si, err := q.classBeliefs(pi)
+	if err != nil {
+		return 0, err
+	}
+	m := q.M
+	nS, nO, nA, nodes := m.NumStates(), m.NumObservations(), m.NumActions(), pi.Nodes
+	pred, probs := make([]float64, nS), make([]float64, nO)
+	cur := make([]float64, nodes) // mass of (class, node) at depth t, class-major
+	cur[0] = 1
+	reach := 0.0
+	for t := 0; t < q.T; t++ {
+		next := make([]float64, q.Partition.Classes(t+1)*nodes)
+		for k, p := range cur {
+			if p == 0 {
+				continue
+			}
+			c, n := k/nodes, k%nodes
+			for a := 0; a < nA; a++ {
+				pa := pi.ActionProb(t, n, a)
+				if pa == 0 {
+					continue
+				}
+				m.Predict(pred, cb[t][c], a)
+				m.ObsProbs(probs, pred, a)
+				tot := 0.0
+				for _, x := range probs {
+					tot += x
+				}
+				for z, pz := range probs {
+					if pz == 0 {
+						continue
+					}
+					c2 := q.Next[t][c][z]
+					for n2 := 0; n2 < nodes; n2++ {
+						if pn := pi.NextProbOf(t, n, z, n2); pn != 0 {
+							next[c2*nodes+n2] += p * pa * pz / tot * pn
+						}
+					}
+				}
+			}
+		}
+		for c2, stand := range si[t+1] {
+			if !stand {
+				continue
+			}
+			for n2 := 0; n2 < nodes; n2++ {
+				reach += next[c2*nodes+n2]
+				next[c2*nodes+n2] = 0
+			}
+		}
+		cur = next
+	}
+	return reach, nil
 }
