@@ -45,6 +45,7 @@ type planRowJSON struct {
 	Covers         string   `json:"covers,omitempty"`
 	Reason         string   `json:"no_bound_reason,omitempty"`
 	Verdict        string   `json:"verdict"`
+	StandInReach   *float64 `json:"stand_in_reach"`
 	LiftedNodes    int      `json:"lifted_nodes"`
 	PolicyFile     string   `json:"policy_file,omitempty"`
 	PartitionSec   float64  `json:"seconds_partition"`
@@ -277,7 +278,7 @@ func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
 		j := planRowJSON{Epsilon: r.Eps, Classes: r.Classes, RightInvariant: r.RightInvariant, Policy: r.Policy, VQ: r.VQ, VM: r.VM,
 			Reference: finite(r.Reference), ReferenceName: r.RefName, Regret: finite(r.Regret), Optimum: finite(r.Optimum),
 			RegretOptimum: finite(r.RegretOptimum), BoundApplies: r.Bound.Applies, Bound: finite(r.Bound.Value), Theorem: r.Bound.Theorem,
-			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict,
+			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict, StandInReach: finite(r.StandInReach),
 			LiftedNodes: len(r.Lifted.Nodes), PartitionSec: r.PartitionSec, PlanQSec: r.PlanQSec, PlanMSec: r.PlanMSec, Speedup: finite(r.Speedup), Note: r.Note}
 		if r.Bound.DeltaName != "" {
 			j.Delta = finite(r.Bound.Delta)
@@ -369,7 +370,7 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		fmt.Fprintf(w, "exact optimum over Π REFUSED: %s\n", res.OptimumRefused)
 	}
 	if res.StandIns > 0 {
-		fmt.Fprintf(w, "NOTE: %d (history, probe) pairs are impossible; the quotient averages their stand-in beliefs into class beliefs, which the theorem's proof does not cover: verdicts say \"not certified\"\n", res.StandIns)
+		fmt.Fprintf(w, "stand-ins: %d (history, probe) pairs are impossible; class beliefs average only the members possible under the controller (a class with none keeps the uniform stand-in); %s\n", res.StandIns, standInReachNote(res))
 	}
 	fmt.Fprintf(w, "distances %.3fs (shared by every ε)\n", res.DistanceSeconds)
 	fmt.Fprintf(w, "%6s %7s %11s %11s %11s %10s %10s  %-40s %8s %8s %8s %8s\n", "eps", "classes", "V_Q(π_Q)", "V_M(lift)", "reference", "regret", "bound", "verdict", "t_part", "t_planQ", "t_planM", "speedup")
@@ -404,6 +405,28 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		}
 	}
 	fmt.Fprintln(w, "The certified bound covers only the policies it names (the family Π the quotient was built for); a row without a theorem shows the measured regret alone.")
+}
+
+// standInReachNote says whether the quotients of the judged rows entered a
+// class with no possible member (planq.Row.StandInReach).
+func standInReachNote(res *planq.Result) string {
+	var reached []string
+	checked := 0
+	for _, r := range res.Rows {
+		switch {
+		case r.StandInReach > 0:
+			reached = append(reached, fmt.Sprintf("ε = %g: probability %.3g", r.Eps, r.StandInReach))
+		case r.StandInReach == 0 && r.Bound.Applies:
+			checked++
+		}
+	}
+	if len(reached) > 0 {
+		return "a stand-in class is entered (" + strings.Join(reached, "; ") + "): those rows are not certified"
+	}
+	if checked == 0 {
+		return "no row has a bound to check them for"
+	}
+	return "no quotient the compared controllers see enters a stand-in class, so the stand-ins enter no bounded value"
 }
 
 // pgStartHint returns the start node a policy graph written by plan names
