@@ -369,8 +369,8 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 	} else {
 		fmt.Fprintf(w, "exact optimum over Π REFUSED: %s\n", res.OptimumRefused)
 	}
-	if res.StandIns > 0 {
-		fmt.Fprintf(w, "stand-ins: %d (history, probe) pairs are impossible; class beliefs average only the members possible under the controller (a class with none keeps the uniform stand-in); %s\n", res.StandIns, standInReachNote(res))
+	if note := res.StandInNote(); note != "" {
+		fmt.Fprintf(w, "stand-ins: %s\n", note)
 	}
 	fmt.Fprintf(w, "distances %.3fs (shared by every ε)\n", res.DistanceSeconds)
 	fmt.Fprintf(w, "%6s %7s %11s %11s %11s %10s %10s  %-40s %8s %8s %8s %8s\n", "eps", "classes", "V_Q(π_Q)", "V_M(lift)", "reference", "regret", "bound", "verdict", "t_part", "t_planQ", "t_planM", "speedup")
@@ -405,28 +405,6 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		}
 	}
 	fmt.Fprintln(w, "The certified bound covers only the policies it names (the family Π the quotient was built for); a row without a theorem shows the measured regret alone.")
-}
-
-// standInReachNote says whether the quotients of the judged rows entered a
-// class with no possible member (planq.Row.StandInReach).
-func standInReachNote(res *planq.Result) string {
-	var reached []string
-	checked := 0
-	for _, r := range res.Rows {
-		switch {
-		case r.StandInReach > 0:
-			reached = append(reached, fmt.Sprintf("ε = %g: probability %.3g", r.Eps, r.StandInReach))
-		case r.StandInReach == 0 && r.Bound.Applies:
-			checked++
-		}
-	}
-	if len(reached) > 0 {
-		return "a stand-in class is entered (" + strings.Join(reached, "; ") + "): those rows are not certified"
-	}
-	if checked == 0 {
-		return "no row has a bound to check them for"
-	}
-	return "no quotient the compared controllers see enters a stand-in class, so the stand-ins enter no bounded value"
 }
 
 // pgStartHint returns the start node a policy graph written by plan names

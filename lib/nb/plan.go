@@ -249,8 +249,8 @@ func PlanNotes(res *planq.Result) []string {
 			notes = append(notes, fmt.Sprintf("!!! %s at ε = %s: measured regret %s exceeds the bound %s !!!", r.Verdict, FormatNumber(r.Eps, 6), fmtValue(r.Regret), fmtValue(r.Bound.Value)))
 		}
 	}
-	if res.StandIns > 0 {
-		notes = append(notes, fmt.Sprintf("%d (history, probe) pairs are impossible: the quotient averages their stand-in beliefs (%s convention) into class beliefs, which the proof of the bound does not cover, so a bound is printed but marked not certified.", res.StandIns, res.Convention))
+	if note := res.StandInNote(); note != "" {
+		notes = append(notes, note+".")
 	}
 	// Notes shared by several rows are written once, after their ε values.
 	var order []string

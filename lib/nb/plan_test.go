@@ -18,8 +18,10 @@ import (
 
 // planResult is a hand-built planning result: three ε rows of which the
 // second has no baseline (regret NaN), covered by cor:sim-to-real with
-// L_R = 0.5, T = 3, and stand-ins.
+// L_R = 0.5, T = 3, and stand-ins; the quotient of the third enters a
+// class with no possible member.
 func planResult() *planq.Result {
+	reached := func(r planq.Row, p float64) planq.Row { r.StandInReach = p; return r }
 	lr := planq.Lipschitz{Value: 0.5, How: "exact", Why: "max |ΔR̄|/W1 = 0.25/0.5", Certified: true, Family: "stationary m≤1 (3 FSCs)"}
 	row := func(eps float64, classes int, regret float64, verdict string) planq.Row {
 		return planq.Row{Eps: eps, Classes: classes, RightInvariant: true, VQ: 1.25, VM: 1 - regret, Reference: 1, Regret: regret,
@@ -32,8 +34,8 @@ func planResult() *planq.Result {
 		Histories: 15, FamilySize: 3, StandIns: 7, LR: lr,
 		Baseline: &planq.Plan{Policy: "always listen", Value: 1},
 		Optimum:  &value.Result{Value: 1, Policy: "always listen", Ties: 1},
-		Rows: []planq.Row{row(0, 9, 0, "within bound (not certified: stand-ins)"), row(0.25, 7, math.NaN(), "not judged (no baseline)"),
-			row(0.5, 4, 0.125, "within bound (not certified: stand-ins)")}}
+		Rows: []planq.Row{row(0, 9, 0, "within bound"), row(0.25, 7, math.NaN(), "not judged (no baseline)"),
+			reached(row(0.5, 4, 0.125, "within bound (not certified: stand-in class reached)"), 0.25)}}
 }
 
 // TestPlanHTML checks that the fragment shows every dependency of the
@@ -48,7 +50,8 @@ func TestPlanHTML(t *testing.T) {
 		"toy-model", "observation reward v(o)", "stationary m≤1 (3 FSCs)", "γ = 0.95", "0, 0.25, 0.5", "best-fsc", "w1",
 		"discrete ground", "uniform (7 impossible (history, probe) pairs)", "1.0 GiB", "2e+09", "L_R", "max |ΔR̄|/W1 = 0.25/0.5",
 		"the controllers of Π = stationary m≤1 (3 FSCs)", "cor:sim-to-real", "2·L_R·T·ε = 2·0.5·3·0.25",
-		"not judged (no baseline)", "7 (history, probe) pairs are impossible", "0.125", "1.5",
+		"not judged (no baseline)", "7 (history, probe) pairs are impossible (uniform stand-in in the distances)",
+		"carry no weight", "ε = 0.5: probability 0.25", "0.125", "1.5",
 	} {
 		if !strings.Contains(h, htmlText(want)) {
 			t.Errorf("PlanHTML lacks %q", want)

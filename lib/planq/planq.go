@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
@@ -323,6 +324,35 @@ func planRow(ctx context.Context, cfg Config, env *Env, res *Result, dist *dista
 		}
 	}
 	return row, nil
+}
+
+// StandInNote says what the impossible histories mean for the results:
+// how many (history, probe) pairs there are, that class beliefs give them
+// no weight, and whether the quotient seen by a compared controller
+// entered a class with no possible member (Row.StandInReach), naming the
+// rows that are therefore not certified. It is empty when there are none.
+func (r *Result) StandInNote() string {
+	if r.StandIns == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("%d (history, probe) pairs are impossible (%s stand-in in the distances); class beliefs average only the members possible under the controller, so they carry no weight (a class with none keeps the uniform stand-in); ", r.StandIns, r.Convention)
+	var reached []string
+	checked := 0
+	for _, row := range r.Rows {
+		switch {
+		case row.StandInReach > 0:
+			reached = append(reached, fmt.Sprintf("ε = %g: probability %.3g", row.Eps, row.StandInReach))
+		case row.StandInReach == 0 && row.Bound.Applies:
+			checked++
+		}
+	}
+	switch {
+	case len(reached) > 0:
+		return note + "the quotient enters a class with no possible member (" + strings.Join(reached, "; ") + "): those rows are not certified"
+	case checked == 0:
+		return note + "no row has a bound for them to affect"
+	}
+	return note + "no quotient the compared controllers see enters a class with no possible member, so no bound depends on them"
 }
 
 // standInCheck measures, for the two controllers cor:sim-to-real compares

@@ -1,9 +1,10 @@
 // Package quotient builds the quotient POMDP of a history partition
 // (def:quotient) and checks it: class representatives and successor
-// classes, canonical belief aggregation (the uniform average of member
-// beliefs, Proposition C.1), the quotient as an ordinary POMDP, its laws
-// under any probe, and the soundness check P_M^π = P_Q^π of
-// thm:myhill-nerode (ii).
+// classes, canonical belief aggregation (the uniform average of the beliefs
+// of the members possible under the probe, Proposition C.1; a class with no
+// possible member keeps the uniform stand-in, docs/conventions.md#class-beliefs),
+// the quotient as an ordinary POMDP, its laws under any probe, and the
+// soundness check P_M^π = P_Q^π of thm:myhill-nerode (ii).
 //
 // Beliefs after a history depend on the actions taken while it was
 // observed; under a probe π those are π's own actions (docs/conventions.md#beliefs). The
