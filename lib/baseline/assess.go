@@ -79,7 +79,8 @@ type Score struct {
 // Assess scores partition p of m's history tree of depth T under the
 // probe family fam: for every probe π it builds the quotient seen by π
 // (quotient.New, then ForProbe: class beliefs are uniform averages of the
-// members' beliefs under π, Proposition C.1), and compares
+// beliefs under π of the members possible under π, Proposition C.1), and
+// compares
 //
 //	D          = max_π W1_g( P_M^π(O_{1:T}), P_Q^π(O_{1:T}) )   (sequence metric from g; nil: discrete)
 //	value error = max_π | E_M^π[obj] − E_Q^π[obj] |

@@ -42,7 +42,8 @@
 // paper's construction (App. H, "each computed independently"), documented
 // on Layer: segment k is the model M started from a seed belief b_k and run
 // for τ_k steps; b_1 = b0, and b_{k+1} is the canonical aggregated belief
-// (uniform average of the members' beliefs, Prop. C.1) of the class reached at
+// (uniform average of the beliefs of the members possible under the probe,
+// Prop. C.1, docs/conventions.md#class-beliefs) of the class reached at
 // the end of segment k — histories of full segment length have an empty
 // suffix, so that class is unique. Each probe carries its own seed (beliefs
 // depend on the probe's actions) and is restarted in node 0 at every

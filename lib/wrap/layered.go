@@ -90,7 +90,8 @@ type Layered struct {
 // segment k runs M for τ_k steps from a seed belief per probe; the first
 // seed is b0. The next seed of probe π is the class belief of the terminal
 // class of segment k — the depth-τ_k histories form one class (empty suffix)
-// — under π: the uniform average of the members' beliefs (Prop. C.1), or the
+// — under π: the uniform average of the beliefs of the members possible
+// under π (Prop. C.1, quotient.ClassBeliefs), or the
 // probability-weighted average with LayerOptions.Weighted. A probe is
 // restarted in node 0 at every segment. The distances of a segment are the
 // element-wise maximum over probes of the suffix-law distances on the
