@@ -240,7 +240,7 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 }
 
 // PlanNotes returns what the reader must know beside the numbers: a bound
-// exceeded (loudly), stand-ins in the class beliefs, partitions that are
+// exceeded (loudly), the impossible histories and whether a quotient enters a class with none possible (planq.Result.StandInNote), partitions that are
 // not right-invariant, and the planner's notes (ties).
 func PlanNotes(res *planq.Result) []string {
 	var notes []string
