@@ -240,8 +240,9 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 }
 
 // PlanNotes returns what the reader must know beside the numbers: a bound
-// exceeded (loudly), the impossible histories and whether a quotient enters a class with none possible (planq.Result.StandInNote), partitions that are
-// not right-invariant, and the planner's notes (ties).
+// exceeded (loudly), the impossible histories and whether a quotient
+// enters a class with no possible member (planq.Result.StandInNote),
+// partitions that are not right-invariant, and the planner's notes (ties).
 func PlanNotes(res *planq.Result) []string {
 	var notes []string
 	for _, r := range res.Rows {
