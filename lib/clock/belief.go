@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -23,13 +24,24 @@ var seed = maphash.MakeSeed()
 
 // beliefs interns beliefs and memoises their one-step behaviour. Belief 0
 // is the stand-in; real beliefs are numbered from 1 in order of creation.
+//
+// A belief is stored sparse, as its support (increasing states) and the
+// masses there: a model with many states reaches beliefs on few of them
+// (RockSample 11×11 has 247,809 states and beliefs on at most 2,048), so
+// memory and the cost of a step follow the supports met, not |S|. The
+// arithmetic of a step is that of the dense update (pomdp.Model.Predict
+// and Observe) term for term, in the same order, so every belief, and
+// every observation probability, is bitwise the one the dense update
+// gives (TestSparseStepMatchesDense).
+//
 // The one-step rows (obs, succ) are allocated when a (belief, action) pair
 // is first stepped: most beliefs (those of the last depth) never are.
 type beliefs struct {
 	m          *pomdp.Model
 	nS, nA, nO int
 
-	vec   [][]float64      // blocks of 2^vshift beliefs: the representative of belief b (vecOf)
+	spans []span           // spans[b]: where belief b lies in the arena
+	arena arena            // supports and masses of the beliefs
 	index map[uint64]int32 // hash of the rounded key → first ID with that hash
 	coll  map[string]int32 // rounded key → ID, for hash collisions
 	offs  []int32          // offs[b·nA + a]: row of (b, a) in obs and succ, −1 before step
@@ -38,27 +50,95 @@ type beliefs struct {
 	rows  int              // rows of obs and succ in use
 	key   []byte           // scratch
 	key2  []byte           // scratch
-	pred  []float64        // scratch
-	post  [][]float64      // scratch, one per observation
-	limit int              // maximum number of beliefs
-	over  bool             // limit exceeded
-	g     *guard           // memory meter and context
-	// vshift and rshift are log2 of the beliefs per block of vec and of
-	// the rows per block of obs and succ (see blockShift).
-	vshift, rshift uint
+	sc    stepScratch
+	limit int    // maximum number of beliefs
+	over  bool   // limit exceeded
+	g     *guard // memory meter and context
+	// rshift is log2 of the rows per block of obs and succ (see
+	// blockShift).
+	rshift uint
+}
+
+// stepScratch is the scratch of one belief update: the predicted mass
+// (dense, kept zero between steps), the states it touched, and the
+// unnormalised posterior of each observation (sparse).
+type stepScratch struct {
+	pred    []float64
+	mark    []bool
+	dense   []float64 // the belief scattered, for kernels that are not *pomdp.Sparse
+	touched []int32
+	postS   [][]int32
+	postV   [][]float64
+}
+
+func newStepScratch(nS, nO int, dense bool) stepScratch {
+	sc := stepScratch{pred: make([]float64, nS), mark: make([]bool, nS), postS: make([][]int32, nO), postV: make([][]float64, nO)}
+	if dense {
+		sc.dense = make([]float64, nS)
+	}
+	return sc
+}
+
+// allSparse reports whether every transition kernel of m is a
+// *pomdp.Sparse (whose rows a sparse step reads directly).
+func allSparse(m *pomdp.Model) bool {
+	for _, k := range m.T {
+		if _, ok := k.(*pomdp.Sparse); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// A span locates a belief in the arena: n entries from off in block blk.
+// It holds no pointer, so the collector does not scan the table of spans.
+type span struct{ blk, off, n int32 }
+
+// arena stores the supports (increasing states) and masses (never 0) of
+// the beliefs in large blocks, so that many small beliefs cost few
+// allocations. Blocks never move.
+type arena struct {
+	idx [][]int32
+	val [][]float64
+}
+
+// arenaBlock is the number of entries of a block of the arena (a belief
+// with a larger support gets a block of its own).
+const arenaBlock = 1 << 15
+
+// add appends a belief of support sup and masses val and returns its span
+// and the bytes newly allocated (0 when the last block has room). It
+// allocates nothing when ok is false (the caller's meter refused grown).
+func (ar *arena) add(sup []int32, val []float64, meter func(grown float64) bool) (span, bool) {
+	n := len(sup)
+	last := len(ar.idx) - 1
+	if last < 0 || cap(ar.idx[last])-len(ar.idx[last]) < n {
+		c := max(n, arenaBlock)
+		if !meter(float64(12 * c)) {
+			return span{}, false
+		}
+		ar.idx, ar.val = append(ar.idx, make([]int32, 0, c)), append(ar.val, make([]float64, 0, c))
+		last++
+	}
+	sp := span{blk: int32(last), off: int32(len(ar.idx[last])), n: int32(n)}
+	ar.idx[last], ar.val[last] = append(ar.idx[last], sup...), append(ar.val[last], val...)
+	return sp, true
+}
+
+// get returns the support and masses of span sp (shared; do not modify).
+func (ar *arena) get(sp span) ([]int32, []float64) {
+	lo, hi := sp.off, sp.off+sp.n
+	return ar.idx[sp.blk][lo:hi:hi], ar.val[sp.blk][lo:hi:hi]
 }
 
 func newBeliefs(m *pomdp.Model, limit int, g *guard) *beliefs {
 	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
+	dense := !allSparse(m)
 	bs := &beliefs{m: m, nS: nS, nA: nA, nO: nO, index: make(map[uint64]int32), limit: limit, g: g,
-		pred: make([]float64, nS), post: make([][]float64, nO),
-		vshift: blockShift(8 * nS), rshift: blockShift(12 * nO)}
-	for o := range bs.post {
-		bs.post[o] = make([]float64, nS)
-	}
-	g.add(termBeliefs, float64(8*nS*(nO+1))+bs.vecCost())
-	// The stand-in: zero vector, emits observation 0 surely, stays.
-	bs.addVec(make([]float64, nS))
+		sc: newStepScratch(nS, nO, dense), rshift: blockShift(12 * nO)}
+	g.add(termBeliefs, scratchBytes(nS, dense))
+	// The stand-in: empty support, emits observation 0 surely, stays.
+	bs.spans = append(bs.spans, span{})
 	for a := 0; a < nA; a++ {
 		r := bs.newRow()
 		bs.offs = append(bs.offs, r)
@@ -67,12 +147,21 @@ func newBeliefs(m *pomdp.Model, limit int, g *guard) *beliefs {
 	return bs
 }
 
-// maxChunk is the largest number of beliefs (or rows) per block, and
-// blockBytes the size a block is kept under when one item is smaller:
-// blocks never move, so growing the tables copies nothing, and a block is
-// metered when it is allocated, so a model with many states (a belief of
-// RockSample 11×11 holds 247,809 numbers, 1.9 MiB) gets blocks of one
-// belief rather than 4,096 (7.6 GiB).
+// scratchBytes is the metered size of the dense scratch of a step over nS
+// states (the predicted mass and its marks, and the scattered belief for
+// kernels read densely).
+func scratchBytes(nS int, dense bool) float64 {
+	b := float64(9 * nS)
+	if dense {
+		b += float64(8 * nS)
+	}
+	return b
+}
+
+// maxChunk is the largest number of rows per block, and blockBytes the
+// size a block is kept under when one row is smaller: blocks never move,
+// so growing the tables copies nothing, and a block is metered when it is
+// allocated.
 const (
 	maxChunk   = 1 << 12
 	blockBytes = 1 << 20
@@ -89,32 +178,14 @@ func blockShift(size int) uint {
 	return s
 }
 
-// vecOf returns the representative of belief b (shared; do not modify).
-func (bs *beliefs) vecOf(b int32) []float64 {
-	i := int(b&(1<<bs.vshift-1)) * bs.nS
-	return bs.vec[b>>bs.vshift][i : i+bs.nS]
-}
+// beliefBytes is the metered size of a belief besides its entries in the
+// arena: its span (twice, for append), its share of offs and its index
+// entry.
+func (bs *beliefs) beliefBytes() float64 { return 2*12 + float64(8*bs.nA) + mapEntry(8, 4) }
 
-// addVec stores the representative of the next belief. The caller has
-// metered its block (beliefs.blockCost).
-func (bs *beliefs) addVec(b []float64) {
-	n := bs.len()
-	per := 1 << bs.vshift
-	if n%per == 0 {
-		bs.vec = append(bs.vec, make([]float64, per*bs.nS))
-	}
-	copy(bs.vec[n>>bs.vshift][(n&(per-1))*bs.nS:], b)
-}
-
-// vecCost returns the bytes metered for adding the next belief: its block
-// when it starts one, and its share of offs and of the index.
-func (bs *beliefs) vecCost() float64 {
-	c := float64(5*bs.nA) + mapEntry(8, 4)
-	if n, per := bs.len(), 1<<bs.vshift; n%per == 0 {
-		c += float64(8 * per * bs.nS)
-	}
-	return c
-}
+// belief returns the support (increasing) and masses of belief b (shared;
+// do not modify).
+func (bs *beliefs) belief(b int32) ([]int32, []float64) { return bs.arena.get(bs.spans[b]) }
 
 // newRow returns a fresh row of obs and succ (observation 0 … |O|−1:
 // probability 0, successor standIn).
@@ -142,23 +213,45 @@ func (bs *beliefs) succRow(r int32) []int32 {
 }
 
 // len returns the number of beliefs including the stand-in.
-func (bs *beliefs) len() int { return len(bs.offs) / bs.nA }
+func (bs *beliefs) len() int { return len(bs.spans) }
 
-// roundKey appends the rounded entries of b to dst.
-func roundKey(dst []byte, b []float64) []byte {
-	for _, x := range b {
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(int64(math.Round(x*roundScale))))
+// roundKey appends the key of the sparse belief (sup, val): the states
+// whose mass does not round to 0 at 12 decimals, with the rounded masses.
+// Two beliefs have equal keys exactly when their dense vectors have equal
+// rounded entries.
+func roundKey(dst []byte, sup []int32, val []float64) []byte {
+	for i, x := range val {
+		r := int64(math.Round(x * roundScale))
+		if r == 0 {
+			continue
+		}
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(sup[i]))
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(r))
 	}
 	return dst
 }
 
-// intern returns the ID of belief b (a distribution over states), adding
-// it if no belief with the same rounded entries exists.
-func (bs *beliefs) intern(b []float64) int32 {
-	bs.key = roundKey(bs.key[:0], b)
+// internDense returns the ID of the dense belief b.
+func (bs *beliefs) internDense(b []float64) int32 {
+	var sup []int32
+	var val []float64
+	for s, x := range b {
+		if x != 0 {
+			sup, val = append(sup, int32(s)), append(val, x)
+		}
+	}
+	return bs.intern(sup, val)
+}
+
+// intern returns the ID of the belief with support sup (increasing) and
+// masses val (non-zero), adding it if no belief with the same rounded
+// entries exists. sup and val are copied.
+func (bs *beliefs) intern(sup []int32, val []float64) int32 {
+	bs.key = roundKey(bs.key[:0], sup, val)
 	h := maphash.Bytes(seed, bs.key)
 	if id, ok := bs.index[h]; ok {
-		bs.key2 = roundKey(bs.key2[:0], bs.vecOf(id))
+		is, vs := bs.belief(id)
+		bs.key2 = roundKey(bs.key2[:0], is, vs)
 		if string(bs.key2) == string(bs.key) {
 			return id
 		}
@@ -169,7 +262,11 @@ func (bs *beliefs) intern(b []float64) int32 {
 	// Past the memory budget (or once cancelled) nothing more is
 	// interned: the stand-in takes the belief's place and the computation
 	// returns the guard's error at its next check.
-	if !bs.g.add(termBeliefs, bs.vecCost()) {
+	if !bs.g.add(termBeliefs, bs.beliefBytes()) {
+		return standIn
+	}
+	sp, ok := bs.arena.add(sup, val, func(grown float64) bool { return bs.g.add(termBeliefs, grown) })
+	if !ok {
 		return standIn
 	}
 	id := int32(bs.len())
@@ -184,46 +281,102 @@ func (bs *beliefs) intern(b []float64) int32 {
 	} else {
 		bs.index[h] = id
 	}
-	bs.addVec(b)
+	bs.spans = append(bs.spans, sp)
 	for range bs.nA {
 		bs.offs = append(bs.offs, -1)
 	}
 	return id
 }
 
-// step fills the row of (b, a) if needed and returns it. Cost
-// O(nnz(T_a) + nnz(Z_a)) plus interning.
+// predict accumulates the predicted mass of belief b under action a into
+// sc.pred and lists the states it touched, increasing, in sc.touched. A
+// *pomdp.Sparse kernel is read row by row over the support, adding the
+// terms in the order of its dense Push; any other kernel pushes the
+// scattered belief densely.
+func (bs *beliefs) predict(b int32, a int) {
+	sc := &bs.sc
+	sc.touched = sc.touched[:0]
+	sup, val := bs.belief(b)
+	k, ok := bs.m.T[a].(*pomdp.Sparse)
+	if !ok {
+		for i, s := range sup {
+			sc.dense[s] = val[i]
+		}
+		bs.m.Predict(sc.pred, sc.dense, a)
+		for _, s := range sup {
+			sc.dense[s] = 0
+		}
+		for s, x := range sc.pred {
+			if x != 0 {
+				sc.touched = append(sc.touched, int32(s))
+			}
+		}
+		return
+	}
+	for i, s := range sup {
+		x := val[i]
+		cols, vals := k.Row(int(s))
+		for j, c := range cols {
+			if !sc.mark[c] {
+				sc.mark[c] = true
+				sc.touched = append(sc.touched, int32(c))
+			}
+			sc.pred[c] += x * vals[j]
+		}
+	}
+	slices.Sort(sc.touched)
+}
+
+// step fills the row of (b, a) if needed and returns it. Cost about
+// O(Σ_{s ∈ supp b} nnz(T_a(s, ·)) + touched·nnz(Z_a row)) plus interning.
 func (bs *beliefs) step(b int32, a int) int32 {
 	k := int(b)*bs.nA + a
 	if r := bs.offs[k]; r >= 0 {
 		return r
 	}
-	// A step reads the belief and the model's rows of a: work about |S|.
-	if !bs.g.work(float64(bs.nS)/4 + 1) {
+	// A step reads the belief and the model's rows of a.
+	if !bs.g.work(float64(bs.spans[b].n)/4 + 1) {
 		return 0 // the stand-in's row, never read: the computation stops
 	}
 	r := bs.newRow()
 	bs.offs[k] = r
 	obs, succ := bs.obsRow(r), bs.succRow(r)
-	bs.m.Predict(bs.pred, bs.vecOf(b), a)
-	for o := 0; o < bs.nO; o++ {
-		post := bs.post[o]
-		p := bs.m.Observe(post, bs.pred, a, o)
-		obs[o] = p
+	bs.predict(b, a)
+	sc := &bs.sc
+	for o := range bs.nO {
+		sc.postS[o], sc.postV[o] = sc.postS[o][:0], sc.postV[o][:0]
+	}
+	// The posterior of each observation over the touched states, in
+	// increasing state order: the terms and order of Observe's total.
+	z := bs.m.Z[a]
+	for _, s := range sc.touched {
+		p := sc.pred[s]
+		sc.pred[s], sc.mark[s] = 0, false
+		cols, vals := z.Row(int(s))
+		for j, o := range cols {
+			v := p * vals[j]
+			obs[o] += v
+			if v != 0 {
+				sc.postS[o], sc.postV[o] = append(sc.postS[o], s), append(sc.postV[o], v)
+			}
+		}
+	}
+	for o := range bs.nO {
+		p := obs[o]
 		if p == 0 {
 			succ[o] = standIn
 			continue
 		}
-		for i := range post {
-			post[i] /= p
+		for i := range sc.postV[o] {
+			sc.postV[o][i] /= p
 		}
 	}
 	// Intern after all observations (intern does not move rows).
-	for o := 0; o < bs.nO; o++ {
+	for o := range bs.nO {
 		if obs[o] == 0 {
 			continue
 		}
-		succ[o] = bs.intern(bs.post[o])
+		succ[o] = bs.intern(sc.postS[o], sc.postV[o])
 	}
 	return r
 }

@@ -1,0 +1,102 @@
+package clock
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// lockstep interns the beliefs of m reachable within depth steps, in the
+// same order in the sparse store and in the dense oracle (the store of
+// commit b8ef424, belief_oracle_test.go), at most maxBeliefs of them, and
+// fails on the first difference: a belief ID, an observation probability
+// or a successor that differs, or a representative whose masses are not
+// bitwise those of the dense vector.
+func lockstep(t *testing.T, name string, m *pomdp.Model, depth, maxBeliefs int) {
+	t.Helper()
+	g := newGuard(context.Background(), name, depth, -1)
+	sp, de := newBeliefs(m, DefaultMaxNodes, g), newDBeliefs(m, DefaultMaxNodes, g)
+	b0, d0 := sp.internDense(m.B0), de.intern(m.B0)
+	if b0 != d0 {
+		t.Fatalf("%s: initial belief %d, dense %d", name, b0, d0)
+	}
+	level := []int32{b0}
+	seen := map[int32]bool{b0: true}
+	for range depth {
+		var next []int32
+		for _, b := range level {
+			for a := range m.NumActions() {
+				rs, rd := sp.step(b, a), de.step(b, a)
+				ps, pd := sp.obsRow(rs), de.obsRow(rd)
+				ss, sd := sp.succRow(rs), de.succRow(rd)
+				for o := range ps {
+					if math.Float64bits(ps[o]) != math.Float64bits(pd[o]) || ss[o] != sd[o] {
+						t.Fatalf("%s: belief %d, action %d, observation %d: P = %v → %d, dense %v → %d", name, b, a, o, ps[o], ss[o], pd[o], sd[o])
+					}
+					if !seen[ss[o]] {
+						seen[ss[o]] = true
+						next = append(next, ss[o])
+					}
+				}
+			}
+			if sp.len() > maxBeliefs {
+				break
+			}
+		}
+		level = next
+	}
+	if sp.len() != de.len() {
+		t.Fatalf("%s: %d beliefs, dense %d", name, sp.len(), de.len())
+	}
+	dense := make([]float64, m.NumStates())
+	for b := range int32(sp.len()) {
+		clear(dense)
+		prev := int32(-1)
+		sup, val := sp.belief(b)
+		for i, s := range sup {
+			if s <= prev || val[i] == 0 {
+				t.Fatalf("%s: belief %d: support not increasing or a zero mass stored", name, b)
+			}
+			prev = s
+			dense[s] = val[i]
+		}
+		for s, x := range de.vecOf(b) {
+			if math.Float64bits(x) != math.Float64bits(dense[s]) {
+				t.Fatalf("%s: belief %d, state %d: %v, dense %v", name, b, s, dense[s], x)
+			}
+		}
+	}
+	t.Logf("%s: %d beliefs agree", name, sp.len()-1)
+}
+
+// TestSparseBeliefsMatchDense checks the sparse belief store against the
+// dense one it replaced, bit for bit, on the benchmarks (netmon's kernels
+// are Kronecker products, stepped densely; the others are read row by
+// row) and on random models with zero entries, impossible observations
+// and beliefs that differ below the rounding.
+func TestSparseBeliefsMatchDense(t *testing.T) {
+	for _, c := range []struct {
+		spec  string
+		depth int
+	}{{"tiger", 6}, {"gridworld:3", 4}, {"witness", 4}, {"netmon:4", 3}, {"rocksample:4:4", 3}, {"hallway:10", 3}, {"tag", 2}, {"inspection", 4}} {
+		lockstep(t, c.spec, lookup(t, c.spec).Model, c.depth, 20000)
+	}
+	lockstep(t, "coincide", coincide(), 5, 20000)
+	for i := range 40 {
+		seed := uint64(i + 1)
+		nS, nA, nO := 2+i%7, 1+i%3, 2+i%4
+		m := randomModel(seed, nS, nA, nO)
+		if i%2 == 1 {
+			b, err := bench.RandomStructured(nS, nA, nO, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m = b.Model
+		}
+		lockstep(t, fmt.Sprintf("random %d (%d/%d/%d)", i, nS, nA, nO), m, 4, 20000)
+	}
+}
