@@ -5,12 +5,11 @@ import (
 	"errors"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/memsample"
 	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
@@ -97,43 +96,6 @@ func TestBudgetRockSample11(t *testing.T) {
 	}
 }
 
-// peakSampler samples the Go runtime's mapped memory not released to the
-// operating system (the resident set of Go memory) every millisecond until
-// the returned function is called, which returns the largest value.
-func peakSampler() func() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	var mu sync.Mutex
-	var peak int64
-	read := func() {
-		metrics.Read(s)
-		v := int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
-		mu.Lock()
-		peak = max(peak, v)
-		mu.Unlock()
-	}
-	read()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tk.C:
-				read()
-			}
-		}
-	})
-	return func() int64 {
-		close(done)
-		wg.Wait()
-		read()
-		return peak
-	}
-}
-
 // TestMeteredPeak checks the estimate against the measured peak: for
 // models whose tables are dominated by beliefs, prefix-tree nodes or
 // belief pairs, the peak of Go memory measured during NewDistances is at
@@ -145,12 +107,12 @@ func TestMeteredPeak(t *testing.T) {
 	cases := []struct {
 		spec string
 		T    int
-	}{{"tiger", 8}, {"gridworld:3", 3}, {"gridworld:3", 4}, {"netmon:9", 3}, {"hallway:10", 3}, {"rocksample:4:4", 3}}
+	}{{"tiger", 8}, {"gridworld:3", 3}, {"gridworld:3", 4}, {"netmon:9", 3}, {"hallway:10", 3}, {"rocksample:4:4", 3}, {"rocksample:11:11", 3}}
 	for _, c := range cases {
 		b := lookup(t, c.spec)
 		runtime.GC()
 		debug.FreeOSMemory()
-		stop := peakSampler()
+		stop := memsample.Peak(time.Millisecond)
 		d, err := NewDistances(context.Background(), b.Model, b.Ground, c.T, &Options{MaxBytes: -1})
 		peak := stop()
 		if err != nil {
@@ -166,7 +128,7 @@ func TestMeteredPeak(t *testing.T) {
 	for _, tr := range []Transport{TransportW1, TransportNested} {
 		runtime.GC()
 		debug.FreeOSMemory()
-		stop := peakSampler()
+		stop := memsample.Peak(time.Millisecond)
 		d, err := NewDistances(context.Background(), m, ot.Discrete(3), 5, &Options{MaxBytes: -1, Transport: tr})
 		peak := stop()
 		if err != nil {

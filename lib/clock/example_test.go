@@ -93,7 +93,7 @@ func ExampleNewSlicedGap() {
 }
 
 // A memory budget holds in every phase: GridWorld 3×3 at T = 4 interns
-// 127,172 beliefs (about 180 MiB estimated), so under a budget of 64 MiB
+// 127,172 beliefs (about 245 MiB estimated), so under a budget of 64 MiB
 // the prefix trees are stopped as they grow, and the error says where and
 // on what.
 func ExampleBudgetError() {
