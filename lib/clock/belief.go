@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -62,34 +64,80 @@ type beliefs struct {
 	succ  [][]int32        // blocks of 2^rshift rows: succRow(r)[o], standIn when P(o | b, a) = 0
 	rows  int              // rows of obs and succ in use
 	key   []byte           // scratch
-	sc    stepScratch
-	limit int    // maximum number of beliefs
-	over  bool   // limit exceeded
-	g     *guard // memory meter and context
+	wk    []*worker        // wk[0] for sequential updates, all of them for batches
+	seq   *update          // the last sequential update
+	st    *update          // scratch of store
+	bat   [nBatches]batch  // updates computed ahead, in parallel
+	nbat  int              // batches started (the next one replaces bat[nbat % nBatches])
+	dense bool             // some kernel is not a *pomdp.Sparse
+	limit int              // maximum number of beliefs
+	over  bool             // limit exceeded
+	g     *guard           // memory meter and context
 	// rshift is log2 of the rows per block of obs and succ (see
 	// blockShift).
 	rshift uint
 }
 
-// stepScratch is the scratch of one belief update: the predicted mass
-// (dense, kept zero between steps), the states it touched, and the
-// unnormalised posterior of each observation (sparse).
-type stepScratch struct {
+// A worker holds the dense scratch of one belief update: the predicted
+// mass (kept zero between updates), the states it touched, and the belief
+// scattered for kernels that are not *pomdp.Sparse.
+type worker struct {
 	pred    []float64
 	mark    []bool
-	dense   []float64 // the belief scattered, for kernels that are not *pomdp.Sparse
+	dense   []float64
 	touched []int32
-	postS   [][]int32
-	postV   [][]float64
 }
 
-func newStepScratch(nS, nO int, dense bool) stepScratch {
-	sc := stepScratch{pred: make([]float64, nS), mark: make([]bool, nS), postS: make([][]int32, nO), postV: make([][]float64, nO)}
+func newWorker(nS int, dense bool) *worker {
+	w := &worker{pred: make([]float64, nS), mark: make([]bool, nS)}
 	if dense {
-		sc.dense = make([]float64, nS)
+		w.dense = make([]float64, nS)
 	}
-	return sc
+	return w
 }
+
+// An update is the result of one (belief, action) update: the
+// observation probabilities and the normalised posterior of each
+// possible observation (sparse, increasing states).
+type update struct {
+	obs   []float64
+	postS [][]int32
+	postV [][]float64
+}
+
+func newUpdate(nO int) *update {
+	return &update{obs: make([]float64, nO), postS: make([][]int32, nO), postV: make([][]float64, nO)}
+}
+
+// bytes returns the capacity held by the posteriors of u.
+func (u *update) bytes() float64 {
+	n := 0
+	for o := range u.postS {
+		n += 4*cap(u.postS[o]) + 8*cap(u.postV[o])
+	}
+	return float64(n)
+}
+
+// A batch holds the updates of one belief under the actions not yet
+// stepped when it was computed, by several goroutines at once; step
+// interns each when it is asked for, so beliefs are numbered as if they
+// were computed one by one.
+type batch struct {
+	b     int32
+	ok    []bool // ok[a]: u[a] is computed and not yet used
+	u     []*update
+	bytes float64 // metered capacity of u
+}
+
+// nBatches is the number of batches kept: a belief's actions are usually
+// asked for one after the other, but classes and distances may step other
+// beliefs in between.
+const nBatches = 2
+
+// batchMin is the least work (states of the support × actions to step)
+// for which the updates of a belief are computed in parallel (a variable
+// for the tests, which set it to 0 to batch every update).
+var batchMin = 1 << 14
 
 // allSparse reports whether every transition kernel of m is a
 // *pomdp.Sparse (whose rows a sparse step reads directly).
@@ -181,8 +229,11 @@ func newBeliefs(m *pomdp.Model, limit int, g *guard) *beliefs {
 	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
 	dense := !allSparse(m)
 	bs := &beliefs{m: m, nS: nS, nA: nA, nO: nO, index: make(map[uint64]int32), limit: limit, g: g,
-		sc: newStepScratch(nS, nO, dense), rshift: blockShift(12 * nO)}
+		wk: []*worker{newWorker(nS, dense)}, seq: newUpdate(nO), st: newUpdate(nO), dense: dense, rshift: blockShift(12 * nO)}
 	g.add(termBeliefs, scratchBytes(nS, dense))
+	for i := range bs.bat {
+		bs.bat[i].b = -1
+	}
 	// The stand-in: empty support, emits observation 0 surely, stays.
 	bs.spans, bs.kspan, bs.from = append(bs.spans, span{}), append(bs.kspan, span{}), append(bs.from, origin{b: -1})
 	for a := 0; a < nA; a++ {
@@ -193,9 +244,9 @@ func newBeliefs(m *pomdp.Model, limit int, g *guard) *beliefs {
 	return bs
 }
 
-// scratchBytes is the metered size of the dense scratch of a step over nS
-// states (the predicted mass and its marks, and the scattered belief for
-// kernels read densely).
+// scratchBytes is the metered size of the dense scratch of a worker over
+// nS states (the predicted mass and its marks, and the scattered belief
+// for kernels read densely).
 func scratchBytes(nS int, dense bool) float64 {
 	b := float64(9 * nS)
 	if dense {
@@ -247,32 +298,10 @@ func (bs *beliefs) belief(b int32) ([]int32, []float64) {
 // had then) and stores them.
 func (bs *beliefs) store(b int32) {
 	f := bs.from[b]
-	a, o := int(f.a), int(f.o)
-	bs.predict(f.b, a)
-	sc := &bs.sc
-	sup, val := sc.postS[0][:0], sc.postV[0][:0]
-	total := 0.0
-	z := bs.m.Z[a]
-	for _, s := range sc.touched {
-		p := sc.pred[s]
-		sc.pred[s], sc.mark[s] = 0, false
-		cols, vals := z.Row(int(s))
-		for j, c := range cols {
-			if c != o {
-				continue
-			}
-			v := p * vals[j]
-			total += v
-			if v != 0 {
-				sup, val = append(sup, s), append(val, v)
-			}
-		}
-	}
-	for i := range val {
-		val[i] /= total
-	}
-	sc.postS[0], sc.postV[0] = sup, val
-	sp, ok := bs.arena.add(sup, val, func(grown float64) bool { return bs.g.add(termBeliefs, grown) })
+	sup, val := bs.belief(f.b)
+	bs.compute(bs.wk[0], bs.st, sup, val, int(f.a))
+	o := int(f.o)
+	sp, ok := bs.arena.add(bs.st.postS[o], bs.st.postV[o], func(grown float64) bool { return bs.g.add(termBeliefs, grown) })
 	if ok {
 		bs.spans[b] = sp
 	}
@@ -342,6 +371,7 @@ func packKey(dst []byte, pk *packer, sup []int32, val []float64) []byte {
 	}
 	pk.n = 0
 	prev := int32(-1)
+	lastR, lastCode := int64(0), -1
 	for i, x := range val {
 		r := int64(math.Round(x * roundScale))
 		if r == 0 {
@@ -349,16 +379,23 @@ func packKey(dst []byte, pk *packer, sup []int32, val []float64) []byte {
 		}
 		dst = binary.AppendUvarint(dst, uint64(sup[i]-prev-1))
 		prev = sup[i]
+		if r == lastR && lastCode >= 0 {
+			dst = append(dst, uint8(lastCode)) // what the table gives, faster
+			continue
+		}
 		h := uint64(r) * 0x9E3779B97F4A7C15 >> 55 // 9 bits: packSlots
 		for pk.gen[h] == pk.cur && pk.val[h] != r {
 			h = (h + 1) & (packSlots - 1)
 		}
+		lastR, lastCode = r, -1
 		switch {
 		case pk.gen[h] == pk.cur:
 			dst = append(dst, pk.code[h])
+			lastCode = int(pk.code[h])
 		default:
 			if pk.n < packCodes {
 				pk.gen[h], pk.val[h], pk.code[h] = pk.cur, r, uint8(pk.n)
+				lastCode = pk.n
 				pk.n++
 			}
 			dst = append(dst, packNew)
@@ -431,27 +468,25 @@ func (bs *beliefs) intern(sup []int32, val []float64, from origin) int32 {
 	return id
 }
 
-// predict accumulates the predicted mass of belief b under action a into
-// sc.pred and lists the states it touched, increasing, in sc.touched. A
-// *pomdp.Sparse kernel is read row by row over the support, adding the
-// terms in the order of its dense Push; any other kernel pushes the
-// scattered belief densely.
-func (bs *beliefs) predict(b int32, a int) {
-	sup, val := bs.belief(b) // before the scratch is used: storing b steps its origin
-	sc := &bs.sc
-	sc.touched = sc.touched[:0]
+// predict accumulates the predicted mass of the belief (sup, val) under
+// action a into w.pred and lists the states it touched, increasing, in
+// w.touched. A *pomdp.Sparse kernel is read row by row over the support,
+// adding the terms in the order of its dense Push; any other kernel
+// pushes the scattered belief densely.
+func (bs *beliefs) predict(w *worker, sup []int32, val []float64, a int) {
+	w.touched = w.touched[:0]
 	k, ok := bs.m.T[a].(*pomdp.Sparse)
 	if !ok {
 		for i, s := range sup {
-			sc.dense[s] = val[i]
+			w.dense[s] = val[i]
 		}
-		bs.m.Predict(sc.pred, sc.dense, a)
+		bs.m.Predict(w.pred, w.dense, a)
 		for _, s := range sup {
-			sc.dense[s] = 0
+			w.dense[s] = 0
 		}
-		for s, x := range sc.pred {
+		for s, x := range w.pred {
 			if x != 0 {
-				sc.touched = append(sc.touched, int32(s))
+				w.touched = append(w.touched, int32(s))
 			}
 		}
 		return
@@ -460,18 +495,117 @@ func (bs *beliefs) predict(b int32, a int) {
 		x := val[i]
 		cols, vals := k.Row(int(s))
 		for j, c := range cols {
-			if !sc.mark[c] {
-				sc.mark[c] = true
-				sc.touched = append(sc.touched, int32(c))
+			if !w.mark[c] {
+				w.mark[c] = true
+				w.touched = append(w.touched, int32(c))
 			}
-			sc.pred[c] += x * vals[j]
+			w.pred[c] += x * vals[j]
 		}
 	}
-	slices.Sort(sc.touched)
+	slices.Sort(w.touched)
+}
+
+// compute fills u with the update of the belief (sup, val) under action
+// a, with the scratch of w. It reads only the model and its arguments, so
+// updates with distinct workers and results may run at once.
+func (bs *beliefs) compute(w *worker, u *update, sup []int32, val []float64, a int) {
+	bs.predict(w, sup, val, a)
+	clear(u.obs)
+	for o := range bs.nO {
+		u.postS[o], u.postV[o] = u.postS[o][:0], u.postV[o][:0]
+	}
+	// The posterior of each observation over the touched states, in
+	// increasing state order: the terms and order of Observe's total.
+	z := bs.m.Z[a]
+	for _, s := range w.touched {
+		p := w.pred[s]
+		w.pred[s], w.mark[s] = 0, false
+		cols, vals := z.Row(int(s))
+		for j, o := range cols {
+			v := p * vals[j]
+			u.obs[o] += v
+			if v != 0 {
+				u.postS[o], u.postV[o] = append(u.postS[o], s), append(u.postV[o], v)
+			}
+		}
+	}
+	for o, p := range u.obs {
+		if p == 0 {
+			continue
+		}
+		for i := range u.postV[o] {
+			u.postV[o][i] /= p
+		}
+	}
+}
+
+// pending returns the update of (b, a) computed ahead by a batch, or nil.
+func (bs *beliefs) pending(b int32, a int) *update {
+	for i := range bs.bat {
+		if bt := &bs.bat[i]; bt.b == b && bt.ok[a] {
+			bt.ok[a] = false
+			return bt.u[a]
+		}
+	}
+	return nil
+}
+
+// runBatch computes the updates of belief b = (sup, val) under every
+// action not yet stepped, spread over the workers, into the oldest batch,
+// and returns that of action a; it returns nil when the memory meter
+// refuses the workers.
+func (bs *beliefs) runBatch(b int32, a int, sup []int32, val []float64) *update {
+	nW := min(runtime.GOMAXPROCS(0), bs.nA)
+	for len(bs.wk) < nW {
+		if !bs.g.add(termBeliefs, scratchBytes(bs.nS, bs.dense)) {
+			return nil
+		}
+		bs.wk = append(bs.wk, newWorker(bs.nS, bs.dense))
+	}
+	bt := &bs.bat[bs.nbat%nBatches]
+	bs.nbat++
+	if bt.u == nil {
+		bt.ok, bt.u = make([]bool, bs.nA), make([]*update, bs.nA)
+		for x := range bt.u {
+			bt.u[x] = newUpdate(bs.nO)
+		}
+	}
+	bt.b = b
+	var acts []int
+	for x := range bs.nA {
+		bt.ok[x] = bs.offs[int(b)*bs.nA+x] < 0
+		if bt.ok[x] {
+			acts = append(acts, x)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range nW {
+		wg.Go(func() {
+			for j := i; j < len(acts); j += nW {
+				bs.compute(bs.wk[i], bt.u[acts[j]], sup, val, acts[j])
+			}
+		})
+	}
+	wg.Wait()
+	grown := 0.0
+	for _, u := range bt.u {
+		grown += u.bytes()
+	}
+	if !bs.g.add(termSteps, grown-bt.bytes) {
+		bt.b = -1
+		return nil
+	}
+	bt.bytes = grown
+	bt.ok[a] = false
+	return bt.u[a]
 }
 
 // step fills the row of (b, a) if needed and returns it. Cost about
 // O(Σ_{s ∈ supp b} nnz(T_a(s, ·)) + touched·nnz(Z_a row)) plus interning.
+// When the belief's support is large and several goroutines may run, its
+// updates under all the actions not yet stepped are computed at once
+// (runBatch); the rows are still filled, and their successors interned,
+// in the order step is called.
 func (bs *beliefs) step(b int32, a int) int32 {
 	k := int(b)*bs.nA + a
 	if r := bs.offs[k]; r >= 0 {
@@ -481,47 +615,41 @@ func (bs *beliefs) step(b int32, a int) int32 {
 	if !bs.g.work(float64(bs.kspan[b].n)/8 + 1) {
 		return 0 // the stand-in's row, never read: the computation stops
 	}
+	u := bs.pending(b, a)
+	if u == nil {
+		sup, val := bs.belief(b)
+		if runtime.GOMAXPROCS(0) > 1 && len(sup)*bs.unstepped(b) >= batchMin {
+			u = bs.runBatch(b, a, sup, val)
+		}
+		if u == nil {
+			bs.compute(bs.wk[0], bs.seq, sup, val, a)
+			u = bs.seq
+		}
+	}
 	r := bs.newRow()
 	bs.offs[k] = r
 	obs, succ := bs.obsRow(r), bs.succRow(r)
-	bs.predict(b, a)
-	sc := &bs.sc
-	for o := range bs.nO {
-		sc.postS[o], sc.postV[o] = sc.postS[o][:0], sc.postV[o][:0]
-	}
-	// The posterior of each observation over the touched states, in
-	// increasing state order: the terms and order of Observe's total.
-	z := bs.m.Z[a]
-	for _, s := range sc.touched {
-		p := sc.pred[s]
-		sc.pred[s], sc.mark[s] = 0, false
-		cols, vals := z.Row(int(s))
-		for j, o := range cols {
-			v := p * vals[j]
-			obs[o] += v
-			if v != 0 {
-				sc.postS[o], sc.postV[o] = append(sc.postS[o], s), append(sc.postV[o], v)
-			}
-		}
-	}
-	for o := range bs.nO {
-		p := obs[o]
-		if p == 0 {
-			succ[o] = standIn
-			continue
-		}
-		for i := range sc.postV[o] {
-			sc.postV[o][i] /= p
-		}
-	}
+	copy(obs, u.obs)
 	// Intern after all observations (intern does not move rows).
 	for o := range bs.nO {
 		if obs[o] == 0 {
+			succ[o] = standIn
 			continue
 		}
-		succ[o] = bs.intern(sc.postS[o], sc.postV[o], origin{b: b, a: int16(a), o: int16(o)})
+		succ[o] = bs.intern(u.postS[o], u.postV[o], origin{b: b, a: int16(a), o: int16(o)})
 	}
 	return r
+}
+
+// unstepped returns the number of actions under which b has no row.
+func (bs *beliefs) unstepped(b int32) int {
+	n := 0
+	for _, r := range bs.offs[int(b)*bs.nA : int(b+1)*bs.nA] {
+		if r < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // next returns the successor of belief b after action a and observation o.

@@ -2,8 +2,11 @@ package clock
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -74,11 +77,26 @@ func lockstep(t *testing.T, name string, m *pomdp.Model, depth, maxBeliefs int) 
 }
 
 // TestSparseBeliefsMatchDense checks the sparse belief store against the
-// dense one it replaced, bit for bit, on the benchmarks (netmon's kernels
+// dense one it replaced, bit for bit, with updates computed one by one and
+// in parallel batches, on the benchmarks (netmon's kernels
 // are Kronecker products, stepped densely; the others are read row by
 // row) and on random models with zero entries, impossible observations
 // and beliefs that differ below the rounding.
 func TestSparseBeliefsMatchDense(t *testing.T) {
+	for _, batched := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sequential", true: "batched"}[batched], func(t *testing.T) {
+			if batched {
+				// Every update in batches of all the actions, over
+				// several goroutines.
+				defer func(n, p int) { batchMin = n; runtime.GOMAXPROCS(p) }(batchMin, runtime.GOMAXPROCS(3))
+				batchMin = 0
+			}
+			sparseMatchesDense(t)
+		})
+	}
+}
+
+func sparseMatchesDense(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
 		depth int
@@ -98,5 +116,79 @@ func TestSparseBeliefsMatchDense(t *testing.T) {
 			m = b.Model
 		}
 		lockstep(t, fmt.Sprintf("random %d (%d/%d/%d)", i, nS, nA, nO), m, 4, 20000)
+	}
+}
+
+// unpackKey decodes a key of packKey into the dense rounded vector over
+// nS states.
+func unpackKey(t *testing.T, key []byte, nS int) []int64 {
+	t.Helper()
+	out := make([]int64, nS)
+	var codes []int64
+	s := -1
+	for len(key) > 0 {
+		gap, n := binary.Uvarint(key)
+		if n <= 0 {
+			t.Fatalf("bad gap in key")
+		}
+		key = key[n:]
+		s += int(gap) + 1
+		c := key[0]
+		key = key[1:]
+		var r int64
+		if c == packNew {
+			r = int64(binary.LittleEndian.Uint64(key))
+			key = key[8:]
+			if len(codes) < packCodes {
+				codes = append(codes, r)
+			}
+		} else {
+			r = codes[c]
+		}
+		out[s] = r
+	}
+	return out
+}
+
+// TestPackKey checks that a packed key decodes to the rounded dense
+// vector (so equal keys mean equal rounded entries, and the converse holds
+// because the encoding is a function of those entries): masses that round
+// to 0, runs of equal masses, and more distinct masses than the one-byte
+// codes.
+func TestPackKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	var pk packer
+	for i := range 300 {
+		nS := 1 + rng.IntN(700)
+		var sup []int32
+		var val []float64
+		distinct := 1 + rng.IntN(400)
+		for s := range nS {
+			if rng.IntN(3) == 0 {
+				continue
+			}
+			x := float64(1+rng.IntN(distinct)) / float64(distinct) / float64(nS)
+			if i%2 == 1 {
+				// Runs of equal masses, past the codes too.
+				x = float64(1+s/(1+i%5)) * 1e-4
+			}
+			switch rng.IntN(10) {
+			case 0:
+				x = 4e-13 * rng.Float64() // rounds to 0
+			case 1:
+				x += 1e-15 // the same rounded value
+			}
+			sup, val = append(sup, int32(s)), append(val, x)
+		}
+		dense := make([]float64, nS)
+		for k, s := range sup {
+			dense[s] = val[k]
+		}
+		got := unpackKey(t, packKey(nil, &pk, sup, val), nS)
+		for s, x := range dense {
+			if want := int64(math.Round(x * roundScale)); got[s] != want {
+				t.Fatalf("case %d, state %d: decoded %d, want %d", i, s, got[s], want)
+			}
+		}
 	}
 }
