@@ -168,6 +168,7 @@ func init() {
 		{"quotient-tiger-m2-T14", "tiger", "2", "14", "0,0.3,0.5"},
 		{"quotient-tiger-m2-T16", "tiger", "2", "16", "0,0.3,0.5"},
 		{"quotient-rocksample78-m1-T3", "rocksample:7:8", "1", "3", "0,0.1,0.3"},
+		{"quotient-rocksample11-m1-T3", "rocksample:11:11", "1", "3", "0,0.1,0.3"},
 		{"quotient-tag-m1-T3", "tag", "1", "3", "0,0.1,0.3"},
 		{"quotient-hallway-m1-T3", "file:hallway.POMDP", "1", "3", "0,0.1,0.3"},
 		{"quotient-hallway-m1-T4", "file:hallway.POMDP", "1", "4", "0,0.1,0.3"},

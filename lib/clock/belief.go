@@ -618,7 +618,7 @@ func (bs *beliefs) step(b int32, a int) int32 {
 	u := bs.pending(b, a)
 	if u == nil {
 		sup, val := bs.belief(b)
-		if runtime.GOMAXPROCS(0) > 1 && len(sup)*bs.unstepped(b) >= batchMin {
+		if len(sup) >= batchMin/bs.nA && runtime.GOMAXPROCS(0) > 1 && len(sup)*bs.unstepped(b) >= batchMin {
 			u = bs.runBatch(b, a, sup, val)
 		}
 		if u == nil {
