@@ -192,3 +192,47 @@ func TestPackKey(t *testing.T) {
 		}
 	}
 }
+
+// TestDistancesAsDenseStore pins NewDistances on larger models to the
+// values the dense belief store gave (commit b8ef424, printed in full
+// precision with %v): the same gap and attaining pair, per-depth maxima,
+// beliefs, belief pairs and solves, exactly. RockSample(7,8) at T = 4 took
+// 7.1 s of CPU and an estimated 7.2 GiB there.
+func TestDistancesAsDenseStore(t *testing.T) {
+	cases := []struct {
+		spec                   string
+		T                      int
+		gap                    float64
+		depth, i, j            int
+		maxClk, maxOp          []float64
+		beliefs, pairs, solves int
+		slow                   bool
+	}{
+		{"rocksample:5:7", 4, 2, 2, 2, 6, []float64{0, 3.000000000000022, 2.0000000000000133, 1.0000000000000049, 0}, []float64{0, 3, 2, 1, 0}, 20167, 5761, 2724, false},
+		{"netmon:9", 3, 0.1866580787633422, 2, 2, 7, []float64{0, 0.5142024291497981, 0.37954347260004523, 0}, []float64{0, 0.5142024291497981, 0.37954347260004523, 0}, 7240, 2511, 1836, false},
+		{"hallway:10", 4, 0.6604325847604271, 2, 5, 7, []float64{0, 1.4974533106960952, 1.3397982277801224, 0.6961405625556509, 0}, []float64{0, 1.4974533106960948, 1.339798227780122, 0.6961405625556506, 0}, 5145, 6453, 698, false},
+		{"tag", 3, 1.0000000000000004, 2, 1, 714, []float64{0, 2.0000000000000013, 1.0000000000000007, 0}, []float64{0, 2.0000000000000013, 1.0000000000000007, 0}, 3500, 30618, 33177, true},
+		{"rocksample:7:8", 4, 2, 2, 2, 6, []float64{0, 3.0000000000000018, 2.0000000000000124, 1.0000000000000053, 0}, []float64{0, 3, 2, 1, 0}, 30347, 8202, 3422, true},
+	}
+	for _, c := range cases {
+		if c.slow && testing.Short() {
+			continue
+		}
+		b := lookup(t, c.spec)
+		d, err := NewDistances(context.Background(), b.Model, b.Ground, c.T, &Options{MaxBytes: -1})
+		if err != nil {
+			t.Fatalf("%s T=%d: %v", c.spec, c.T, err)
+		}
+		if d.Gap != c.gap || d.GapDepth != c.depth || d.GapI != c.i || d.GapJ != c.j {
+			t.Errorf("%s T=%d: δ_clk %v at (%d, %d, %d), dense store %v at (%d, %d, %d)", c.spec, c.T, d.Gap, d.GapDepth, d.GapI, d.GapJ, c.gap, c.depth, c.i, c.j)
+		}
+		for k := range c.maxClk {
+			if d.MaxClk[k] != c.maxClk[k] || d.MaxOp[k] != c.maxOp[k] {
+				t.Errorf("%s T=%d depth %d: maxima %v / %v, dense store %v / %v", c.spec, c.T, k, d.MaxClk[k], d.MaxOp[k], c.maxClk[k], c.maxOp[k])
+			}
+		}
+		if d.Beliefs != c.beliefs || d.BeliefPairs != c.pairs || d.Solves != c.solves {
+			t.Errorf("%s T=%d: %d beliefs, %d belief pairs, %d solves; dense store %d, %d, %d", c.spec, c.T, d.Beliefs, d.BeliefPairs, d.Solves, c.beliefs, c.pairs, c.solves)
+		}
+	}
+}
