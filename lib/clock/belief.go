@@ -157,10 +157,7 @@ type span struct{ blk, off, n int32 }
 // An origin is the step (belief, action, observation) that first met a
 // belief, from which its masses are recomputed (b = −1: the initial
 // belief, stored at once).
-type origin struct {
-	b    int32
-	a, o int16
-}
+type origin struct{ b, a, o int32 }
 
 // keyBlock is the size of a block of packed keys.
 const keyBlock = 1 << 16
@@ -278,7 +275,7 @@ func blockShift(size int) uint {
 // beliefBytes is the metered size of a belief besides its packed key and
 // its masses: its spans and origin (twice, for append), its share of offs
 // and its index entry.
-func (bs *beliefs) beliefBytes() float64 { return 2*(12+12+8) + float64(8*bs.nA) + mapEntry(8, 4) }
+func (bs *beliefs) beliefBytes() float64 { return 2*(12+12+12) + float64(8*bs.nA) + mapEntry(8, 4) }
 
 // belief returns the support (increasing) and masses of belief b (shared;
 // do not modify), storing them first if b was never read. It returns an
@@ -636,7 +633,7 @@ func (bs *beliefs) step(b int32, a int) int32 {
 			succ[o] = standIn
 			continue
 		}
-		succ[o] = bs.intern(u.postS[o], u.postV[o], origin{b: b, a: int16(a), o: int16(o)})
+		succ[o] = bs.intern(u.postS[o], u.postV[o], origin{b: b, a: int32(a), o: int32(o)})
 	}
 	return r
 }
