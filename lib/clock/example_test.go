@@ -107,5 +107,5 @@ func ExampleBudgetError() {
 		fmt.Printf("phase %s, refused before allocating: %t, largest term: %s\n", be.Phase, be.Refused, be.Term)
 	}
 	// Output:
-	// phase prefix trees, refused before allocating: false, largest term: interned beliefs (sparse vectors over their supports)
+	// phase prefix trees, refused before allocating: false, largest term: interned beliefs (packed keys, and masses over the support once stepped)
 }
