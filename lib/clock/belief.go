@@ -56,14 +56,14 @@ type beliefs struct {
 	keys  [][]byte         // blocks of packed keys
 	kspan []span           // kspan[b]: the packed key of belief b in keys
 	from  []origin         // from[b]: the step that first met belief b
-	pk    packer           // scratch of packKey
+	pk    packer           // scratch of packKey (internDense)
 	index map[uint64]int32 // hash of the rounded key → first ID with that hash
 	coll  map[string]int32 // rounded key → ID, for hash collisions
 	offs  []int32          // offs[b·nA + a]: row of (b, a) in obs and succ, −1 before step
 	obs   [][]float64      // blocks of 2^rshift rows: obsRow(r)[o] = P(o | b, a) for the row r of (b, a)
 	succ  [][]int32        // blocks of 2^rshift rows: succRow(r)[o], standIn when P(o | b, a) = 0
 	rows  int              // rows of obs and succ in use
-	key   []byte           // scratch
+	key   []byte           // scratch of internDense
 	wk    []*worker        // wk[0] for sequential updates, all of them for batches
 	seq   *update          // the last sequential update
 	st    *update          // scratch of store
@@ -86,6 +86,7 @@ type worker struct {
 	mark    []bool
 	dense   []float64
 	touched []int32
+	pk      packer
 }
 
 func newWorker(nS int, dense bool) *worker {
@@ -98,22 +99,26 @@ func newWorker(nS int, dense bool) *worker {
 
 // An update is the result of one (belief, action) update: the
 // observation probabilities and the normalised posterior of each
-// possible observation (sparse, increasing states).
+// possible observation (sparse, increasing states), with its packed key
+// and the key's hash when asked for.
 type update struct {
 	obs   []float64
 	postS [][]int32
 	postV [][]float64
+	keys  [][]byte
+	hash  []uint64
 }
 
 func newUpdate(nO int) *update {
-	return &update{obs: make([]float64, nO), postS: make([][]int32, nO), postV: make([][]float64, nO)}
+	return &update{obs: make([]float64, nO), postS: make([][]int32, nO), postV: make([][]float64, nO),
+		keys: make([][]byte, nO), hash: make([]uint64, nO)}
 }
 
 // bytes returns the capacity held by the posteriors of u.
 func (u *update) bytes() float64 {
 	n := 0
 	for o := range u.postS {
-		n += 4*cap(u.postS[o]) + 8*cap(u.postV[o])
+		n += 4*cap(u.postS[o]) + 8*cap(u.postV[o]) + cap(u.keys[o])
 	}
 	return float64(n)
 }
@@ -296,7 +301,7 @@ func (bs *beliefs) belief(b int32) ([]int32, []float64) {
 func (bs *beliefs) store(b int32) {
 	f := bs.from[b]
 	sup, val := bs.belief(f.b)
-	bs.compute(bs.wk[0], bs.st, sup, val, int(f.a))
+	bs.compute(bs.wk[0], bs.st, sup, val, int(f.a), false)
 	o := int(f.o)
 	sp, ok := bs.arena.add(bs.st.postS[o], bs.st.postV[o], func(grown float64) bool { return bs.g.add(termBeliefs, grown) })
 	if ok {
@@ -411,22 +416,21 @@ func (bs *beliefs) internDense(b []float64) int32 {
 			sup, val = append(sup, int32(s)), append(val, x)
 		}
 	}
-	return bs.intern(sup, val, origin{b: -1})
+	bs.key = packKey(bs.key[:0], &bs.pk, sup, val)
+	return bs.intern(bs.key, maphash.Bytes(seed, bs.key), sup, val, origin{b: -1})
 }
 
-// intern returns the ID of the belief with support sup (increasing) and
-// masses val (non-zero), met by the step from, adding it if no belief
-// with the same rounded entries exists. The masses are stored at once for
+// intern returns the ID of the belief with support sup (increasing),
+// masses val (non-zero), packed key key (packKey) of hash h, met by the
+// step from, adding it if no belief with the same rounded entries exists. The masses are stored at once for
 // the initial belief (from.b < 0), otherwise when the belief is first
 // read (belief).
-func (bs *beliefs) intern(sup []int32, val []float64, from origin) int32 {
-	bs.key = packKey(bs.key[:0], &bs.pk, sup, val)
-	h := maphash.Bytes(seed, bs.key)
+func (bs *beliefs) intern(key []byte, h uint64, sup []int32, val []float64, from origin) int32 {
 	if id, ok := bs.index[h]; ok {
-		if string(bs.keyOf(id)) == string(bs.key) {
+		if string(bs.keyOf(id)) == string(key) {
 			return id
 		}
-		if id, ok := bs.coll[string(bs.key)]; ok {
+		if id, ok := bs.coll[string(key)]; ok {
 			return id
 		}
 	}
@@ -436,7 +440,7 @@ func (bs *beliefs) intern(sup []int32, val []float64, from origin) int32 {
 	if !bs.g.add(termBeliefs, bs.beliefBytes()) {
 		return standIn
 	}
-	ks, ok := bs.addKey(bs.key)
+	ks, ok := bs.addKey(key)
 	if !ok {
 		return standIn
 	}
@@ -454,7 +458,7 @@ func (bs *beliefs) intern(sup []int32, val []float64, from origin) int32 {
 		if bs.coll == nil {
 			bs.coll = make(map[string]int32)
 		}
-		bs.coll[string(bs.key)] = id
+		bs.coll[string(key)] = id
 	} else {
 		bs.index[h] = id
 	}
@@ -503,9 +507,10 @@ func (bs *beliefs) predict(w *worker, sup []int32, val []float64, a int) {
 }
 
 // compute fills u with the update of the belief (sup, val) under action
-// a, with the scratch of w. It reads only the model and its arguments, so
-// updates with distinct workers and results may run at once.
-func (bs *beliefs) compute(w *worker, u *update, sup []int32, val []float64, a int) {
+// a, and the posteriors' keys when keys is set, with the scratch of w. It
+// reads only the model and its arguments, so updates with distinct workers
+// and results may run at once.
+func (bs *beliefs) compute(w *worker, u *update, sup []int32, val []float64, a int, keys bool) {
 	bs.predict(w, sup, val, a)
 	clear(u.obs)
 	for o := range bs.nO {
@@ -532,6 +537,10 @@ func (bs *beliefs) compute(w *worker, u *update, sup []int32, val []float64, a i
 		}
 		for i := range u.postV[o] {
 			u.postV[o][i] /= p
+		}
+		if keys {
+			u.keys[o] = packKey(u.keys[o][:0], &w.pk, u.postS[o], u.postV[o])
+			u.hash[o] = maphash.Bytes(seed, u.keys[o])
 		}
 	}
 }
@@ -579,7 +588,7 @@ func (bs *beliefs) runBatch(b int32, a int, sup []int32, val []float64) *update 
 	for i := range nW {
 		wg.Go(func() {
 			for j := i; j < len(acts); j += nW {
-				bs.compute(bs.wk[i], bt.u[acts[j]], sup, val, acts[j])
+				bs.compute(bs.wk[i], bt.u[acts[j]], sup, val, acts[j], true)
 			}
 		})
 	}
@@ -619,7 +628,7 @@ func (bs *beliefs) step(b int32, a int) int32 {
 			u = bs.runBatch(b, a, sup, val)
 		}
 		if u == nil {
-			bs.compute(bs.wk[0], bs.seq, sup, val, a)
+			bs.compute(bs.wk[0], bs.seq, sup, val, a, true)
 			u = bs.seq
 		}
 	}
@@ -633,7 +642,7 @@ func (bs *beliefs) step(b int32, a int) int32 {
 			succ[o] = standIn
 			continue
 		}
-		succ[o] = bs.intern(u.postS[o], u.postV[o], origin{b: b, a: int32(a), o: int32(o)})
+		succ[o] = bs.intern(u.keys[o], u.hash[o], u.postS[o], u.postV[o], origin{b: b, a: int32(a), o: int32(o)})
 	}
 	return r
 }
