@@ -40,7 +40,7 @@ const runtimeBytes = 20 << 20
 // Terms of the metered memory (BudgetError.Term names one).
 const (
 	termHistories = iota // the prefix-tree reference of every history, labels
-	termBeliefs          // interned belief vectors (dense over the states)
+	termBeliefs          // interned beliefs (packed keys, masses over the support once stepped) and the scratch of a step
 	termSteps            // one-step rows (observation probabilities, successors)
 	termNodes            // interned prefix-tree and class-tree nodes, memo entries
 	termClasses          // belief-class memo and signatures
@@ -51,7 +51,7 @@ const (
 
 var termNames = [nTerms]string{
 	"history vectors and labels",
-	"interned beliefs (dense vectors over the states)",
+	"interned beliefs (packed keys, and masses over the support once stepped)",
 	"one-step rows of the beliefs",
 	"prefix-tree nodes and their memo",
 	"belief classes",
@@ -61,7 +61,7 @@ var termNames = [nTerms]string{
 
 var termHelp = [nTerms]string{
 	"lower T (the histories grow with |O|^T)",
-	"lower T (every distinct belief reached is stored as a dense vector of |S| numbers)",
+	"lower T (every distinct belief reached is stored over its support)",
 	"lower T",
 	"lower T (the prefix trees grow with |A|^t per history)",
 	"lower T",

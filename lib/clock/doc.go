@@ -18,7 +18,8 @@
 // backward recursion on beliefs (same one-step observation probabilities
 // under every action and equivalent successors), and ~_{t,a} is the same
 // recursion restricted to the constant action a. Beliefs are interned
-// after rounding to 12 decimals, successors are memoised per
+// after rounding to 12 decimals and stored over their supports (the masses
+// only once a belief is stepped; see beliefs), successors are memoised per
 // (belief, action, observation), and the vector p ↦ b(h, p) of a history
 // is stored as a hash-consed |A|-ary tree, so that the vector of h·o is
 // computed from that of h once per distinct subtree: the |A|^t prefixes of

@@ -93,7 +93,7 @@ func ExampleNewSlicedGap() {
 }
 
 // A memory budget holds in every phase: GridWorld 3×3 at T = 4 interns
-// 127,172 beliefs (about 180 MiB estimated), so under a budget of 64 MiB
+// 127,172 beliefs (about 245 MiB estimated), so under a budget of 64 MiB
 // the prefix trees are stopped as they grow, and the error says where and
 // on what.
 func ExampleBudgetError() {
@@ -107,5 +107,5 @@ func ExampleBudgetError() {
 		fmt.Printf("phase %s, refused before allocating: %t, largest term: %s\n", be.Phase, be.Refused, be.Term)
 	}
 	// Output:
-	// phase prefix trees, refused before allocating: false, largest term: interned beliefs (dense vectors over the states)
+	// phase prefix trees, refused before allocating: false, largest term: interned beliefs (packed keys, and masses over the support once stepped)
 }

@@ -251,7 +251,7 @@ func (e *engine) overflow() error {
 func (e *engine) build(ctx context.Context) error {
 	nO := e.m.NumObservations()
 	e.vec = make([][]ref, e.T+1)
-	e.vec[0] = []ref{leaf(e.bs.intern(e.m.B0))}
+	e.vec[0] = []ref{leaf(e.bs.internDense(e.m.B0))}
 	for t := 0; t < e.T; t++ {
 		cur := e.vec[t]
 		next := make([]ref, len(cur)*nO)

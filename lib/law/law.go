@@ -91,6 +91,9 @@ type Engine struct {
 	jchild [][][]float64 // [depth][o] joint child buffers, nodes·|S|
 	jroot  []float64
 	block  []float64
+	// standInRuns counts the stand-in laws propagated (uniform
+	// convention, depth < T), for the tests.
+	standInRuns int
 
 	// Cancellation (ComputeIntoContext): the context, the steps since it
 	// was last polled, and its error once done.
@@ -246,6 +249,10 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 	for t := 0; t <= T; t++ {
 		n := tr.SuffixLen(t)
 		data := dst.data[t]
+		// The stand-in law depends on the controller and the depth only:
+		// it is computed once per depth and copied (under the uniform
+		// convention each is a propagation over every state).
+		var std []float64
 		for i := 0; i < tr.Count(t); i++ {
 			if e.stopped() {
 				return
@@ -264,7 +271,12 @@ func (e *Engine) computeUnchecked(dst *Laws, c *fsc.FSC) {
 			if e.err != nil {
 				return
 			}
+			if std != nil {
+				copy(block, std)
+				continue
+			}
 			e.standIn(block, c, t)
+			std = block
 		}
 	}
 }
@@ -276,6 +288,7 @@ func (e *Engine) standIn(block []float64, c *fsc.FSC, t int) {
 		block[0] = 1
 		return
 	}
+	e.standInRuns++
 	e.ensureJoint(c.Nodes)
 	joint := e.jroot
 	u := 1 / float64(e.nS*c.Nodes)

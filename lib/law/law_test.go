@@ -299,3 +299,55 @@ func TestComputeIntoNoAllocs(t *testing.T) {
 		t.Fatalf("computeUnchecked allocates %v times per run", allocs)
 	}
 }
+
+// TestStandInOncePerDepth checks that the stand-in law of impossible
+// histories, which depends on the controller and the depth only, is
+// computed once per depth (RockSample-size models paid a propagation over
+// every state per impossible history), and that every impossible history
+// still gets the law a fresh computation gives, bit for bit.
+func TestStandInOncePerDepth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 30 {
+		// The stationary witness: deterministic observations, so most
+		// histories are impossible under a given controller.
+		m := witness()
+		nA, nO := m.NumActions(), m.NumObservations()
+		T := 2 + rng.IntN(3)
+		c := fsc.Random(rng, nA, nO, 1+rng.IntN(2), 0)
+		for _, conv := range []Convention{UniformStandIn, PointMassStandIn} {
+			e, err := NewEngine(m, T, conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := e.NewLaws()
+			if err := e.ComputeInto(l, c); err != nil {
+				t.Fatal(err)
+			}
+			depths := 0
+			for d := 0; d <= T; d++ {
+				seen := false
+				for i := range l.Tree.Count(d) {
+					if !l.StandIn(d, i) {
+						continue
+					}
+					if !seen && conv == UniformStandIn && d < T {
+						depths++
+					}
+					seen = true
+					want := make([]float64, l.Tree.SuffixLen(d))
+					runs := e.standInRuns
+					e.standIn(want, c, d)
+					e.standInRuns = runs
+					for k, v := range l.Suffix(d, i) {
+						if math.Float64bits(v) != math.Float64bits(want[k]) {
+							t.Fatalf("trial %d %v depth %d history %d: stand-in law[%d] = %v, fresh %v", trial, conv, d, i, k, v, want[k])
+						}
+					}
+				}
+			}
+			if e.standInRuns > depths {
+				t.Errorf("trial %d %v: %d stand-in propagations for %d depths with impossible histories", trial, conv, e.standInRuns, depths)
+			}
+		}
+	}
+}

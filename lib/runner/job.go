@@ -10,10 +10,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/memsample"
 	"github.com/pomdpq/pomdpq/lib/clock"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -111,7 +110,7 @@ func InProcess(ctx context.Context, job Job) (*Result, error) {
 	// Return what earlier jobs left to the operating system, so that this
 	// job's peak is its own.
 	debug.FreeOSMemory()
-	stop := peakSampler()
+	stop := memsample.Peak(10 * time.Millisecond)
 	c := ctx
 	if job.Seconds > 0 {
 		var cancel context.CancelFunc
@@ -148,48 +147,6 @@ func Serve(ctx context.Context, jobJSON string, w io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(w).Encode(r)
-}
-
-// peakSampler starts sampling the Go runtime's mapped memory not
-// released to the operating system (total − heap/released: close to the
-// resident set of Go memory); the returned function stops and returns the
-// largest value seen.
-func peakSampler() func() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	var mu sync.Mutex
-	var peak int64
-	read := func() {
-		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-			v := int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
-			mu.Lock()
-			peak = max(peak, v)
-			mu.Unlock()
-		}
-	}
-	read()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(10 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tk.C:
-				read()
-			}
-		}
-	})
-	return func() int64 {
-		close(done)
-		wg.Wait()
-		read()
-		mu.Lock()
-		defer mu.Unlock()
-		return peak
-	}
 }
 
 // run executes job on m. Refusals and budget stops give a Result with
