@@ -1,0 +1,257 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// The time model of the pre-flight: the distance computation's two
+// terms, per second of one core. Measured with `pomdpq quotient --model
+// datasets/models/maze4x3.pomdp --m 2 --T 3 --exact-distances` on the
+// project's (shared, loaded) machine: 65 540 controllers × 259 histories
+// in the "classes" phase in 4.5 s (3.8·10⁶ per second), 65 540 distinct
+// probes × 246 class pairs in the "distances" phase in 10.7 s (1.5·10⁶
+// per second); the rates below round those down.
+const (
+	// LawRate is (controller, history) law evaluations per second.
+	LawRate = 3e6
+	// PairRate is (distinct probe, class pair) transport problems per
+	// second.
+	PairRate = 1.5e6
+	// Passes is the number of times the report computes the distances of
+	// its largest family: once for the classes and curves, once more for
+	// the certificates' per-probe tensor.
+	Passes = 2
+	// DefaultSeconds is the time budget of a report whose horizon is
+	// chosen (Options.Seconds, pomdpq analyze --seconds).
+	DefaultSeconds = 20
+)
+
+// Budget is what a run may use: memory in bytes (negative: no limit) and
+// estimated seconds of one core (0 or less: no limit).
+type Budget struct {
+	Bytes   int64
+	Seconds float64
+}
+
+// String says the budget in words, e.g. "20 s and 11.8 GiB".
+func (b Budget) String() string {
+	s := "no time limit"
+	if b.Seconds > 0 {
+		s = fmt.Sprintf("%g s", b.Seconds)
+	}
+	return s + " and " + budgetText(b.Bytes)
+}
+
+// Estimate is the pre-flight of one probe family at one horizon: what
+// `pomdpq analyze` and the web page show before they run, from the same
+// estimates as `pomdpq quotient --dry-run` (distance.Plan).
+type Estimate struct {
+	Kind fsc.Kind
+	M, T int
+	// Size is the number of controllers (0 when the family cannot be
+	// enumerated); Histories the histories Σ_t |O|^t.
+	Size      int
+	Histories int
+	// Planned says whether distance.Plan ran (Cost, Bytes and PairWork
+	// are then set).
+	Planned bool
+	Cost    distance.Cost
+	Bytes   int64
+	// LawWork is controllers × histories, PairWork distinct probes ×
+	// class pairs; Seconds is Passes × (LawWork/LawRate +
+	// PairWork/PairRate), or the law term alone when not planned.
+	LawWork, PairWork float64
+	Seconds           float64
+	// Refused says, in words, why the run does not fit (empty when it
+	// does).
+	Refused string
+}
+
+// Fits reports whether the estimate is within the budget.
+func (e Estimate) Fits() bool { return e.Refused == "" }
+
+// Summary says the estimate in one line, e.g. "stationary m ≤ 1, T = 3:
+// 4 controllers, 259 histories, about 0.001 s and 7.1 MiB".
+func (e Estimate) Summary() string {
+	s := fmt.Sprintf("%s m ≤ %d, T = %d: ", e.Kind, e.M, e.T)
+	if e.Size == 0 {
+		return s + e.Refused
+	}
+	s += fmt.Sprintf("%d controllers, %d histories, about %s", e.Size, e.Histories, seconds(e.Seconds))
+	if e.Planned {
+		name, v := e.Cost.Largest()
+		s += fmt.Sprintf(" and %s (largest term %s, %s)", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v))
+	}
+	return s
+}
+
+func seconds(s float64) string {
+	switch {
+	case s < 0.01:
+		return "0.01 s or less"
+	case s < 10:
+		return fmt.Sprintf("%.2g s", s)
+	default:
+		return fmt.Sprintf("%.0f s", s)
+	}
+}
+
+// maxHistories bounds the histories a pre-flight considers at all: past
+// it even the history tree does not fit a computer's memory.
+const maxHistories = 1 << 31
+
+// Preflight estimates the report's distance computation for the family
+// (kind, mm) of model m at horizon T against budget b, without computing
+// distances: the family size and the law work first (free), then
+// distance.Plan (the cheap phases, run only when the law work fits the
+// time budget), its memory estimate and the transport work. A run that
+// does not fit has Refused set, in words; errors are only cancellation
+// and failures of the model.
+func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b Budget) (Estimate, error) {
+	if kind == "" {
+		kind = fsc.KindStationary
+	}
+	e := Estimate{Kind: kind, M: mm, T: T}
+	nO := m.NumObservations()
+	h, p := 0, 1
+	for t := 0; t <= T; t++ {
+		h += p
+		if p > maxHistories/max(nO, 1) && t < T {
+			e.Refused = fmt.Sprintf("T = %d has more than %d histories (|O| = %d observations per step): the history tree alone does not fit in memory", T, maxHistories, nO)
+			return e, nil
+		}
+		p *= nO
+	}
+	e.Histories = h
+	fam, err := fsc.New(kind, m.NumActions(), nO, mm, T, fsc.Options{})
+	if err != nil {
+		var tl *fsc.TooLargeError
+		if errors.As(err, &tl) {
+			e.Refused = Infeasible(tl, m.NumActions(), nO)
+			return e, nil
+		}
+		return e, err
+	}
+	e.Size = fam.Len()
+	e.LawWork = float64(e.Size) * float64(h)
+	e.Seconds = Passes * e.LawWork / LawRate
+	if b.Seconds > 0 && e.Seconds > b.Seconds {
+		e.Refused = fmt.Sprintf("about %s: the laws of %d controllers on %d histories (%.3g evaluations) take more than the %s budget", seconds(e.Seconds), e.Size, h, e.LawWork, seconds(b.Seconds))
+		return e, nil
+	}
+	cost, _, err := distance.Plan(ctx, m, fam, T, distance.Options{MemBudget: b.Bytes})
+	if err != nil {
+		if ctx.Err() != nil {
+			return e, ctx.Err()
+		}
+		var be *distance.BudgetError
+		if errors.As(err, &be) {
+			e.Refused = be.Error()
+			return e, nil
+		}
+		return e, err
+	}
+	e.Planned, e.Cost, e.Bytes = true, cost, cost.Bytes()
+	e.PairWork = float64(cost.Distinct) * float64(cost.Pairs)
+	e.Seconds = Passes * (e.LawWork/LawRate + e.PairWork/PairRate)
+	if b.Bytes > 0 && e.Bytes > b.Bytes {
+		name, v := cost.Largest()
+		e.Refused = fmt.Sprintf("an estimated %s of memory (largest term %s, %s), over the budget %s", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), distance.FormatBytes(b.Bytes))
+		return e, nil
+	}
+	if b.Seconds > 0 && e.Seconds > b.Seconds {
+		e.Refused = fmt.Sprintf("about %s: %d distinct probes × %d class pairs (%.3g transport problems) take more than the %s budget", seconds(e.Seconds), cost.Distinct, cost.Pairs, e.PairWork, seconds(b.Seconds))
+	}
+	return e, nil
+}
+
+// Infeasible explains in words why a family cannot be enumerated and what
+// would work instead: the largest smaller memory bound that can, and a
+// sampled family.
+func Infeasible(e *fsc.TooLargeError, nA, nO int) string {
+	what := "controllers"
+	if e.Kind == fsc.KindClock {
+		what = fmt.Sprintf("clock-aware controllers at T = %d", e.T)
+	}
+	s := fmt.Sprintf("m ≤ %d has %s %s: enumerating them is impossible (the enumeration stops at %s)", e.M, Magnitude(e.Size), what, Magnitude(big.NewInt(e.Limit)))
+	var alt []string
+	for k := e.M - 1; k >= 1; k-- {
+		size, err := fsc.Size(e.Kind, nA, nO, k, e.T)
+		if err == nil && size.IsInt64() && size.Int64() <= e.Limit {
+			alt = append(alt, fmt.Sprintf("the m ≤ %d family (%s controllers) can be enumerated", k, Magnitude(size)))
+			break
+		}
+	}
+	alt = append(alt, fmt.Sprintf("a sampled family (pomdpq quotient --family stochastic-%s --samples 1000) gives the quotient for the probes drawn, not for every m ≤ %d controller", e.Kind, e.M))
+	return s + "; what would work: " + strings.Join(alt, "; ")
+}
+
+// Magnitude writes a count in words a reader can weigh: exactly up to
+// 10⁶, else as 1.2·10^18.
+func Magnitude(n *big.Int) string {
+	s := n.String()
+	if len(s) <= 7 {
+		return s
+	}
+	return fmt.Sprintf("%c.%c·10^%d", s[0], s[1], len(s)-1)
+}
+
+// ChooseT returns the largest horizon T ≤ MaxDefaultT at which the largest
+// family of ms (of kind) fits budget b by Preflight, and a sentence saying
+// which T the budget allowed and what the next would cost.
+//
+// When the largest family fits at no horizon, the next smaller memory bound
+// of ms decides (the larger family is then refused by Build).
+func ChooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, ms []int, b Budget) (int, string, error) {
+	sorted := append([]int(nil), ms...)
+	slices.Sort(sorted)
+	var whys []string
+	for i := len(sorted) - 1; i >= 0; i-- {
+		T, why, err := chooseT(ctx, m, kind, sorted[i], b)
+		if err != nil {
+			return 0, "", err
+		}
+		if T > 0 {
+			if len(whys) > 0 {
+				why += " (" + strings.Join(whys, "; ") + ")"
+			}
+			return T, why, nil
+		}
+		whys = append(whys, fmt.Sprintf("m ≤ %d fits at no horizon: %s", sorted[i], why))
+	}
+	return 0, "", fmt.Errorf("report: no horizon fits the budget of %s: %s", b, strings.Join(whys, "; "))
+}
+
+// chooseT is ChooseT for one memory bound mm; T = 0 when none fits.
+func chooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm int, b Budget) (int, string, error) {
+	var best Estimate
+	why := ""
+	for T := 1; T <= MaxDefaultT; T++ {
+		e, err := Preflight(ctx, m, kind, mm, T, b)
+		if err != nil {
+			return 0, "", err
+		}
+		if !e.Fits() {
+			why = fmt.Sprintf("T = %d would need %s", T, e.Refused)
+			break
+		}
+		best = e
+		if T == MaxDefaultT {
+			why = fmt.Sprintf("the default stops at T = %d (--T for more)", MaxDefaultT)
+		}
+	}
+	if best.T == 0 {
+		return 0, why, nil
+	}
+	return best.T, fmt.Sprintf("T = %d is the largest horizon the budget of %s allows for %s m ≤ %d (estimated %s); %s",
+		best.T, b, best.Kind, mm, strings.TrimPrefix(best.Summary(), fmt.Sprintf("%s m ≤ %d, T = %d: ", best.Kind, mm, best.T)), why), nil
+}
