@@ -14,22 +14,31 @@ import (
 )
 
 // The time model of the pre-flight: the distance computation's two
-// terms, per second of one core. Measured with `pomdpq quotient --model
-// datasets/models/maze4x3.pomdp --m 2 --T 3 --exact-distances` on the
-// project's (shared, loaded) machine: 65 540 controllers × 259 histories
-// in the "classes" phase in 4.5 s (3.8·10⁶ per second), 65 540 distinct
-// probes × 246 class pairs in the "distances" phase in 10.7 s (1.5·10⁶
-// per second); the rates below round those down.
+// terms, per second of one core of the project's (shared, loaded) machine,
+// measured with `pomdpq quotient --exact-distances --progress lines` on
+// two models far apart:
+//
+//   - law work, controllers × histories × |S|: maze4x3 m ≤ 2, T = 3,
+//     65 540 × 259 × 11 in the "classes" phase in 4.5 s (4.1·10⁷ per
+//     second); random:204:4:28:1 (mit's sizes) m ≤ 1, T = 3, 4 × 22 765 ×
+//     204 in "classes" and "bounds" in 1.4 s (1.3·10⁷);
+//   - transport work, distinct probes × Σ_t (class pairs at depth t) ×
+//     |O|^(T−t) (the atoms of a suffix law): maze4x3 m ≤ 2, T = 3,
+//     1.26·10⁸ in the "distances" phase in 10.7 s (1.2·10⁷ per second);
+//     random:204:4:28:1 m ≤ 1, T = 3, 3.56·10⁷ in 13.6 s (2.6·10⁶).
+//
+// The rates are the slower of each pair, rounded down, so that the
+// estimate errs long (by up to about 5× on maze4x3).
 const (
-	// LawRate is (controller, history) law evaluations per second.
-	LawRate = 3e6
-	// PairRate is (distinct probe, class pair) transport problems per
-	// second.
-	PairRate = 1.5e6
-	// Passes is the number of times the report computes the distances of
-	// its largest family: once for the classes and curves, once more for
-	// the certificates' per-probe tensor.
-	Passes = 2
+	// LawRate is law work per second.
+	LawRate = 1.3e7
+	// PairRate is transport work per second.
+	PairRate = 2.5e6
+	// Passes is the number of times a report may compute the distances of
+	// its largest family: for the classes and curves, for the
+	// certificates' per-probe tensor, and in the planning section once per
+	// reward (two).
+	Passes = 4
 	// DefaultSeconds is the time budget of a report whose horizon is
 	// chosen (Options.Seconds, pomdpq analyze --seconds).
 	DefaultSeconds = 20
@@ -66,9 +75,10 @@ type Estimate struct {
 	Planned bool
 	Cost    distance.Cost
 	Bytes   int64
-	// LawWork is controllers × histories, PairWork distinct probes ×
-	// class pairs; Seconds is Passes × (LawWork/LawRate +
-	// PairWork/PairRate), or the law term alone when not planned.
+	// LawWork is controllers × histories × |S|, PairWork distinct probes
+	// × Σ_t (class pairs at depth t) × |O|^(T−t); Seconds is Passes ×
+	// (LawWork/LawRate + PairWork/PairRate), or the law term alone when
+	// not planned.
 	LawWork, PairWork float64
 	Seconds           float64
 	// Refused says, in words, why the run does not fit (empty when it
@@ -142,10 +152,10 @@ func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b 
 		return e, err
 	}
 	e.Size = fam.Len()
-	e.LawWork = float64(e.Size) * float64(h)
+	e.LawWork = float64(e.Size) * float64(h) * float64(m.NumStates())
 	e.Seconds = Passes * e.LawWork / LawRate
 	if b.Seconds > 0 && e.Seconds > b.Seconds {
-		e.Refused = fmt.Sprintf("about %s: the laws of %d controllers on %d histories (%.3g evaluations) take more than the %s budget", seconds(e.Seconds), e.Size, h, e.LawWork, seconds(b.Seconds))
+		e.Refused = fmt.Sprintf("about %s: the laws of %d controllers on %d histories over %d states (%.3g) take more than the %s budget", seconds(e.Seconds), e.Size, h, m.NumStates(), e.LawWork, seconds(b.Seconds))
 		return e, nil
 	}
 	cost, _, err := distance.Plan(ctx, m, fam, T, distance.Options{MemBudget: b.Bytes})
@@ -161,7 +171,7 @@ func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b 
 		return e, err
 	}
 	e.Planned, e.Cost, e.Bytes = true, cost, cost.Bytes()
-	e.PairWork = float64(cost.Distinct) * float64(cost.Pairs)
+	e.PairWork = float64(cost.Distinct) * pairAtoms(cost.Classes, T, nO)
 	e.Seconds = Passes * (e.LawWork/LawRate + e.PairWork/PairRate)
 	if b.Bytes > 0 && e.Bytes > b.Bytes {
 		name, v := cost.Largest()
@@ -169,9 +179,30 @@ func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b 
 		return e, nil
 	}
 	if b.Seconds > 0 && e.Seconds > b.Seconds {
-		e.Refused = fmt.Sprintf("about %s: %d distinct probes × %d class pairs (%.3g transport problems) take more than the %s budget", seconds(e.Seconds), cost.Distinct, cost.Pairs, e.PairWork, seconds(b.Seconds))
+		e.Refused = fmt.Sprintf("about %s: %d distinct probes × %d class pairs, on suffix laws of up to %d atoms (%.3g), take more than the %s budget", seconds(e.Seconds), cost.Distinct, cost.Pairs, pow(nO, T), e.PairWork, seconds(b.Seconds))
 	}
 	return e, nil
+}
+
+// pairAtoms is Σ_{t<T} c_t(c_t − 1)/2 × |O|^(T−t) for classes c_t per depth.
+func pairAtoms(classes []int, T, nO int) float64 {
+	w, L := 0.0, 1.0
+	for t := T; t >= 0; t-- {
+		if t < T && t < len(classes) {
+			c := float64(classes[t])
+			w += c * (c - 1) / 2 * L
+		}
+		L *= float64(nO)
+	}
+	return w
+}
+
+func pow(b, e int) int {
+	p := 1
+	for range e {
+		p *= b
+	}
+	return p
 }
 
 // Infeasible explains in words why a family cannot be enumerated and what
@@ -242,6 +273,9 @@ func chooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm int, b Budge
 		}
 		if !e.Fits() {
 			why = fmt.Sprintf("T = %d would need %s", T, e.Refused)
+			if e.Size == 0 {
+				why = e.Refused // the family, at any horizon
+			}
 			break
 		}
 		best = e

@@ -171,7 +171,7 @@ type Report struct {
 	Quotient   *quotient.Quotient
 	QuotientM  int
 	DiagramEps float64
-	Soundness   []Soundness
+	Soundness  []Soundness
 	// Exported is the quotient as a model, aggregated under Reference.
 	Exported  *pomdp.Model
 	Reference string
@@ -273,11 +273,13 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 			return nil, err
 		}
 		f.fam, f.Size = fam, fam.Len()
-		if h := sum(r.histories()); opt.T <= 0 && b.Seconds > 0 && Passes*float64(f.Size)*float64(h)/LawRate > b.Seconds {
-			f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories would take about %s, more than the %s budget; give --T to force it",
-				r.T, f.Size, h, seconds(Passes*float64(f.Size)*float64(h)/LawRate), seconds(b.Seconds))
-			r.Families = append(r.Families, f)
-			continue
+		if h := sum(r.histories()); opt.T <= 0 && b.Seconds > 0 {
+			if s := Passes * float64(f.Size) * float64(h) * float64(m.NumStates()) / LawRate; s > b.Seconds {
+				f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories would take about %s, more than the %s budget; give --T to force it",
+					r.T, f.Size, h, seconds(s), seconds(b.Seconds))
+				r.Families = append(r.Families, f)
+				continue
+			}
 		}
 		dopt := distance.Options{Ground: opt.Ground, MemBudget: budget, Progress: opt.Progress,
 			Phase: func(name string) { phase(fmt.Sprintf("m≤%d %s", k, name)) }}

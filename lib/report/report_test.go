@@ -199,7 +199,7 @@ func TestChooseTBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		law := func(T int) float64 { return Passes * 147 * float64(int(1)<<(T+1)-1) / LawRate }
+		law := func(T int) float64 { return Passes * 147 * float64(int(1)<<(T+1)-1) * 2 / LawRate }
 		if law(T) > secs {
 			t.Errorf("%g s: T = %d whose law work alone takes %g s", secs, T, law(T))
 		}
