@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,7 +94,7 @@ const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-s
 h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ccc;padding-bottom:.2em}
 table.pomdpq-table{margin:.8em 0}table.pomdpq-table td,table.pomdpq-table th{font-size:.92em}
 .note{color:#555;font-size:.92em}.refused{color:#a40000}.ok{color:#1a7f37}.bad{color:#a40000}
-figure{margin:1em 0;overflow-x:auto}figcaption{color:#555;font-size:.9em}
+figure{margin:1em 0;overflow-x:auto}figure.diagram svg{max-width:100%;height:auto}figcaption{color:#555;font-size:.9em}
 code{background:#f4f4f4;padding:0 .2em}`
 
 // WriteHTML writes the page; files are the exported files to link.
@@ -385,8 +386,8 @@ func (r *Report) quotientSection(b *strings.Builder) error {
 			num(r.DiagramEps), r.QuotientM, q.Classes(), ints(q.Partition.Counts()))
 		title := fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps))
 		g, collapsed := Diagram(q, title, DiagramPerDepth)
-		if !collapsed {
-			g = nb.QuotientGraph(q, title)
+		if slices.Max(q.Partition.Counts()) <= DiagramRowMax {
+			g = nb.QuotientGraph(q, title) // depths as rows: narrow enough
 		}
 		svg, err := g.SVG()
 		if err != nil {
@@ -435,6 +436,11 @@ func (r *Report) quotientSection(b *strings.Builder) error {
 
 	return nil
 }
+
+// DiagramRowMax is the most classes of one depth drawn in a row; past it
+// the depths are columns from left to right (Diagram), so that the
+// diagram grows downwards instead of sideways.
+const DiagramRowMax = 8
 
 // MaxClassRows bounds the rows of the class table of a large quotient.
 const MaxClassRows = 300
