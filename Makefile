@@ -125,7 +125,7 @@ web:
 # server's log go to out/browser/. TestWebPage loads out/web (make web) from a
 # localhost server and runs the page's analysis of maze4x3.
 test-browser: jupyter chromium kernel web
-	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser|TestWebPage)$$' ./internal/browsertest
+	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser|TestReportMitInBrowser|TestWebPage)$$' ./internal/browsertest
 
 test: vet test-go test-scripts check-committed notebooks test-browser
 

@@ -131,7 +131,10 @@ func ClassTable(q *quotient.Quotient, limit int) (header []string, rows [][]stri
 					for _, c2 := range next {
 						distinct[c2] = true
 					}
-					succ = fmt.Sprintf("%d classes over %d observations", len(distinct), len(next))
+					succ = fmt.Sprintf("%d successor classes over %d observations", len(distinct), len(next))
+					if len(distinct) == 1 {
+						succ = fmt.Sprintf("one successor class for all %d observations", len(next))
+					}
 				}
 			}
 			rows = append(rows, []string{itoa(t), itoa(c), itoa(len(mem)), strings.Join(names, ", "), succ})
