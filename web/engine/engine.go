@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"time"
 
@@ -237,6 +238,9 @@ func load(req Request) (*settings, error) {
 		}
 	}
 	s.budget = report.Budget{Bytes: req.Mem, Seconds: req.Seconds}
+	if runtime.GOOS == "js" {
+		s.budget.Slowdown = report.WasmSlowdown
+	}
 	if s.budget.Bytes <= 0 || s.budget.Bytes > MaxMemory {
 		s.budget.Bytes = MaxMemory
 	}
