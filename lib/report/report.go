@@ -1,16 +1,27 @@
 // Package report builds the one-page analysis of a model that `pomdpq
-// analyze` writes: sizes, probe families with their cost estimates,
-// class-count curves over ε, certificates (the envelope gap δ_S of greedy
-// controller subsets, the cross-family gap δ_clk, stand-in counts), the
-// quotient diagram, the soundness check, an optional policy's values,
-// planning through the quotient (planning.go) and the exported quotient files.
+// analyze` writes and the web page (web/) shows: sizes, probe families with
+// their cost estimates, class-count curves over ε, certificates (the
+// envelope gap δ_S of greedy controller subsets, the cross-family gap
+// δ_clk, stand-in counts), the quotient diagram, the soundness check, an
+// optional policy's values, planning through the quotient (planning.go)
+// and the exported quotient files.
 //
 // Build computes everything under a memory budget: a computation whose
 // estimate exceeds it is not run, and the page says why (the
-// distance.BudgetError message) instead of the numbers. Report.Write then
-// writes one self-contained HTML file (inline CSS and SVG from package nb, no
-// script, no external asset) and, beside it, the quotient as .pomdp and JSON,
-// linked from the page by relative paths.
+// distance.BudgetError message) instead of the numbers. Without a horizon
+// it picks the largest whose pre-flight estimate (Preflight: family size,
+// law and transport work, distance.Plan's memory) fits a time and memory
+// Budget, and says what the next would cost (budget.go); a family too large
+// to enumerate is explained in words (Infeasible). A quotient with more
+// than DiagramPerDepth classes at a depth is drawn collapsed, with a table
+// of its classes beside it (diagram.go).
+//
+// Rendering opens no file: WriteHTML writes one self-contained HTML page
+// (inline CSS and SVG from package nb, no script, no external asset),
+// WriteFragment the same content to insert into another page, Files the
+// quotient as .pomdp and JSON in memory, and SetEps with QuotientHTML
+// redraw the quotient at another ε. Report.Write puts the page and the
+// files beside it on disk, linked by relative paths.
 package report
 
 import (
