@@ -1,6 +1,8 @@
 package browsertest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net"
@@ -88,11 +90,32 @@ func TestWebPage(t *testing.T) {
 	}
 	root := repoRoot(t)
 	web := filepath.Join(root, "out", "web")
-	for _, f := range []string{"index.html", "pomdpq.wasm", "wasm_exec.js"} {
-		if _, err := os.Stat(filepath.Join(web, f)); err != nil {
-			t.Fatalf("out/web/%s missing: run make web first (%v)", f, err)
-		}
+	// The page is its three files, under 10 MB with gzip.
+	entries, err := os.ReadDir(web)
+	if err != nil {
+		t.Fatalf("out/web: %v (run make web first)", err)
 	}
+	var names []string
+	raw, packed := 0, 0
+	for _, e := range entries {
+		names = append(names, e.Name())
+		data, err := os.ReadFile(filepath.Join(web, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		w.Write(data)
+		w.Close()
+		raw, packed = raw+len(data), packed+z.Len()
+	}
+	if strings.Join(names, " ") != "index.html pomdpq.wasm wasm_exec.js" {
+		t.Fatalf("out/web holds %v: want index.html, pomdpq.wasm and wasm_exec.js only (run make web)", names)
+	}
+	if packed >= 10_000_000 {
+		t.Errorf("the page is %d bytes with gzip, over 10 MB", packed)
+	}
+	t.Logf("out/web: %d bytes, %d with gzip -9", raw, packed)
 	out := filepath.Join(root, "out", "browser")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
