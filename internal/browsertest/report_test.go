@@ -183,7 +183,7 @@ func TestReportMitInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	type shown struct {
-		Nodes, Rows, ViewRight, ViewWidth int
+		Nodes, Rows, ViewRight, ViewWidth        int
 		DiagramWidth, DiagramScroll, FigureWidth float64
 	}
 	got, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
