@@ -62,6 +62,9 @@ type Request struct {
 	Seconds float64 `json:"seconds,omitempty"`
 	// At is the ε of an "eps" request.
 	At float64 `json:"at,omitempty"`
+	// TReason, on a "run" whose T an "estimate" chose, is that estimate's
+	// sentence saying why, shown in the report instead of "T given".
+	TReason string `json:"t_reason,omitempty"`
 }
 
 // Response is the engine's answer. Error, when set, is the whole answer:
@@ -319,6 +322,9 @@ func (e *Engine) run(ctx context.Context, req Request, progress Progress) (Respo
 		return Response{}, err
 	}
 	r.TReason = resp.TReason
+	if req.TReason != "" {
+		r.TReason, resp.TReason = req.TReason, req.TReason
+	}
 	e.r, e.base = r, strings.TrimSuffix(s.model.Name, ".")
 	resp.Seconds = time.Since(start).Seconds()
 	for _, q := range r.Requested {

@@ -121,3 +121,17 @@ func TestModels(t *testing.T) {
 		t.Errorf("models %v", resp.Models)
 	}
 }
+
+// TestChosenT: without T the estimate chooses it within the time budget
+// and says why; the run at that T carries the sentence into the report.
+func TestChosenT(t *testing.T) {
+	var e Engine
+	est := e.Handle(context.Background(), Request{Op: "estimate", Model: "tiger", M: []int{2}, Seconds: 0.01}, nil)
+	if est.Error != "" || !est.Fits || est.T < 1 || !strings.Contains(est.TReason, "is the largest horizon the budget") {
+		t.Fatalf("estimate: %+v", est)
+	}
+	run := e.Handle(context.Background(), Request{Op: "run", Model: "tiger", M: []int{2}, T: est.T, TReason: est.TReason}, nil)
+	if run.Error != "" || !strings.Contains(run.Report, "is the largest horizon the budget") {
+		t.Errorf("run at the chosen T = %d: error %q; the report does not say why T was chosen", est.T, run.Error)
+	}
+}
