@@ -56,7 +56,7 @@ type Budget struct {
 }
 
 // WasmSlowdown is how much slower the engine runs as WebAssembly in a
-// browser than natively: maze4x3, m ≤ 1, T = 3, the whole report in 1.4–2.3 s in
+// browser than natively: maze4x3, m ≤ 1, T = 3, the whole report in 1.4–3.9 s in
 // headless Chromium and 1.8 s under Node.js against 0.07–0.22 s natively,
 // back to back on the project's machine.
 const WasmSlowdown = 10
