@@ -241,13 +241,15 @@ func Infeasible(e *fsc.TooLargeError, nA, nO int) string {
 }
 
 // Magnitude writes a count in words a reader can weigh: exactly up to
-// 10⁶, else as 1.2·10^18.
+// 10⁷, else rounded to two digits as 1.2·10^18.
 func Magnitude(n *big.Int) string {
 	s := n.String()
 	if len(s) <= 7 {
 		return s
 	}
-	return fmt.Sprintf("%c.%c·10^%d", s[0], s[1], len(s)-1)
+	e := new(big.Float).SetInt(n).Text('e', 1) // "1.2e+18"
+	mant, exp, _ := strings.Cut(e, "e")
+	return mant + "·10^" + strings.TrimLeft(strings.TrimPrefix(exp, "+"), "0")
 }
 
 // ChooseT returns the largest horizon T ≤ MaxDefaultT at which the largest

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -219,14 +220,27 @@ func TestInfeasibleWords(t *testing.T) {
 	}
 	s := Infeasible(tl, 4, 28)
 	// The size by hand: k-node controllers have |A|^k action labels and
-	// k^(k·|O|) transition tables; m ≤ 2 gives 4 + 4²·2^56 ≈ 1.15·10^18.
-	for _, want := range []string{"m ≤ 2 has 1.1·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary"} {
+	// k^(k·|O|) transition tables; m ≤ 2 gives 4 + 4²·2^56 ≈ 1.153·10^18,
+	// written 1.2·10^18.
+	for _, want := range []string{"m ≤ 2 has 1.2·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q does not say %q", s, want)
 		}
 	}
 	if strings.Contains(s, "raise the limit") {
 		t.Errorf("%q", s)
+	}
+}
+
+func TestMagnitude(t *testing.T) {
+	for _, c := range []struct {
+		n    string
+		want string
+	}{{"4", "4"}, {"9999999", "9999999"}, {"10000000", "1.0·10^7"}, {"1152921504606846980", "1.2·10^18"}, {"1049999999", "1.0·10^9"}} {
+		n, _ := new(big.Int).SetString(c.n, 10)
+		if got := Magnitude(n); got != c.want {
+			t.Errorf("Magnitude(%s) = %q, want %q", c.n, got, c.want)
+		}
 	}
 }
 
