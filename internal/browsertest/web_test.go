@@ -345,6 +345,19 @@ func TestWebPage(t *testing.T) {
 		t.Errorf("after the cancel: the page counts %v, the library %v", got, want)
 	}
 
+	// What the (current) worker fetched, from its own resource timing:
+	// the engine's two files, from the file server.
+	fetched, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`window.pomdpqWorkerResources()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fetched) < 2 {
+		t.Errorf("the worker reports fetching %v: want wasm_exec.js and pomdpq.wasm", fetched)
+	}
+	for _, u := range fetched {
+		log.add(&log.browser, u)
+	}
+
 	// Screenshot of the whole page.
 	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
