@@ -98,7 +98,8 @@ func Diagram(q *quotient.Quotient, title string, perDepth int) (*nb.LayeredGraph
 // ClassTable lists the quotient's classes, depth by depth, up to limit
 // rows: the class, its number of histories, up to three members, and its
 // successor class per observation (shown when at most eight observations,
-// otherwise the number of distinct successors).
+// otherwise the number of distinct successor classes, or "all → c" when
+// every observation leads to class c).
 func ClassTable(q *quotient.Quotient, limit int) (header []string, rows [][]string, more int) {
 	p := q.Partition
 	header = []string{"depth", "class", "histories", "members", "successors"}
@@ -128,12 +129,13 @@ func ClassTable(q *quotient.Quotient, limit int) (header []string, rows [][]stri
 					succ = strings.Join(s, " ")
 				} else {
 					distinct := map[int]bool{}
+					last := 0
 					for _, c2 := range next {
-						distinct[c2] = true
+						distinct[c2], last = true, c2
 					}
-					succ = fmt.Sprintf("%d successor classes over %d observations", len(distinct), len(next))
+					succ = fmt.Sprintf("%d classes", len(distinct))
 					if len(distinct) == 1 {
-						succ = fmt.Sprintf("one successor class for all %d observations", len(next))
+						succ = fmt.Sprintf("all → %d", last)
 					}
 				}
 			}
