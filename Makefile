@@ -24,7 +24,7 @@ TOOLS_STAMP := .tools/stamp
 KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
 GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
 
-.PHONY: help tools kernel kernel-user jupyter chromium test test-go test-scripts notebooks test-browser \
+.PHONY: help tools kernel kernel-user jupyter chromium test test-go test-scripts notebooks test-browser web \
 	reproduce bench fmt vet clean distclean check-committed notebooks-update test-cluster
 
 help:
@@ -36,7 +36,10 @@ help:
 	@echo "make jupyter     check for Jupyter; install the Debian packages if root on Debian"
 	@echo "make notebooks   execute and check the notebooks only (into out/test/notebooks)"
 	@echo "make test-browser  run the quickstart in headless Chromium through jupyter notebook,"
-	@echo "                 and a broken copy that must fail (screenshots in out/browser)"
+	@echo "                 and a broken copy that must fail; the analyze reports; the web page"
+	@echo "                 (make web first) driven end to end (screenshots in out/browser)"
+	@echo "make web         build the static web page (engine in WebAssembly) into out/web;"
+	@echo "                 open it with: python3 -m http.server -d out/web"
 	@echo "make bench       run the Go benchmarks into out/bench.txt"
 	@echo "make test-cluster  a sharded run through a single-node Slurm on localhost (installs"
 	@echo "                 slurm-wlm and munge if missing; 1.5–3 min), compared with one process"
@@ -99,14 +102,31 @@ notebooks-update: jupyter kernel
 	rm -rf out/update && scripts/run-notebooks.sh out/update
 	cp out/update/*.ipynb notebooks/
 
+# The web page (web/): index.html, the engine compiled to WebAssembly and
+# Go's wasm_exec.js from the toolchain (lib/wasm since Go 1.24, misc/wasm
+# before), nothing else. Served by any static file server.
+WEB_OUT := out/web
+
+web:
+	@mkdir -p $(WEB_OUT)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/pomdpq.wasm ./web/wasm
+	cp web/index.html $(WEB_OUT)/index.html
+	@root="$$($(GO) env GOROOT)"; \
+	for f in "$$root/lib/wasm/wasm_exec.js" "$$root/misc/wasm/wasm_exec.js"; do \
+		if [[ -f "$$f" ]]; then cp "$$f" $(WEB_OUT)/wasm_exec.js; break; fi; \
+	done; \
+	if [[ ! -f $(WEB_OUT)/wasm_exec.js ]]; then echo "wasm_exec.js not found under $$root"; exit 1; fi
+	@echo "$(WEB_OUT): pomdpq.wasm $$(wc -c < $(WEB_OUT)/pomdpq.wasm) bytes ($$(gzip -9 -c $(WEB_OUT)/pomdpq.wasm | wc -c) gzipped)"
+
 # The browser tests (internal/browsertest, skipped by plain go test): the
 # report of pomdpq analyze opened through file://, and the
 # classic Notebook server and headless Chromium running a copy of the quickstart
 # (no error, every kind of display, the ε slider redraws), and a broken copy,
 # on which the check must fail naming the broken cells. Screenshots and the
-# server's log go to out/browser/.
-test-browser: jupyter chromium kernel
-	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser)$$' ./internal/browsertest
+# server's log go to out/browser/. TestWebPage loads out/web (make web) from a
+# localhost server and runs the page's analysis of maze4x3.
+test-browser: jupyter chromium kernel web
+	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser|TestReportMitInBrowser|TestWebPage)$$' ./internal/browsertest
 
 test: vet test-go test-scripts check-committed notebooks test-browser
 

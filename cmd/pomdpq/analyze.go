@@ -12,7 +12,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
-const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--eps E] [--ground discrete|FILE] [--mem SIZE]"
+const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--seconds S] [--eps E] [--ground discrete|FILE] [--mem SIZE]"
 
 // cmdAnalyze writes the one-page HTML report of a model (package report)
 // and, beside it, the quotient as .pomdp and JSON.
@@ -22,7 +22,8 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "the HTML file to write (default: MODEL-report.html in the current directory)")
 	policyPath := fs.String("policy", "", "a pomdp-solve policy graph (.pg) to evaluate on the model and on the quotient")
 	msList := fs.String("m", "1,2", "memory bounds of the stationary probe families, comma-separated")
-	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 4 whose estimate fits the budget)")
+	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 6 whose estimate fits --seconds and --mem)")
+	secs := fs.Float64("seconds", report.DefaultSeconds, "time budget of a chosen horizon, in estimated seconds of one core (0: none)")
 	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
 	ground := groundFlag(fs)
 	progress := progressFlag("auto")
@@ -46,6 +47,9 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	if *T < 0 {
 		return usageError{msg: fmt.Sprintf("analyze: --T %d: want a positive horizon (or 0 to choose)", *T)}
 	}
+	if *secs < 0 {
+		return usageError{msg: fmt.Sprintf("analyze: --seconds %g: want a non-negative number (0: no time budget)", *secs)}
+	}
 	if *eps < 0 {
 		return usageError{msg: fmt.Sprintf("analyze: --eps %g: want a non-negative number", *eps)}
 	}
@@ -59,7 +63,11 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		name = strings.NewReplacer(":", "-", string(filepath.Separator), "-").Replace(name)
 		path = name + "-report.html"
 	}
-	opt := report.Options{T: *T, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
+	timeBudget := *secs
+	if timeBudget == 0 {
+		timeBudget = -1 // no time budget
+	}
+	opt := report.Options{T: *T, Seconds: timeBudget, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
 	var pol *solverPolicy
 	if *policyPath != "" {
 		if pol, err = loadPolicy(*policyPath, md); err != nil {
@@ -88,6 +96,9 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%s, T = %d, %.2fs)\n", path, md.Name, r.T, r.Seconds)
+	if *T <= 0 {
+		fmt.Fprintln(stdout, r.TReason)
+	}
 	fmt.Fprintln(stdout, groundLine(gd, ""))
 	for _, f := range files {
 		if f.Err == "" {

@@ -142,3 +142,39 @@ func TestAnalyzePolicy(t *testing.T) {
 		t.Errorf("a bad policy graph: error %v, want one naming bad.pg", err)
 	}
 }
+
+// TestAnalyzeSeconds: without --T the horizon is the largest whose
+// pre-flight estimate fits --seconds, and the command says so with what
+// the next horizon would cost; a family too large to enumerate is refused
+// in words, not by "raise the limit".
+func TestAnalyzeSeconds(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		// Tiger, m ≤ 2 (147 controllers): a millisecond of budget allows a
+		// short horizon only.
+		{[]string{"analyze", "tiger", "--m", "2", "--seconds", "0.001"},
+			[]string{"is the largest horizon the budget of 0.001 s", "would need about"}},
+		// Tag's 870 states, 30 observations: m ≤ 2 cannot be enumerated.
+		{[]string{"analyze", "tag", "--m", "1,2", "--seconds", "1"},
+			[]string{"m ≤ 2 has ", "enumerating them is impossible", "what would work: the m ≤ 1 family"}},
+	} {
+		out, err := runCLI(t, append(c.args, "--out", filepath.Join(dir, "x.html"), "--progress=off")...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v printed %q: no %q", c.args, out, w)
+			}
+		}
+		if strings.Contains(out, "raise the limit") {
+			t.Errorf("%v printed %q", c.args, out)
+		}
+	}
+	if _, err := runCLI(t, "analyze", "tiger", "--seconds", "-1"); err == nil || !strings.Contains(err.Error(), "--seconds") {
+		t.Errorf("--seconds -1: %v", err)
+	}
+}

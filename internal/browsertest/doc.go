@@ -13,7 +13,12 @@
 // deliberately broken copy, on which the check must fail and name the broken
 // cell. TestReportInBrowser opens the page of `pomdpq analyze tiger` through
 // file:// (Chromium only): no console message, nothing fetched, SVG, tables
-// and the diagram drawn.
+// and the diagram drawn; TestReportMitInBrowser the page of a model of mit's
+// sizes, whose collapsed diagram must not scroll sideways. TestWebPage serves
+// out/web (make web) from a localhost net/http server and drives the web
+// page: a shared link, a malformed file, maze4x3.pomdp chosen through the
+// file input with counts equal to the library's, the ε slider, an
+// over-budget refusal, Cancel, and no request leaving localhost.
 //
 // Processes are always stopped: [Server.Stop] shuts the kernels down, ends the
 // server's process group and then any process still referring to the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -136,4 +137,91 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("the planning section shows %+v: want its heading, 2 displays, 2 drawn SVG plots, 4 tables with rows", got)
 	}
 	t.Logf("report page: %+v; screenshot %s", got, shot)
+}
+
+// TestReportMitInBrowser opens the page of `pomdpq analyze` on a model of
+// mit's sizes (204 states, 4 actions, 28 observations; generated as
+// random:204:4:28:1, no third-party file) at T = 2, whose exact quotient
+// has 28 classes at depth 1: the diagram must stay readable — no sideways
+// scrolling of the page or of the diagram, at most report.DiagramPerDepth
+// nodes per depth, the class table beside it listing every class.
+// Screenshot: out/browser/report-mit.png.
+func TestReportMitInBrowser(t *testing.T) {
+	if os.Getenv("POMDPQ_BROWSER") != "1" {
+		t.Skip("browser test skipped: set POMDPQ_BROWSER=1 (make test-browser) to run it with chromium")
+	}
+	chromium := envOr("CHROMIUM", DefaultChromium)
+	root := repoRoot(t)
+	out := filepath.Join(root, "out", "browser")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bench.Lookup("random:204:4:28:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := report.Build(context.Background(), b.Model, "random:204:4:28:1", report.Options{T: 2, Ms: []int{1}, Ground: b.Ground})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := r.Quotient.Partition.Counts()
+	if slices.Max(counts) <= report.DiagramPerDepth {
+		t.Fatalf("per depth %v: the test needs a depth with more than %d classes", counts, report.DiagramPerDepth)
+	}
+	path := filepath.Join(t.TempDir(), "mit.html")
+	if _, err := r.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	profile := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, chromiumFlags(chromium, profile)...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+path)); err != nil {
+		t.Fatal(err)
+	}
+	type shown struct {
+		Nodes, Rows, ViewRight, ViewWidth        int
+		DiagramWidth, DiagramScroll, FigureWidth float64
+	}
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
+		const f = document.querySelector('figure.diagram.collapsed');
+		const d = f ? f.querySelector('svg') : null;
+		const tbl = document.querySelector('div.class-table table');
+		const v = document.querySelector('div.quotient-view');
+		return {Nodes: d ? d.querySelectorAll('g.nodes > rect').length : 0,
+			Rows: tbl ? tbl.querySelectorAll('tbody tr').length : 0,
+			ViewRight: v ? Math.ceil(v.getBoundingClientRect().right) : 1e9, ViewWidth: window.innerWidth,
+			DiagramWidth: d ? d.getBoundingClientRect().width : 0,
+			DiagramScroll: f ? f.scrollWidth : 0, FigureWidth: f ? f.clientWidth : 0};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(out, "report-mit.png")
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancelBrowser()
+	cancelAlloc()
+	if err := stopBrowser(profile); err != nil {
+		t.Error(err)
+	}
+	// Nodes: the drawn classes (at most DiagramPerDepth per depth, the
+	// last of a collapsed depth standing for the rest).
+	maxNodes := 0
+	for _, c := range counts {
+		maxNodes += min(c, report.DiagramPerDepth)
+	}
+	if got.Nodes == 0 || got.Nodes > maxNodes || got.Rows != r.Quotient.Classes() || got.DiagramWidth <= 0 ||
+		got.ViewRight > got.ViewWidth || got.DiagramScroll > got.FigureWidth+1 {
+		t.Errorf("the mit-sized page shows %+v (per depth %v): want 1 … %d diagram nodes, %d table rows, no sideways scrolling", got, counts, maxNodes, r.Quotient.Classes())
+	}
+	t.Logf("mit-sized report: per depth %v, %+v; screenshot %s", counts, got, shot)
 }

@@ -1,8 +1,9 @@
+//go:build !js
+
 package nb
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -60,19 +61,6 @@ func Frame(t *repro.Table) dataframe.DataFrame {
 		cols = append(cols, series.New(marks, series.String, "agreement"), series.New(t.Note, series.String, "note"))
 	}
 	return dataframe.New(cols...)
-}
-
-// column makes a float column when every cell is a number, else a string one.
-func column(name string, cells []string) series.Series {
-	vals := make([]float64, len(cells))
-	for i, c := range cells {
-		v, err := strconv.ParseFloat(c, 64)
-		if err != nil {
-			return series.New(cells, series.String, name)
-		}
-		vals[i] = v
-	}
-	return series.New(vals, series.Float, name)
 }
 
 // ShowRepro displays a regenerated table beside the paper's printed values,

@@ -3,6 +3,7 @@ package nb
 import (
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -241,4 +242,17 @@ func Rows(header []string, rows [][]string) dataframe.DataFrame {
 		cols = append(cols, column(name, cells))
 	}
 	return dataframe.New(cols...)
+}
+
+// column makes a float column when every cell is a number, else a string one.
+func column(name string, cells []string) series.Series {
+	vals := make([]float64, len(cells))
+	for i, c := range cells {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			return series.New(cells, series.String, name)
+		}
+		vals[i] = v
+	}
+	return series.New(vals, series.Float, name)
 }

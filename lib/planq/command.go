@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -290,12 +289,12 @@ func run(ctx context.Context, line, dir string, timeout time.Duration) ([]byte, 
 	cmd.Dir = dir
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
 	err := cmd.Run()
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stray children of the solver
+		_ = killGroup(cmd) // stray children of the solver
 	}
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:

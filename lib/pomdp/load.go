@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -145,28 +146,32 @@ func Lenient(note func(msg string)) ReadOption {
 // model's Name is the file's base name without the extension. Errors are
 // *ParseError values naming path and line, or os errors.
 func LoadFile(path string, opts ...ReadOption) (*Model, error) {
-	ext := filepath.Ext(path)
-	known := false
-	for _, e := range []string{".pomdp", ".pomdpx", ".xml", ".json"} {
-		known = known || strings.EqualFold(ext, e)
+	f, err := os.Open(path)
+	if err != nil {
+		if !knownExt(path) {
+			return nil, unknownExt(path)
+		}
+		return nil, err
 	}
-	unknown := fmt.Errorf("pomdp: %s: unknown model file extension %q (want .pomdp, .pomdpx or .json)", path, ext)
+	defer f.Close()
+	return Read(f, path, opts...)
+}
+
+// Read is LoadFile's counterpart for content already at hand (a file
+// dropped on a web page, an embedded file): it reads a model from r,
+// choosing the format by the extension of path and by the content as
+// LoadFile does, and names path in its errors and the model. Nothing is
+// opened: path is only a name.
+func Read(r io.Reader, path string, opts ...ReadOption) (*Model, error) {
+	ext := filepath.Ext(path)
 	if strings.EqualFold(ext, ".pomdpx") || strings.EqualFold(ext, ".xml") {
-		data, err := os.ReadFile(path)
+		data, err := io.ReadAll(r)
 		if err != nil {
 			return nil, err
 		}
 		return readPOMDPX(data, path, opts...)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		if !known {
-			return nil, unknown
-		}
-		return nil, err
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
+	br := bufio.NewReaderSize(r, 1<<16)
 	switch {
 	case sniffXML(br):
 		return ReadPOMDPX(br, path, opts...)
@@ -175,7 +180,22 @@ func LoadFile(path string, opts ...ReadOption) (*Model, error) {
 	case strings.EqualFold(ext, ".json"):
 		return ReadJSON(br, path, opts...)
 	}
-	return nil, unknown
+	return nil, unknownExt(path)
+}
+
+// knownExt reports whether path has an extension LoadFile reads.
+func knownExt(path string) bool {
+	ext := filepath.Ext(path)
+	for _, e := range []string{".pomdp", ".pomdpx", ".xml", ".json"} {
+		if strings.EqualFold(ext, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func unknownExt(path string) error {
+	return fmt.Errorf("pomdp: %s: unknown model file extension %q (want .pomdp, .pomdpx or .json)", path, filepath.Ext(path))
 }
 
 // sniffXML reports whether the buffered content starts, after white space

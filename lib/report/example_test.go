@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
@@ -45,4 +46,29 @@ func ExampleBuild() {
 	// quotient: 8 classes, soundness gap ≤ 1e-09: true
 	// wrote tiger-quotient.pomdp
 	// wrote tiger-quotient.json
+}
+
+// Estimate a run before it starts, and let the budget choose the horizon.
+func ExamplePreflight() {
+	b, err := bench.Lookup("maze4x3")
+	if err != nil {
+		panic(err)
+	}
+	budget := report.Budget{Bytes: 1 << 30, Seconds: 1}
+	for _, T := range []int{3, 9} {
+		e, err := report.Preflight(context.Background(), b.Model, fsc.KindStationary, 1, T, budget)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("T = %d: %d controllers, %d histories, fits: %v\n", T, e.Size, e.Histories, e.Fits())
+	}
+	T, _, err := report.ChooseT(context.Background(), b.Model, fsc.KindStationary, []int{1}, budget)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("T chosen within 1 s:", T)
+	// Output:
+	// T = 3: 4 controllers, 259 histories, fits: true
+	// T = 9: 4 controllers, 12093235 histories, fits: false
+	// T chosen within 1 s: 5
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,45 @@ type File struct {
 	Name string // base name, linked relatively
 	What string
 	Err  string // why it could not be written (Name is then empty)
+	// Data is the file's content (nil when Err is set).
+	Data []byte
+}
+
+// Files returns the exported quotient in memory, as Write writes it beside
+// the page (base, then "-quotient.pomdp" and "-quotient.json"): no file is
+// opened, so the web page calls it too.
+func (r *Report) Files(base string) []File {
+	if r.Exported == nil {
+		return nil
+	}
+	var files []File
+	for _, ext := range []string{".pomdp", ".json"} {
+		var buf bytes.Buffer
+		var err error
+		if ext == ".pomdp" {
+			err = pomdp.WriteCassandra(&buf, r.Exported)
+		} else {
+			err = pomdp.WriteJSON(&buf, r.Exported)
+		}
+		what := "the quotient in Cassandra's .pomdp format"
+		if rs := pomdp.CassandraRenames(r.Exported); ext == ".pomdp" && len(rs) > 0 {
+			var l []string
+			for _, x := range rs {
+				l = append(l, fmt.Sprintf("%q as %s", x.Original, x.Written))
+			}
+			what += " (names the format cannot hold are written renamed, " + strings.Join(l, ", ") +
+				", as a comment in the file records; pomdpq restores them on reading)"
+		}
+		if ext == ".json" {
+			what = "the quotient as JSON (pomdpq's model format)"
+		}
+		if err != nil {
+			files = append(files, File{What: what, Err: err.Error()})
+			continue
+		}
+		files = append(files, File{Name: base + "-quotient" + ext, What: what, Data: buf.Bytes()})
+	}
+	return files
 }
 
 // Write writes the exported quotient files beside path (base name of path
@@ -31,37 +71,13 @@ type File struct {
 func (r *Report) Write(path string) ([]File, error) {
 	dir := filepath.Dir(path)
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	var files []File
-	if r.Exported != nil {
-		for _, ext := range []string{".pomdp", ".json"} {
-			var buf bytes.Buffer
-			var err error
-			if ext == ".pomdp" {
-				err = pomdp.WriteCassandra(&buf, r.Exported)
-			} else {
-				err = pomdp.WriteJSON(&buf, r.Exported)
-			}
-			what := "the quotient in Cassandra's .pomdp format"
-			if rs := pomdp.CassandraRenames(r.Exported); ext == ".pomdp" && len(rs) > 0 {
-				var l []string
-				for _, x := range rs {
-					l = append(l, fmt.Sprintf("%q as %s", x.Original, x.Written))
-				}
-				what += " (names the format cannot hold are written renamed, " + strings.Join(l, ", ") +
-					", as a comment in the file records; pomdpq restores them on reading)"
-			}
-			if ext == ".json" {
-				what = "the quotient as JSON (pomdpq's model format)"
-			}
-			if err != nil {
-				files = append(files, File{What: what, Err: err.Error()})
-				continue
-			}
-			name := base + "-quotient" + ext
-			if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
-				return nil, fmt.Errorf("report: %w", err)
-			}
-			files = append(files, File{Name: name, What: what})
+	files := r.Files(base)
+	for _, f := range files {
+		if f.Err != "" {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
 		}
 	}
 	var page bytes.Buffer
@@ -78,19 +94,76 @@ const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-s
 h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ccc;padding-bottom:.2em}
 table.pomdpq-table{margin:.8em 0}table.pomdpq-table td,table.pomdpq-table th{font-size:.92em}
 .note{color:#555;font-size:.92em}.refused{color:#a40000}.ok{color:#1a7f37}.bad{color:#a40000}
-figure{margin:1em 0;overflow-x:auto}figcaption{color:#555;font-size:.9em}
+figure{margin:1em 0;overflow-x:auto}figure.diagram svg{max-width:100%;height:auto}figcaption{color:#555;font-size:.9em}
 code{background:#f4f4f4;padding:0 .2em}`
 
 // WriteHTML writes the page; files are the exported files to link.
 func (r *Report) WriteHTML(w io.Writer, files []File) error {
 	var b strings.Builder
-	m := r.Model
-	title := fmt.Sprintf("pomdpq analysis of %s", m.Name)
+	title := fmt.Sprintf("pomdpq analysis of %s", r.Model.Name)
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), style)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
-	fmt.Fprintf(&b, "<p class=\"note\">Model %s, horizon T = %d (%s); stationary deterministic probes with m ≤ %s nodes; ground metric %s; memory budget %s. Written by <code>pomdpq analyze</code> in %.2f s, %s.</p>\n",
-		esc(r.Source), r.T, esc(r.TReason), esc(r.msText()), esc(r.Ground.String()), esc(budgetText(r.Budget)), r.Seconds, r.Created.Format("2006-01-02 15:04 UTC"))
+	if err := r.body(&b, files); err != nil {
+		return err
+	}
+	b.WriteString("</body>\n</html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteFragment writes the page's content as a fragment to insert into
+// another page (the web page does): one <div class="pomdpq-report">
+// holding its own style, scoped to it, and the same sections as
+// WriteHTML, the quotient's in <div id="pomdpq-quotient"> and the exported
+// files' in <div id="pomdpq-files">, which QuotientHTML and FilesHTML
+// render again after SetEps.
+func (r *Report) WriteFragment(w io.Writer, files []File) error {
+	var b strings.Builder
+	scoped := strings.ReplaceAll(style, "body{", ".pomdpq-report{")
+	for _, sel := range []string{"h1{", "h2{", "table.pomdpq-table", ".note{", "figure{", "figcaption{", "code{"} {
+		scoped = strings.ReplaceAll(scoped, sel, ".pomdpq-report "+sel)
+	}
+	fmt.Fprintf(&b, "<div class=\"pomdpq-report\">\n<style>%s</style>\n", scoped)
+	if err := r.body(&b, files); err != nil {
+		return err
+	}
+	b.WriteString("</div>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// QuotientHTML renders the quotient section (the inside of
+// <div id="pomdpq-quotient">) for the current DiagramEps.
+func (r *Report) QuotientHTML() (string, error) {
+	var b strings.Builder
+	err := r.quotientSection(&b)
+	return b.String(), err
+}
+
+// FilesHTML renders the exported files' section (the inside of
+// <div id="pomdpq-files">).
+func (r *Report) FilesHTML(files []File) string {
+	var b strings.Builder
+	r.filesSection(&b, files)
+	return b.String()
+}
+
+// By says what wrote the report, on its first lines ("pomdpq analyze" by
+// default).
+func (r *Report) by() string {
+	if r.opt.By != "" {
+		return r.opt.By
+	}
+	return "<code>pomdpq analyze</code>"
+}
+
+// body writes the sections of the page.
+func (r *Report) body(b *strings.Builder, files []File) error {
+	m := r.Model
+	title := fmt.Sprintf("pomdpq analysis of %s", m.Name)
+	fmt.Fprintf(b, "<h1>%s</h1>\n", esc(title))
+	fmt.Fprintf(b, "<p class=\"note\">Model %s, horizon T = %d (%s); %s deterministic probes with m ≤ %s nodes; ground metric %s; memory budget %s. Written by %s in %.2f s, %s.</p>\n",
+		esc(r.Source), r.T, esc(r.TReason), esc(string(r.Kind)), esc(r.msText()), esc(r.Ground.String()), esc(budgetText(r.Budget)), r.by(), r.Seconds, r.Created.Format("2006-01-02 15:04 UTC"))
 
 	// Sizes.
 	b.WriteString("<h2 id=\"sizes\">Model</h2>\n")
@@ -99,7 +172,7 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		disc = strconv.FormatFloat(m.Discount, 'g', -1, 64)
 	}
 	hist := r.histories()
-	r.table(&b, "Sizes", []string{"quantity", "value"}, [][]string{
+	r.table(b, "Sizes", []string{"quantity", "value"}, [][]string{
 		{"states |S|", itoa(m.NumStates())},
 		{"actions |A|", fmt.Sprintf("%d (%s)", m.NumActions(), preview(m.Actions))},
 		{"observations |O|", fmt.Sprintf("%d (%s)", m.NumObservations(), preview(m.Observations))},
@@ -127,10 +200,10 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		rows = append(rows, []string{fmt.Sprintf("m ≤ %d", f.M), itoa(f.Size), itoa(f.Distinct), itoa(f.Exact),
 			num(f.MaxDistance), itoa(f.StandIns), est, largest, fmt.Sprintf("%.3f", f.Seconds)})
 	}
-	r.table(&b, "Stationary probe families", []string{"family", "controllers", "distinct", "exact classes", "max distance", "stand-ins", "estimated peak", "largest term", "seconds"}, rows)
+	r.table(b, "Stationary probe families", []string{"family", "controllers", "distinct", "exact classes", "max distance", "stand-ins", "estimated peak", "largest term", "seconds"}, rows)
 	for _, f := range r.Families {
 		if f.Refused != "" {
-			fmt.Fprintf(&b, "<p class=\"refused\">m ≤ %d not computed: %s</p>\n", f.M, esc(f.Refused))
+			fmt.Fprintf(b, "<p class=\"refused\">m ≤ %d not computed: %s</p>\n", f.M, esc(f.Refused))
 		}
 	}
 
@@ -151,7 +224,7 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "<figure class=\"curves\">%s<figcaption>Total classes over depths 0 … %d of the greedy complete-linkage ε-partition, per family.</figcaption></figure>\n", svg, r.T)
+		fmt.Fprintf(b, "<figure class=\"curves\">%s<figcaption>Total classes over depths 0 … %d of the greedy complete-linkage ε-partition, per family.</figcaption></figure>\n", svg, r.T)
 		header := []string{"ε"}
 		for _, c := range curves {
 			header = append(header, "classes, "+c.Label)
@@ -165,23 +238,45 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 			}
 			rows = append(rows, row)
 		}
-		r.table(&b, "Class counts", header, rows)
+		r.table(b, "Class counts", header, rows)
 	} else {
 		b.WriteString("<p class=\"refused\">No family was computed (see above).</p>\n")
+	}
+
+	if len(r.Requested) > 0 {
+		header := []string{"ε"}
+		for _, f := range r.Families {
+			header = append(header, fmt.Sprintf("classes, %s m ≤ %d", r.Kind, f.M))
+		}
+		var rows [][]string
+		for _, q := range r.Requested {
+			row := []string{num(q.Eps)}
+			for _, n := range q.Classes {
+				cell := "refused"
+				if n >= 0 {
+					cell = itoa(n)
+				}
+				row = append(row, cell)
+			}
+			rows = append(rows, row)
+		}
+		b.WriteString("<div id=\"pomdpq-requested\">\n")
+		r.table(b, "Classes at the requested ε (total over depths 0 … T, as pomdpq quotient prints them)", header, rows)
+		b.WriteString("</div>\n")
 	}
 
 	// Certificates.
 	b.WriteString("<h2 id=\"certificates\">Certificates</h2>\n")
 	c := r.Cert
 	if len(c.Steps) > 0 {
-		fmt.Fprintf(&b, "<p>Greedy controller subsets S_1 ⊂ S_2 ⊂ … of the m ≤ %d family (alg:greedy-fsc, %d distinct probes) and their envelope gap δ_S = ‖d − d_S‖∞ (thm:probe-approx): an ε-quotient computed from S alone is an (ε + δ_S)-quotient for the whole family.</p>\n", c.M, c.Cols)
+		fmt.Fprintf(b, "<p>Greedy controller subsets S_1 ⊂ S_2 ⊂ … of the m ≤ %d family (alg:greedy-fsc, %d distinct probes) and their envelope gap δ_S = ‖d − d_S‖∞ (thm:probe-approx): an ε-quotient computed from S alone is an (ε + δ_S)-quotient for the whole family.</p>\n", c.M, c.Cols)
 		var rows [][]string
 		for _, s := range c.Steps {
 			rows = append(rows, []string{itoa(s.K), itoa(s.First), num(s.Gain), num(s.Coverage), num(s.Gap)})
 		}
-		r.table(&b, "Greedy subsets", []string{"k", "probe added (family index)", "coverage gain", "coverage", "δ_S"}, rows)
+		r.table(b, "Greedy subsets", []string{"k", "probe added (family index)", "coverage gain", "coverage", "δ_S"}, rows)
 	} else {
-		fmt.Fprintf(&b, "<p class=\"refused\">Greedy subsets: %s</p>\n", esc(c.Note))
+		fmt.Fprintf(b, "<p class=\"refused\">Greedy subsets: %s</p>\n", esc(c.Note))
 	}
 	rows = nil
 	if !math.IsNaN(c.DeltaClk) {
@@ -196,49 +291,13 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 				"(history, probe) pairs of probability 0 that took the uniform stand-in law (docs/conventions.md#stand-ins)"})
 		}
 	}
-	r.table(&b, "Cross-family gap and stand-ins", []string{"certificate", "value", "meaning"}, rows)
+	r.table(b, "Cross-family gap and stand-ins", []string{"certificate", "value", "meaning"}, rows)
 
-	// Quotient.
-	b.WriteString("<h2 id=\"quotient\">Quotient</h2>\n")
-	if q := r.Quotient; q != nil {
-		fmt.Fprintf(&b, "<p>The ε = %s quotient of the m ≤ %d family: %d classes (per depth %s). One node per class, labelled by its members; an arrow per observation to the successor class.</p>\n",
-			num(r.DiagramEps), r.QuotientM, q.Classes(), ints(q.Partition.Counts()))
-		if r.DiagramNote != "" {
-			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(r.DiagramNote))
-		}
-		if q.Classes() <= DefaultDiagramClasses {
-			g := nb.QuotientGraph(q, fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps)))
-			svg, err := g.SVG()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(&b, "<figure class=\"diagram\">%s</figure>\n", stripProlog(svg))
-		}
-		if !q.RightInvariant() {
-			b.WriteString("<p class=\"note\">This ε-partition is not right-invariant: some member h of a class has h·z outside the successor class drawn (greedy linkage does not guarantee it); the diagram follows the representatives.</p>\n")
-		}
-		// Soundness.
-		b.WriteString("<h3 id=\"soundness\">Soundness check</h3>\n<p>thm:myhill-nerode (ii): every probe sees the same observation law on the model and on the quotient it sees, max<sub>x</sub> |P<sub>M</sub><sup>π</sup>(x) − P<sub>Q</sub><sup>π</sup>(x)| = 0, for the exact quotient; an ε-quotient with ε &gt; 0 may show a gap.</p>\n")
-		var rows [][]string
-		for _, s := range r.Soundness {
-			verdict := "not judged (ε > 0: a gap is allowed)"
-			if s.Eps == 0 {
-				if s.MaxGap <= SoundTol {
-					verdict = fmt.Sprintf("sound: every gap ≤ %g", SoundTol)
-				} else {
-					verdict = fmt.Sprintf("NOT sound: %d probes above %g", s.Broken, SoundTol)
-				}
-			}
-			checked := itoa(s.Probes)
-			if s.Probes < s.Of {
-				checked = fmt.Sprintf("%d of %d (evenly spaced)", s.Probes, s.Of)
-			}
-			rows = append(rows, []string{num(s.Eps), itoa(s.Classes), checked, num(s.MaxGap), itoa(s.Worst), itoa(s.Broken), verdict})
-		}
-		r.table(&b, "Soundness", []string{"ε", "classes", "probes checked", "max gap", "worst probe", "probes with a gap", "verdict"}, rows)
-	} else {
-		b.WriteString("<p class=\"refused\">No quotient: no family was computed.</p>\n")
+	b.WriteString("<div id=\"pomdpq-quotient\">\n")
+	if err := r.quotientSection(b); err != nil {
+		return err
 	}
+	b.WriteString("</div>\n")
 
 	// Policy.
 	b.WriteString("<h2 id=\"policy\">Policy</h2>\n")
@@ -277,7 +336,7 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 		if p.LawSplit > 0 {
 			rows = append(rows, []string{"largest such distance d^π", num(p.MaxLawSplit)})
 		}
-		r.table(&b, "Policy "+p.Name, []string{"quantity", "value"}, rows)
+		r.table(b, "Policy "+p.Name, []string{"quantity", "value"}, rows)
 		b.WriteString("<p class=\"note\">V<sub>M</sub><sup>π</sup> uses the model's reward R(s, a), which depends on the hidden state; the quotient gives each class the reward of its members' average belief. The two values agree when the quotient is exact, π is in the family and the reward is a function of actions and observations; with a latent reward they may differ even then, where members of one class hold different beliefs (the observation laws still agree: see the soundness gap).</p>\n")
 		if a := p.Analysis; a != nil && len(a.Splits) > 0 {
 			var rows [][]string
@@ -292,44 +351,120 @@ func (r *Report) WriteHTML(w io.Writer, files []File) error {
 				}
 				rows = append(rows, []string{itoa(s.Depth), s.Label, strings.Join(groups, " | ")})
 			}
-			r.table(&b, "Classes the quotient merges and the policy tells apart (histories grouped by what it does next)", []string{"depth", "class", "groups"}, rows)
+			r.table(b, "Classes the quotient merges and the policy tells apart (histories grouped by what it does next)", []string{"depth", "class", "groups"}, rows)
 		}
 		if len(p.Examples) > 0 {
 			var rows [][]string
 			for _, e := range p.Examples {
 				rows = append(rows, []string{itoa(e.Depth), e.A, e.B, num(e.Distance)})
 			}
-			r.table(&b, "History pairs of one class whose observation laws under the policy differ", []string{"depth", "history", "history", "d^π"}, rows)
+			r.table(b, "History pairs of one class whose observation laws under the policy differ", []string{"depth", "history", "history", "d^π"}, rows)
 		}
 	} else {
 		b.WriteString("<p class=\"note\">No policy given (<code>--policy FILE.pg</code> evaluates a solver's policy graph here).</p>\n")
 	}
 
-	if err := r.writePlanning(&b); err != nil {
+	if err := r.writePlanning(b); err != nil {
 		return err
 	}
 
+	b.WriteString("<div id=\"pomdpq-files\">\n")
+	r.filesSection(b, files)
+	b.WriteString("</div>\n")
+	return nil
+}
+
+// quotientSection writes the quotient section: the diagram (collapsed
+// past DiagramPerDepth classes per depth, with the class table beside it)
+// and the soundness checks.
+func (r *Report) quotientSection(b *strings.Builder) error {
+	m := r.Model
+	// Quotient.
+	b.WriteString("<h2 id=\"quotient\">Quotient</h2>\n")
+	if q := r.Quotient; q != nil {
+		fmt.Fprintf(b, "<p>The ε = %s quotient of the m ≤ %d family: %d classes (per depth %s). One node per class, labelled by its members; an arrow per observation to the successor class.</p>\n",
+			num(r.DiagramEps), r.QuotientM, q.Classes(), ints(q.Partition.Counts()))
+		title := fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps))
+		g, collapsed := Diagram(q, title, DiagramPerDepth)
+		if slices.Max(q.Partition.Counts()) <= DiagramRowMax {
+			g = nb.QuotientGraph(q, title) // depths as rows: narrow enough
+		}
+		svg, err := g.SVG()
+		if err != nil {
+			return err
+		}
+		if !collapsed {
+			fmt.Fprintf(b, "<figure class=\"diagram\">%s</figure>\n", stripProlog(svg))
+		} else {
+			fmt.Fprintf(b, "<p class=\"note\">More than %d classes at one depth: depths run left to right, each depth shows its %d largest classes (labelled \"class: {first member} +other members\") and one node for the rest, with their count; arrows between the same two nodes are merged and labelled by their observations, or by their number past three. The table beside lists every class.</p>\n",
+				DiagramPerDepth, DiagramPerDepth-1)
+			b.WriteString("<div class=\"quotient-view\" style=\"display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start\">\n")
+			fmt.Fprintf(b, "<figure class=\"diagram collapsed\" style=\"flex:1 1 auto;max-height:900px;overflow:auto;margin:0\">%s</figure>\n", stripProlog(svg))
+			header, rows, more := ClassTable(q, MaxClassRows)
+			b.WriteString("<div class=\"class-table\" style=\"flex:1 1 360px;max-height:900px;overflow:auto\">\n")
+			r.table(b, fmt.Sprintf("Classes (%d)", q.Classes()), header, rows)
+			if more > 0 {
+				fmt.Fprintf(b, "<p class=\"note\">… and %d more classes (the table stops at %d rows; the exported files hold them all).</p>\n", more, MaxClassRows)
+			}
+			b.WriteString("</div>\n</div>\n")
+		}
+		if !q.RightInvariant() {
+			b.WriteString("<p class=\"note\">This ε-partition is not right-invariant: some member h of a class has h·z outside the successor class drawn (greedy linkage does not guarantee it); the diagram follows the representatives.</p>\n")
+		}
+		// Soundness.
+		b.WriteString("<h3 id=\"soundness\">Soundness check</h3>\n<p>thm:myhill-nerode (ii): every probe sees the same observation law on the model and on the quotient it sees, max<sub>x</sub> |P<sub>M</sub><sup>π</sup>(x) − P<sub>Q</sub><sup>π</sup>(x)| = 0, for the exact quotient; an ε-quotient with ε &gt; 0 may show a gap.</p>\n")
+		var rows [][]string
+		for _, s := range r.Soundness {
+			verdict := "not judged (ε > 0: a gap is allowed)"
+			if s.Eps == 0 {
+				if s.MaxGap <= SoundTol {
+					verdict = fmt.Sprintf("sound: every gap ≤ %g", SoundTol)
+				} else {
+					verdict = fmt.Sprintf("NOT sound: %d probes above %g", s.Broken, SoundTol)
+				}
+			}
+			checked := itoa(s.Probes)
+			if s.Probes < s.Of {
+				checked = fmt.Sprintf("%d of %d (evenly spaced)", s.Probes, s.Of)
+			}
+			rows = append(rows, []string{num(s.Eps), itoa(s.Classes), checked, num(s.MaxGap), itoa(s.Worst), itoa(s.Broken), verdict})
+		}
+		r.table(b, "Soundness", []string{"ε", "classes", "probes checked", "max gap", "worst probe", "probes with a gap", "verdict"}, rows)
+	} else {
+		b.WriteString("<p class=\"refused\">No quotient: no family was computed.</p>\n")
+	}
+
+	return nil
+}
+
+// DiagramRowMax is the most classes of one depth drawn in a row; past it
+// the depths are columns from left to right (Diagram), so that the
+// diagram grows downwards instead of sideways.
+const DiagramRowMax = 8
+
+// MaxClassRows bounds the rows of the class table of a large quotient.
+const MaxClassRows = 300
+
+// filesSection writes the exported files' section.
+func (r *Report) filesSection(b *strings.Builder, files []File) {
 	// Files.
 	b.WriteString("<h2 id=\"files\">Exported quotient</h2>\n")
 	if r.Exported != nil {
-		fmt.Fprintf(&b, "<p>The quotient above as a standalone model (%d states), beliefs aggregated under %s: exact for every probe when beliefs do not depend on actions, otherwise the quotient seen by that probe.</p>\n<ul>\n",
+		fmt.Fprintf(b, "<p>The quotient above as a standalone model (%d states), beliefs aggregated under %s: exact for every probe when beliefs do not depend on actions, otherwise the quotient seen by that probe.</p>\n<ul>\n",
 			r.Exported.NumStates(), esc(r.Reference))
 		for _, f := range files {
 			if f.Err != "" {
-				fmt.Fprintf(&b, "<li>%s: not written: %s</li>\n", esc(f.What), esc(f.Err))
+				fmt.Fprintf(b, "<li>%s: not written: %s</li>\n", esc(f.What), esc(f.Err))
 				continue
 			}
-			fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>: %s</li>\n", esc(f.Name), esc(f.Name), esc(f.What))
+			fmt.Fprintf(b, "<li><a href=\"%s\">%s</a>: %s</li>\n", esc(f.Name), esc(f.Name), esc(f.What))
 		}
 		b.WriteString("</ul>\n")
 	} else if r.ExportErr != "" {
-		fmt.Fprintf(&b, "<p class=\"refused\">Not exported: %s</p>\n", esc(r.ExportErr))
+		fmt.Fprintf(b, "<p class=\"refused\">Not exported: %s</p>\n", esc(r.ExportErr))
 	} else {
 		b.WriteString("<p class=\"note\">Nothing exported.</p>\n")
 	}
-	b.WriteString("</body>\n</html>\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func (r *Report) table(b *strings.Builder, caption string, header []string, rows [][]string) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
-	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/nb"
 	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -115,7 +114,7 @@ func (r *Report) planning(ctx context.Context, opt Options, budget int64, phase 
 		if run.Refused != "" {
 			continue
 		}
-		cfg := planq.Config{Model: m, Ground: r.ground, Reward: "own (the model's R(s, a))", Kind: fsc.KindStationary, M: p.M, T: r.T, Eps: p.Eps,
+		cfg := planq.Config{Model: m, Ground: r.ground, Reward: "own (the model's R(s, a))", Kind: r.Kind, M: p.M, T: r.T, Eps: p.Eps,
 			Planner: planq.BestFSC{}, MaxWork: PlanMaxWork,
 			Distance: distance.Options{MemBudget: budget, Progress: opt.Progress,
 				Phase: func(s string) { phase(strings.TrimSpace(fmt.Sprintf("plan (%s) %s", run.Label, s))) }}}

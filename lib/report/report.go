@@ -1,16 +1,27 @@
 // Package report builds the one-page analysis of a model that `pomdpq
-// analyze` writes: sizes, probe families with their cost estimates,
-// class-count curves over ε, certificates (the envelope gap δ_S of greedy
-// controller subsets, the cross-family gap δ_clk, stand-in counts), the
-// quotient diagram, the soundness check, an optional policy's values,
-// planning through the quotient (planning.go) and the exported quotient files.
+// analyze` writes and the web page (web/) shows: sizes, probe families with
+// their cost estimates, class-count curves over ε, certificates (the
+// envelope gap δ_S of greedy controller subsets, the cross-family gap
+// δ_clk, stand-in counts), the quotient diagram, the soundness check, an
+// optional policy's values, planning through the quotient (planning.go)
+// and the exported quotient files.
 //
 // Build computes everything under a memory budget: a computation whose
 // estimate exceeds it is not run, and the page says why (the
-// distance.BudgetError message) instead of the numbers. Report.Write then
-// writes one self-contained HTML file (inline CSS and SVG from package nb, no
-// script, no external asset) and, beside it, the quotient as .pomdp and JSON,
-// linked from the page by relative paths.
+// distance.BudgetError message) instead of the numbers. Without a horizon
+// it picks the largest whose pre-flight estimate (Preflight: family size,
+// law and transport work, distance.Plan's memory) fits a time and memory
+// Budget, and says what the next would cost (budget.go); a family too large
+// to enumerate is explained in words (Infeasible). A quotient with more
+// than DiagramPerDepth classes at a depth is drawn collapsed, with a table
+// of its classes beside it (diagram.go).
+//
+// Rendering opens no file: WriteHTML writes one self-contained HTML page
+// (inline CSS and SVG from package nb, no script, no external asset),
+// WriteFragment the same content to insert into another page, Files the
+// quotient as .pomdp and JSON in memory, and SetEps with QuotientHTML
+// redraw the quotient at another ε. Report.Write puts the page and the
+// files beside it on disk, linked by relative paths.
 package report
 
 import (
@@ -19,7 +30,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/certify"
@@ -34,23 +44,20 @@ import (
 
 // Defaults of Options.
 const (
-	// MaxDefaultT is the largest horizon ChooseT picks.
-	MaxDefaultT = 4
-	// MaxDefaultHistories bounds the histories Σ_t |O|^t of a chosen T.
-	MaxDefaultHistories = 2000
+	// MaxDefaultT is the largest horizon ChooseT picks (its budget
+	// decides below it).
+	MaxDefaultT = 6
 	// DefaultGridPoints is the number of ε values of the class-count curves.
 	DefaultGridPoints = 31
-	// DefaultDiagramClasses is the largest quotient drawn as a diagram.
-	DefaultDiagramClasses = 60
+	// DiagramPerDepth is the most classes of one depth the quotient
+	// diagram draws as nodes: past it the depth's smallest classes are
+	// collapsed into one node with their count, and a table lists every
+	// class.
+	DiagramPerDepth = 20
 	// DefaultSoundnessProbes bounds the probes the soundness check runs.
 	DefaultSoundnessProbes = 500
 	// DefaultTensorEntries bounds the certificate tensor (pairs × distinct probes).
 	DefaultTensorEntries = 20_000_000
-	// MaxDefaultWork bounds, for a chosen T, both the law work of the
-	// largest family (controllers × histories) and its transport work
-	// (distinct probes × pairs of exact classes): about ten seconds of
-	// one core each at most.
-	MaxDefaultWork = 2e7
 	// DefaultClockWork bounds clock.Work for δ_clk.
 	DefaultClockWork = 1e6
 	// SoundTol is the largest soundness gap reported as "sound".
@@ -59,14 +66,22 @@ const (
 
 // Options configure Build. The zero value chooses everything.
 type Options struct {
-	// T is the horizon; 0 lets ChooseT pick it.
+	// T is the horizon; 0 lets ChooseT pick it within the budget.
 	T int
-	// Ms lists the memory bounds of the stationary probe families
-	// (default 1 and 2).
+	// Kind is the kind of the probe families: fsc.KindStationary (the
+	// default) or fsc.KindClock.
+	Kind fsc.Kind
+	// Ms lists the memory bounds of the probe families (default 1 and 2).
 	Ms []int
 	// Eps is the tolerance of the quotient drawn and exported (default 0,
 	// the exact quotient).
 	Eps float64
+	// EpsList, if not empty, lists ε values whose class counts the page
+	// gives in a table of their own (as pomdpq quotient --eps prints them).
+	EpsList []float64
+	// Seconds is the time budget of a chosen horizon, in estimated
+	// seconds of one core (0: DefaultSeconds, negative: none).
+	Seconds float64
 	// GridPoints is the number of ε values of the curves (default 31).
 	GridPoints int
 	// MemBudget is the memory budget in bytes (0: distance.DefaultMemBudget,
@@ -85,6 +100,8 @@ type Options struct {
 	PolicyStart int
 	// PolicyName names the policy on the page (its file name).
 	PolicyName string
+	// By says what writes the report, as HTML (default: pomdpq analyze).
+	By string
 	// Phase and Progress, when set, receive the phases and their progress
 	// (as distance.Options).
 	Phase    func(name string)
@@ -101,6 +118,7 @@ type Family struct {
 	// Refused holds the reason the distances were not computed (a budget
 	// refusal), empty when they were.
 	Refused     string
+	Kind        fsc.Kind
 	Exact       int     // classes at ε = 0
 	MaxDistance float64 // largest d^Π
 	StandIns    int
@@ -144,9 +162,15 @@ type Soundness struct {
 type Report struct {
 	Model   *pomdp.Model
 	Source  string // the model as the user named it
+	Kind    fsc.Kind
 	T       int
 	TReason string // how T was chosen
 	Budget  int64
+	// Seconds budget of a chosen T (0: none).
+	TimeBudget float64
+
+	// Requested holds the class counts at Options.EpsList.
+	Requested []Requested
 
 	Families []Family
 	Grid     []float64
@@ -154,13 +178,11 @@ type Report struct {
 	Cert Certificates
 
 	// Quotient is the quotient drawn and exported: of the largest family
-	// computed, at DiagramEps (Options.Eps, or the smallest ε of the grid
-	// whose quotient is small enough to draw; DiagramNote says so).
-	Quotient    *quotient.Quotient
-	QuotientM   int
-	DiagramEps  float64
-	DiagramNote string
-	Soundness   []Soundness
+	// computed, at DiagramEps (Options.Eps, or what SetEps set).
+	Quotient   *quotient.Quotient
+	QuotientM  int
+	DiagramEps float64
+	Soundness  []Soundness
 	// Exported is the quotient as a model, aggregated under Reference.
 	Exported  *pomdp.Model
 	Reference string
@@ -177,89 +199,14 @@ type Report struct {
 	Created time.Time
 
 	ground ot.Ground
+	opt    Options
 }
 
-// ChooseT returns the largest horizon T ≤ MaxDefaultT whose history tree
-// has at most MaxDefaultHistories histories and whose distance computation
-// for the largest family of ms fits the budget and MaxDefaultWork (by
-// distance.Plan, which runs only the cheap phases, after a check of the
-// family size times the histories), and a sentence saying why it stopped
-// there.
-//
-// When the largest family fits at no horizon, the next smaller memory bound
-// of ms decides (the larger family is then refused by Build).
-func ChooseT(ctx context.Context, m *pomdp.Model, ms []int, budget int64) (int, string, error) {
-	sorted := append([]int(nil), ms...)
-	slices.Sort(sorted)
-	var whys []string
-	for i := len(sorted) - 1; i >= 0; i-- {
-		T, why, err := chooseT(ctx, m, sorted[i], budget)
-		if err != nil {
-			return 0, "", err
-		}
-		if T > 0 {
-			if len(whys) > 0 {
-				why += " (" + strings.Join(whys, "; ") + ")"
-			}
-			return T, why, nil
-		}
-		whys = append(whys, fmt.Sprintf("m ≤ %d fits at no horizon: %s", sorted[i], why))
-	}
-	return 0, "", fmt.Errorf("report: no horizon fits: %s", strings.Join(whys, "; "))
-}
-
-// chooseT is ChooseT for one memory bound mm; T = 0 when none fits.
-func chooseT(ctx context.Context, m *pomdp.Model, mm int, budget int64) (int, string, error) {
-	nO := m.NumObservations()
-	best, why := 0, ""
-	for T := 1; T <= MaxDefaultT; T++ {
-		h, p := 0, 1
-		for t := 0; t <= T; t++ {
-			h += p
-			p *= nO
-		}
-		if h > MaxDefaultHistories {
-			why = fmt.Sprintf("T = %d would have %d histories (more than %d)", T, h, MaxDefaultHistories)
-			break
-		}
-		fam, err := fsc.New(fsc.KindStationary, m.NumActions(), nO, mm, T, fsc.Options{})
-		if err != nil {
-			why = fmt.Sprintf("T = %d: %v", T, err)
-			break
-		}
-		if w := float64(fam.Len()) * float64(h); w > MaxDefaultWork {
-			why = fmt.Sprintf("T = %d would compute the laws of %d controllers on %d histories (%.3g, more than %.3g; --m 1 or --T %d would help)",
-				T, fam.Len(), h, w, MaxDefaultWork, T)
-			break
-		}
-		cost, _, err := distance.Plan(ctx, m, fam, T, distance.Options{MemBudget: budget})
-		if err != nil {
-			if ctx.Err() != nil {
-				return 0, "", ctx.Err()
-			}
-			why = fmt.Sprintf("T = %d: %v", T, err)
-			break
-		}
-		if budget > 0 && cost.Bytes() > budget {
-			name, v := cost.Largest()
-			why = fmt.Sprintf("T = %d would need an estimated %s (largest term %s, %s) over the budget %s",
-				T, distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v), distance.FormatBytes(budget))
-			break
-		}
-		if w := float64(cost.Distinct) * float64(cost.Pairs); w > MaxDefaultWork {
-			why = fmt.Sprintf("T = %d would solve up to %d distinct probes × %d class pairs = %.3g transport problems (more than %.3g; --m 1 or --T %d would help)",
-				T, cost.Distinct, cost.Pairs, w, MaxDefaultWork, T)
-			break
-		}
-		best = T
-		if T == MaxDefaultT {
-			why = fmt.Sprintf("the default stops at T = %d (--T for more)", MaxDefaultT)
-		}
-	}
-	if best == 0 {
-		return 0, why, nil
-	}
-	return best, fmt.Sprintf("T = %d chosen for m ≤ %d: %s", best, mm, why), nil
+// Requested is the class count of every computed family at one ε of
+// Options.EpsList (Classes[i] is of Families[i], -1 when it was refused).
+type Requested struct {
+	Eps     float64
+	Classes []int
 }
 
 // Build computes the report of model m (named source on the page).
@@ -295,37 +242,55 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	if budget == 0 {
 		budget = distance.DefaultMemBudget()
 	}
-	r := &Report{Model: m, Source: source, T: opt.T, Budget: budget, Created: time.Now().UTC(), Cert: Certificates{DeltaClk: math.NaN()}, Ground: gd, ground: opt.Ground}
+	if opt.Kind == "" {
+		opt.Kind = fsc.KindStationary
+	}
+	if opt.Kind != fsc.KindStationary && opt.Kind != fsc.KindClock {
+		return nil, fmt.Errorf("report: family %q: want %s or %s", opt.Kind, fsc.KindStationary, fsc.KindClock)
+	}
+	for _, e := range opt.EpsList {
+		if e < 0 || math.IsNaN(e) {
+			return nil, fmt.Errorf("report: ε = %g: want a non-negative number", e)
+		}
+	}
+	secs := opt.Seconds
+	if secs == 0 {
+		secs = DefaultSeconds
+	}
+	b := Budget{Bytes: budget, Seconds: max(secs, 0)}
+	r := &Report{Model: m, Source: source, Kind: opt.Kind, T: opt.T, Budget: budget, Created: time.Now().UTC(), Cert: Certificates{DeltaClk: math.NaN()}, Ground: gd, ground: opt.Ground, opt: opt}
 	if r.T <= 0 {
 		phase("choose T")
-		T, why, err := ChooseT(ctx, m, opt.Ms, budget)
+		T, why, err := ChooseT(ctx, m, opt.Kind, opt.Ms, b)
 		if err != nil {
 			return nil, err
 		}
-		r.T, r.TReason = T, why
+		r.T, r.TReason, r.TimeBudget = T, why, b.Seconds
 	} else {
 		r.TReason = fmt.Sprintf("T = %d given", r.T)
 	}
 
 	// Distances per family.
 	for _, k := range opt.Ms {
-		f := Family{M: k}
-		fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), k, r.T, fsc.Options{})
+		f := Family{M: k, Kind: opt.Kind}
+		fam, err := fsc.New(opt.Kind, m.NumActions(), m.NumObservations(), k, r.T, fsc.Options{})
 		if err != nil {
 			var tl *fsc.TooLargeError
 			if errors.As(err, &tl) {
-				f.Refused = err.Error()
+				f.Refused = Infeasible(tl, m.NumActions(), m.NumObservations())
 				r.Families = append(r.Families, f)
 				continue
 			}
 			return nil, err
 		}
 		f.fam, f.Size = fam, fam.Len()
-		if h := sum(r.histories()); opt.T <= 0 && float64(f.Size)*float64(h) > MaxDefaultWork {
-			f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories (%.3g, more than %.3g); give --T to force it",
-				r.T, f.Size, h, float64(f.Size)*float64(h), MaxDefaultWork)
-			r.Families = append(r.Families, f)
-			continue
+		if h := sum(r.histories()); opt.T <= 0 && b.Seconds > 0 {
+			if s := Passes * float64(f.Size) * float64(h) * float64(m.NumStates()) / LawRate; s > b.Seconds {
+				f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories would take about %s, more than the %s budget; give --T to force it",
+					r.T, f.Size, h, seconds(s), seconds(b.Seconds))
+				r.Families = append(r.Families, f)
+				continue
+			}
 		}
 		dopt := distance.Options{Ground: opt.Ground, MemBudget: budget, Progress: opt.Progress,
 			Phase: func(name string) { phase(fmt.Sprintf("m≤%d %s", k, name)) }}
@@ -344,6 +309,17 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 		f.Cost, f.Distinct, f.StandIns = res.Cost, res.Distinct, res.StandIns
 		f.Exact, f.MaxDistance = res.Classes.Total(), res.MaxDistance()
 		r.Families = append(r.Families, f)
+	}
+	for _, e := range opt.EpsList {
+		q := Requested{Eps: e}
+		for _, f := range r.Families {
+			n := -1
+			if f.res != nil {
+				n = f.res.Partition(e).Total()
+			}
+			q.Classes = append(q.Classes, n)
+		}
+		r.Requested = append(r.Requested, q)
 	}
 
 	// Curves over a common grid.
@@ -373,7 +349,8 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 		return nil, err
 	}
 	if big != nil {
-		if err := r.quotient(ctx, big, opt, phase); err != nil {
+		phase("quotient")
+		if err := r.SetEps(ctx, opt.Eps); err != nil {
 			return nil, err
 		}
 	}
@@ -491,35 +468,32 @@ func (r *Report) certificates(ctx context.Context, opt Options, budget int64, ph
 	return nil
 }
 
-// quotient fills the quotient, its soundness checks and its export.
-func (r *Report) quotient(ctx context.Context, f *Family, opt Options, phase func(string)) error {
-	phase("quotient")
-	r.QuotientM = f.M
-	r.DiagramEps = opt.Eps
-	p := f.res.Partition(opt.Eps)
-	if p.Total() > DefaultDiagramClasses {
-		// The smallest ε of the grid with a drawable quotient.
-		for _, e := range r.Grid {
-			if e > opt.Eps {
-				if q := f.res.Partition(e); q.Total() <= DefaultDiagramClasses {
-					r.DiagramNote = fmt.Sprintf("at ε = %g the quotient has %d classes, too many to draw (more than %d); the diagram and the exported files show ε = %g",
-						opt.Eps, p.Total(), DefaultDiagramClasses, e)
-					r.DiagramEps, p = e, q
-					break
-				}
-			}
-		}
-		if r.DiagramEps == opt.Eps {
-			r.DiagramNote = fmt.Sprintf("the quotient has %d classes, too many to draw (more than %d)", p.Total(), DefaultDiagramClasses)
-		}
+// SetEps sets the quotient drawn, checked and exported to the ε-quotient
+// of the largest computed family, with its soundness checks and its
+// export: Build calls it with Options.Eps, and the web page's ε slider
+// with the ε chosen (then QuotientHTML and Files render it again).
+func (r *Report) SetEps(ctx context.Context, eps float64) error {
+	f := r.largest()
+	if f == nil {
+		return errors.New("report: no family was computed, so there is no quotient")
 	}
+	if eps < 0 || math.IsNaN(eps) {
+		return fmt.Errorf("report: ε = %g: want a non-negative number", eps)
+	}
+	opt := r.opt
+	r.QuotientM = f.M
+	r.DiagramEps = eps
+	r.Soundness, r.Exported, r.ExportErr = nil, nil, ""
+	p := f.res.Partition(eps)
 	q, err := quotient.New(r.Model, r.T, p)
 	if err != nil {
 		return err
 	}
 	r.Quotient = q
 
-	phase("soundness")
+	if opt.Phase != nil {
+		opt.Phase("soundness")
+	}
 	epss := []float64{0}
 	if r.DiagramEps > 0 {
 		epss = append(epss, r.DiagramEps)

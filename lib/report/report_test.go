@@ -3,7 +3,9 @@ package report
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,18 +169,78 @@ func TestBudgetRefusal(t *testing.T) {
 
 func TestChooseT(t *testing.T) {
 	m, _ := tiger(t)
-	T, why, err := ChooseT(context.Background(), m, []int{1, 2}, 0)
+	b := Budget{Bytes: distance.DefaultMemBudget(), Seconds: DefaultSeconds}
+	T, why, err := ChooseT(context.Background(), m, fsc.KindStationary, []int{1, 2}, b)
 	if err != nil || T != MaxDefaultT {
 		t.Fatalf("tiger: T = %d (%s), %v; want %d", T, why, err, MaxDefaultT)
 	}
-	// Tag's m ≤ 2 family is too large at every horizon: m = 1 decides.
+	// Tag's m ≤ 2 family is too large at every horizon: m = 1 decides, and
+	// the refusal is said in words with what would work.
 	tag, err := bench.Lookup("tag")
 	if err != nil {
 		t.Fatal(err)
 	}
-	T, why, err = ChooseT(context.Background(), tag.Model, []int{1, 2}, 0)
-	if err != nil || T < 1 || !strings.Contains(why, "m ≤ 2 fits at no horizon") {
+	T, why, err = ChooseT(context.Background(), tag.Model, fsc.KindStationary, []int{1, 2}, b)
+	if err != nil || T < 1 || !strings.Contains(why, "m ≤ 2 fits at no horizon") || !strings.Contains(why, "enumerating them is impossible") ||
+		!strings.Contains(why, "the m ≤ 1 family") || strings.Contains(why, "raise the limit") {
 		t.Fatalf("tag: T = %d (%s), %v", T, why, err)
+	}
+}
+
+// TestChooseTBudget: the horizon is the largest whose estimate fits the
+// time budget, and the sentence names the next horizon and its cost. The
+// law term of the estimate alone is computed here (controllers × Σ_t |O|^t
+// × Passes / LawRate) as an independent lower bound on the next T's
+// seconds.
+func TestChooseTBudget(t *testing.T) {
+	m, _ := tiger(t)
+	for _, secs := range []float64{0.001, 0.01} {
+		b := Budget{Bytes: distance.DefaultMemBudget(), Seconds: secs}
+		T, why, err := ChooseT(context.Background(), m, fsc.KindStationary, []int{2}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		law := func(T int) float64 { return Passes * 147 * float64(int(1)<<(T+1)-1) * 2 / LawRate }
+		if law(T) > secs {
+			t.Errorf("%g s: T = %d whose law work alone takes %g s", secs, T, law(T))
+		}
+		if T < MaxDefaultT && !strings.Contains(why, fmt.Sprintf("T = %d would need about", T+1)) {
+			t.Errorf("%g s: T = %d, the sentence %q does not say what T = %d would cost", secs, T, why, T+1)
+		}
+	}
+}
+
+// TestInfeasibleWords: a family too large to enumerate is explained by
+// its size and what would work, never by "raise the limit".
+func TestInfeasibleWords(t *testing.T) {
+	_, err := fsc.New(fsc.KindStationary, 4, 28, 2, 3, fsc.Options{})
+	var tl *fsc.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("m ≤ 2 with 4 actions and 28 observations: %v, want a *fsc.TooLargeError", err)
+	}
+	s := Infeasible(tl, 4, 28)
+	// The size by hand: k-node controllers have |A|^k action labels and
+	// k^(k·|O|) transition tables; m ≤ 2 gives 4 + 4²·2^56 ≈ 1.153·10^18,
+	// written 1.2·10^18.
+	for _, want := range []string{"m ≤ 2 has 1.2·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("%q does not say %q", s, want)
+		}
+	}
+	if strings.Contains(s, "raise the limit") {
+		t.Errorf("%q", s)
+	}
+}
+
+func TestMagnitude(t *testing.T) {
+	for _, c := range []struct {
+		n    string
+		want string
+	}{{"4", "4"}, {"9999999", "9999999"}, {"10000000", "1.0·10^7"}, {"1152921504606846980", "1.2·10^18"}, {"1049999999", "1.0·10^9"}} {
+		n, _ := new(big.Int).SetString(c.n, 10)
+		if got := Magnitude(n); got != c.want {
+			t.Errorf("Magnitude(%s) = %q, want %q", c.n, got, c.want)
+		}
 	}
 }
 
