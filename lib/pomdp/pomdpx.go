@@ -18,8 +18,10 @@ import (
 //
 // A document is a <pomdpx> element holding <Description> (ignored),
 // <Discount>, <Variable>, <InitialStateBelief>, <StateTransitionFunction>,
-// <ObsFunction> and <RewardFunction>, each at most once, with <Variable>
-// before the functions (the reader makes one pass over the file).
+// <ObsFunction> and <RewardFunction>, each at most once and in any order,
+// as SARSOP's parser accepts them (a section that comes before <Variable>
+// is skipped and read once the variables are known; errors in it still
+// name its own lines).
 //
 //   - <StateVar vnamePrev="x_0" vnameCurr="x_1" fullyObs="true|false">,
 //     <ObsVar vname="o">, <ActionVar vname="a"> hold a <ValueEnum> (names
@@ -201,6 +203,14 @@ const (
 	secReward = "RewardFunction"
 )
 
+// pxDeferred is a function section that came before <Variable>: the
+// reader skips it and comes back to it when the variables are known.
+type pxDeferred struct {
+	name string
+	line int
+	at   xmlMark // the scanner just after the section's start tag
+}
+
 type pxParser struct {
 	sc   *xmlScanner
 	file string
@@ -214,6 +224,7 @@ type pxParser struct {
 	discount                      float64
 	discountLine                  int
 	seen                          map[string]int // line of each top-level element read
+	later                         []pxDeferred   // function sections read before <Variable>
 	funcs                         []*pxFunc
 
 	// scratch buffers reused across entries
@@ -451,7 +462,9 @@ func (p *pxParser) parse() (*Model, error) {
 			return p.parseVariables(line)
 		case secBelief, secTrans, secObs, secReward:
 			if _, ok := p.seen["Variable"]; !ok {
-				return p.errAt(line, name, "<%s> comes before <Variable>; this reader needs the variables first (move <Variable> up)", name)
+				// Read it once the variables are known.
+				p.later = append(p.later, pxDeferred{name: name, line: line, at: p.sc.mark()})
+				return p.skip(name, line)
 			}
 			return p.parseFunctions(name, line)
 		case "TerminalStateRewardFunction":
@@ -476,6 +489,15 @@ func (p *pxParser) parse() (*Model, error) {
 			continue
 		}
 		return nil, p.errAt(p.line, "", "content after </pomdpx>")
+	}
+	// Sections that came before <Variable>, in file order.
+	if _, ok := p.seen["Variable"]; ok {
+		for _, d := range p.later {
+			p.sc.reset(d.at)
+			if err := p.parseFunctions(d.name, d.line); err != nil {
+				return nil, err
+			}
+		}
 	}
 	p.sc = nil // the document is no longer needed
 	return p.finish()

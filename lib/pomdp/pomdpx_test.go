@@ -423,7 +423,8 @@ func TestReadPOMDPXErrors(t *testing.T) {
 		{"no discount", strings.Replace(good, "<Discount>0.9</Discount>", "", 1), "no <Discount>"},
 		{"discount out of range", strings.Replace(good, "<Discount>0.9</Discount>", "<Discount>1.5</Discount>", 1), "t.pomdpx:3: Discount: discount 1.5 outside [0, 1]"},
 		{"unknown element", strings.Replace(good, "<Discount>", "<Discounts>0.9</Discounts><Discount>", 1), "t.pomdpx:3: Discounts: unknown element <Discounts> in <pomdpx>"},
-		{"functions first", "<pomdpx><StateTransitionFunction/></pomdpx>", "<StateTransitionFunction> comes before <Variable>"},
+		{"functions without variables", "<pomdpx><Discount>1</Discount><StateTransitionFunction/></pomdpx>", "t.pomdpx: pomdpx: no <Variable>"},
+
 		{"unknown value", pxModel2(cp("s_1", "act s_0", "* - -|identity", "a s2 s0|1")), `t.pomdpx:11: StateTransitionFunction s_1 Instance: "s2" is not a value of s_0 (2 values: s0, s1)`},
 		{"wrong instance length", pxModel2(cp("s_1", "act s_0", "* -|identity")), "StateTransitionFunction s_1 Instance: has 2 values, want 3 (act, s_0, s_1)"},
 		{"wrong table length", pxModel2(cp("s_1", "act s_0", "* - -|0.5 0.5 1")), `ProbTable: has 3 numbers, want 4 (one per combination of the "-" positions: s_0 (2 values) × s_1 (2 values))`},
@@ -460,6 +461,49 @@ func TestReadPOMDPXErrors(t *testing.T) {
 				t.Errorf("err = %v\nwant it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadPOMDPXElementOrder: the sections of <pomdpx> may come in any
+// order, as SARSOP's parser (a DOM) accepts them; a section before
+// <Variable> gives the same model as in the usual order, and an error in
+// it names its own line.
+func TestReadPOMDPXElementOrder(t *testing.T) {
+	parts := map[string]string{
+		"D": "<Discount>0.9</Discount>\n",
+		"V": "<Variable>\n" + pxVars2 + "\n</Variable>\n",
+		"B": "<InitialStateBelief>\n" + pxBelief2 + "\n</InitialStateBelief>\n",
+		"T": "<StateTransitionFunction>\n" + cp("s_1", "act s_0", "* - -|identity", "b s0 -|0.5 0.5") + "</StateTransitionFunction>\n",
+		"O": "<ObsFunction>\n" + cp("o", "act s_1", "* - -|0.6 0.4 0.1 0.9") + "</ObsFunction>\n",
+		"R": "<RewardFunction>\n" + fn("r", "act s_0", "a s1|2", "b *|-1") + "</RewardFunction>\n",
+	}
+	doc := func(order string) string {
+		var b strings.Builder
+		b.WriteString("<pomdpx version=\"1.0\">\n")
+		for _, k := range order {
+			b.WriteString(parts[string(k)])
+		}
+		b.WriteString("</pomdpx>\n")
+		return b.String()
+	}
+	want := dense2(t, [][]float64{{1, 0}, {0, 1}}, [][]float64{{0.5, 0.5}, {0, 1}})
+	for _, order := range []string{"DVBTOR", "BTORVD", "RDOVTB", "TVDBRO"} {
+		m, err := readPX(doc(order))
+		if err != nil {
+			t.Errorf("order %s: %v", order, err)
+			continue
+		}
+		if err := sameModel(m, want); err != nil {
+			t.Errorf("order %s: %v", order, err)
+		}
+	}
+	// An error in the transition table, which comes first: line 3 holds
+	// <CondProb> (line 1 <pomdpx>, line 2 <StateTransitionFunction>) and
+	// line 4 the bad entry.
+	parts["T"] = "<StateTransitionFunction>\n" + cp("s_1", "act s_0", "* - -|0.5 0.5 1") + "</StateTransitionFunction>\n"
+	_, err := readPX(doc("TDVBOR"))
+	if wantErr := `t.pomdpx:4: StateTransitionFunction s_1 ProbTable: has 3 numbers, want 4`; err == nil || !strings.Contains(err.Error(), wantErr) {
+		t.Errorf("err = %v, want %q", err, wantErr)
 	}
 }
 

@@ -162,6 +162,18 @@ func (s *xmlScanner) advance(end int) {
 	s.pos = end
 }
 
+// xmlMark is a position of the scanner between tokens (see mark).
+type xmlMark struct {
+	pos, line int
+	empty     bool
+}
+
+// mark returns the scanner's position after the current token.
+func (s *xmlScanner) mark() xmlMark { return xmlMark{s.pos, s.line, s.empty} }
+
+// reset moves the scanner back (or forward) to a position mark returned.
+func (s *xmlScanner) reset(m xmlMark) { s.pos, s.line, s.empty = m.pos, m.line, m.empty }
+
 // next reads the next token into s.kind and its fields.
 func (s *xmlScanner) next() error {
 	if s.empty {
