@@ -82,13 +82,30 @@ func sameModel(got, want *Model) error {
 			}
 		}
 	}
+	return sameRewardTable(got.Rewards, want.Rewards)
+}
+
+// sameRewardTable reports the first difference between two reward tables.
+func sameRewardTable(got, want *RewardTable) error {
+	if (got == nil) != (want == nil) {
+		return fmt.Errorf("reward table: got %d entries (nil %v), want %d (nil %v)", got.NumEntries(), got == nil, want.NumEntries(), want == nil)
+	}
+	if got == nil {
+		return nil
+	}
+	if !slices.Equal(got.Pairs, want.Pairs) || !slices.Equal(got.Ptr, want.Ptr) {
+		return fmt.Errorf("reward table pairs: got %v %v, want %v %v", got.Pairs, got.Ptr, want.Pairs, want.Ptr)
+	}
+	if !slices.Equal(got.Next, want.Next) || !slices.Equal(got.Obs, want.Obs) || !slices.Equal(got.Val, want.Val) {
+		return fmt.Errorf("reward table entries: got %v %v %v, want %v %v %v", got.Next, got.Obs, got.Val, want.Next, want.Obs, want.Val)
+	}
 	return nil
 }
 
 // shallowCopy returns a new Model sharing m's exported fields.
 func shallowCopy(m *Model) *Model {
 	return &Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
-		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0, Ground: m.Ground}
+		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, Rewards: m.Rewards, B0: m.B0, Ground: m.Ground}
 }
 
 func roundTripCassandra(t *testing.T, m *Model, opts ...ReadOption) *Model {

@@ -36,8 +36,16 @@ type Model struct {
 	// Z[a] is the observation kernel of action a: rows s' (the state
 	// arrived in), columns o.
 	Z []*Sparse
-	// R[s][a] is the expected immediate reward of action a in state s.
+	// R[s][a] is the expected immediate reward of action a in state s,
+	// the reward every value computation uses (the value of a policy
+	// depends on the rewards only through it).
 	R [][]float64
+	// Rewards, when not nil, is the reward R(s, a, s', o) that a file gave
+	// depending on the next state or the observation, kept entry for entry
+	// (sparse: see RewardTable) so that writing the model loses nothing; R
+	// is its expectation. Readers fill it unless ExpectedRewards is given;
+	// it is nil when the rewards depend only on s and a.
+	Rewards *RewardTable
 	// B0 is the initial belief over states.
 	B0 []float64
 
@@ -149,7 +157,9 @@ func (m *Model) entryErr(field string, a, s, s2, o int, format string, args ...a
 }
 
 // Validate checks sizes, finiteness, non-negativity and row sums (within
-// RowTol) of T, Z and b0, finiteness of R, uniqueness of names, and that
+// RowTol) of T, Z and b0, finiteness of R, the reward table Rewards when
+// set (its entries are the (s', o) that can follow each of its pairs, and
+// R(s, a) is their expectation), uniqueness of names, and that
 // Ground, when set, is a metric on the observations (ot.NewMetric). It
 // returns an *EntryError naming the first offending entry.
 func (m *Model) Validate() error {
@@ -240,6 +250,9 @@ func (m *Model) Validate() error {
 				return m.entryErr("R", a, s, -1, -1, "reward %v is not finite", r)
 			}
 		}
+	}
+	if err := m.checkRewardTable(); err != nil {
+		return err
 	}
 	if len(m.B0) != nS {
 		return m.entryErr("b0", -1, -1, -1, -1, "has %d entries for %d states", len(m.B0), nS)

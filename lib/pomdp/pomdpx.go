@@ -147,6 +147,9 @@ func ReadPOMDPX(r io.Reader, name string, opts ...ReadOption) (*Model, error) {
 // readPOMDPX reads a POMDPX document held in memory.
 func readPOMDPX(data []byte, name string, opts ...ReadOption) (*Model, error) {
 	p := &pxParser{file: name, cfg: newReadConfig(opts), ids: map[string]pxRef{}}
+	if src := p.cfg.source; src != nil {
+		*src = Source{Format: "pomdpx"}
+	}
 	sc, err := newXMLScanner(data)
 	if err != nil {
 		return nil, p.xmlError(err)

@@ -25,12 +25,69 @@ type pxFunc struct {
 	acc  pxAccum   // CondProb entries in file order, until resolved
 	vals []float64 // Func: the value of each row (0 when never given)
 
+	// A Func with more rows than pxDenseFunc is sparse: the cells its
+	// entries write, in file order, then (resolved) the rows given, in
+	// increasing order, with the last value written.
+	sparse bool
+	cells  []pxFuncCell
+	srows  []int
+	svals  []float64
+
 	// A resolved CondProb in compressed rows.
 	ptr []int
 	col []int32
 	val []float64
 
 	srcs []pxSrc // where each parent's value comes from (set by the flat build)
+}
+
+// pxDenseFunc is the largest number of rows a <Func> table is allocated
+// whole for; a larger one (a reward of the action, the current and next
+// state and the observation of a large flat model) keeps the rows its
+// entries give.
+const pxDenseFunc = 1 << 20
+
+type pxFuncCell struct {
+	row int
+	val float64
+}
+
+// set writes the value of a row of a Func.
+func (f *pxFunc) set(row int, v float64) {
+	if f.sparse {
+		f.cells = append(f.cells, pxFuncCell{row, v})
+		return
+	}
+	f.vals[row] = v
+}
+
+// value returns the value of a row of a Func (0 when never given).
+func (f *pxFunc) value(row int) float64 {
+	if !f.sparse {
+		return f.vals[row]
+	}
+	k := sort.SearchInts(f.srows, row)
+	if k < len(f.srows) && f.srows[k] == row {
+		return f.svals[k]
+	}
+	return 0
+}
+
+// resolveFunc sorts the cells of a sparse Func by row, the last written
+// value of a row winning.
+func (f *pxFunc) resolveFunc() {
+	if !f.sparse {
+		return
+	}
+	sort.SliceStable(f.cells, func(i, j int) bool { return f.cells[i].row < f.cells[j].row })
+	for i, c := range f.cells {
+		if i+1 < len(f.cells) && f.cells[i+1].row == c.row {
+			continue // a later entry replaces it
+		}
+		f.srows = append(f.srows, c.row)
+		f.svals = append(f.svals, c.val)
+	}
+	f.cells = nil
 }
 
 // field names the function in error messages, e.g.
@@ -180,6 +237,7 @@ func (p *pxParser) parseFunc(section, elem string, open int) error {
 			return err
 		}
 	}
+	f.resolveFunc()
 	p.funcs = append(p.funcs, f)
 	return nil
 }
@@ -233,10 +291,19 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		}
 		v.fn = f
 	}
-	seen := map[*pxVar]string{}
+	// A parent may appear once; a state variable's previous and next
+	// values (x_0 and x_1) are two parents, as in a reward of both.
+	type parentKey struct {
+		v    *pxVar
+		next bool
+	}
+	seen := map[parentKey]string{}
 	var parts []string
 	rows := int64(1)
 	limit := min(p.cfg.maxEntries, math.MaxInt32-1)
+	if !f.prob {
+		limit = 1 << 62 // a large reward table is sparse
+	}
 	for _, name := range parents {
 		r, ok := p.ids[name]
 		if !ok {
@@ -245,10 +312,10 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		if err := p.checkParent(f, r, parentLine); err != nil {
 			return nil, err
 		}
-		if other, dup := seen[r.v]; dup {
-			return nil, p.errAt(parentLine, f.field("Parent"), "%s and %s are the same variable", other, name)
+		if _, dup := seen[parentKey{r.v, r.next}]; dup {
+			return nil, p.errAt(parentLine, f.field("Parent"), "%s appears twice", name)
 		}
-		seen[r.v] = name
+		seen[parentKey{r.v, r.next}] = name
 		f.parents = append(f.parents, r)
 		parts = append(parts, fmt.Sprintf("%s (%d)", name, r.v.size()))
 		if rows <= limit {
@@ -260,7 +327,7 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		e.Err = ErrTooLarge
 		return nil, e
 	}
-	if !f.prob { // a reward table is allocated whole
+	if !f.prob && rows <= pxDenseFunc { // a small reward table is allocated whole
 		if err := p.spend(parentLine, f.field("Parent"), rows); err != nil {
 			return nil, err
 		}
@@ -272,9 +339,12 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		f.strides[i] = st
 		st *= f.parents[i].v.size()
 	}
-	if f.prob {
+	switch {
+	case f.prob:
 		f.acc.sorted = true
-	} else {
+	case f.nRows > pxDenseFunc:
+		f.sparse = true
+	default:
 		f.vals = make([]float64, f.nRows)
 	}
 	return f, nil
@@ -723,7 +793,7 @@ func (p *pxParser) applyFunc(f *pxFunc, pos []int, line int) error {
 	if err := p.spendIn(f, "ValueTable", line, max(0, combos-int64(len(nums)))); err != nil {
 		return err
 	}
-	o.run(base, func(row, toff int) { f.vals[row] = nums[toff] })
+	o.run(base, func(row, toff int) { f.set(row, nums[toff]) })
 	return nil
 }
 

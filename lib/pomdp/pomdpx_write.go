@@ -18,6 +18,10 @@ const (
 	pxObsVar    = "obs_sensor"
 	pxActionVar = "action_agent"
 	pxRewardVar = "reward_agent"
+	// pxRewardDetail is the second reward variable, written for a model
+	// with a reward table (Model.Rewards): its Func gives R(s, a, s', o)
+	// on the table's pairs, reward_agent's gives R(s, a) on the others.
+	pxRewardDetail = "reward_detail"
 )
 
 // WritePOMDPX writes m in the POMDPX format as a flat model, one state
@@ -40,7 +44,12 @@ const (
 // matrix ("a - -"); or row by row, each row as single entries
 // ("a s s'") or as a list ("a s -"). Rewards R(s, a) are written per
 // action as "a *" when constant, else as a list over states or single
-// entries, zeros omitted. The file size is O(nnz(T) + nnz(Z) + |S|·|A|) and
+// entries, zeros omitted. A model with a reward table (Model.Rewards) has a
+// second reward variable, reward_detail, whose Func of action_agent,
+// state_0, state_1 and obs_sensor holds the table's non-zero entries, one
+// <Entry> each, while reward_agent is 0 on the table's pairs: the sum, the
+// file's reward, is R(s, a, s', o), and ReadPOMDPX gives back the same
+// table and the same R. The file size is O(nnz(T) + nnz(Z) + |S|·|A|) and
 // never O(|S|²) unless a kernel is dense.
 //
 // It returns the first write error or an error for a name the format
@@ -72,7 +81,7 @@ func WritePOMDPX(w io.Writer, m *Model) error {
 		pw.kernel(actions.tokens[a], m.Z[a], states.tokens, obs.tokens)
 	}
 	pw.s("</Parameter>\n</CondProb>\n</ObsFunction>\n")
-	pw.rewards(m, states, actions)
+	pw.rewards(m, states, actions, obs)
 	pw.s("</pomdpx>\n")
 	return pw.w.Flush()
 }
@@ -202,7 +211,11 @@ func (pw *pxWriter) variables(m *Model, states, actions, obs pxSpace) {
 	pw.values(obs)
 	pw.s("</ObsVar>\n<ActionVar vname=\"" + pxActionVar + "\">\n")
 	pw.values(actions)
-	pw.s("</ActionVar>\n<RewardVar vname=\"" + pxRewardVar + "\"/>\n</Variable>\n")
+	pw.s("</ActionVar>\n<RewardVar vname=\"" + pxRewardVar + "\"/>\n")
+	if m.Rewards != nil {
+		pw.s("<RewardVar vname=\"" + pxRewardDetail + "\"/>\n")
+	}
+	pw.s("</Variable>\n")
 }
 
 // entry writes <Entry><Instance>inst…</Instance><ProbTable or ValueTable>.
@@ -358,18 +371,30 @@ func (pw *pxWriter) kernel(action string, k *Sparse, rows, cols []string) {
 	}
 }
 
-// rewards writes R(s, a) as one Func of the action and the current state.
-func (pw *pxWriter) rewards(m *Model, states, actions pxSpace) {
+// rewards writes R(s, a) as one Func of the action and the current state
+// and, for a model with a reward table, the table's entries R(s, a, s', o)
+// as a second Func of the action, both states and the observation (the
+// file's reward is the sum of its Funcs; the first is 0 on the table's
+// pairs, the second on the other pairs).
+func (pw *pxWriter) rewards(m *Model, states, actions, obs pxSpace) {
 	pw.s("<RewardFunction>\n<Func>\n<Var>" + pxRewardVar + "</Var>\n<Parent>" + pxActionVar + " " + pxStatePrev + "</Parent>\n<Parameter type=\"TBL\">\n")
 	nS := len(m.States)
+	t := m.Rewards
+	reward := func(s, a int) float64 {
+		if t != nil && t.pair(a*nS+s) >= 0 {
+			return 0
+		}
+		return m.R[s][a]
+	}
 	var cols []int
 	var vals []float64
 	for a := range m.Actions {
 		cols, vals = cols[:0], vals[:0]
 		constant := true
+		r0 := reward(0, a)
 		for s := 0; s < nS; s++ {
-			r := m.R[s][a]
-			if r != m.R[0][a] {
+			r := reward(s, a)
+			if r != r0 {
 				constant = false
 			}
 			if r != 0 {
@@ -382,7 +407,7 @@ func (pw *pxWriter) rewards(m *Model, states, actions pxSpace) {
 		}
 		if constant {
 			pw.entry("ValueTable", actions.tokens[a], "*")
-			pw.f(m.R[0][a])
+			pw.f(r0)
 			pw.end("ValueTable")
 			continue
 		}
@@ -403,5 +428,20 @@ func (pw *pxWriter) rewards(m *Model, states, actions pxSpace) {
 		pw.list(nS, cols, vals)
 		pw.end("ValueTable")
 	}
-	pw.s("</Parameter>\n</Func>\n</RewardFunction>\n")
+	pw.s("</Parameter>\n</Func>\n")
+	if t != nil {
+		pw.s("<Func>\n<Var>" + pxRewardDetail + "</Var>\n<Parent>" + pxActionVar + " " + pxStatePrev + " " + pxStateCurr + " " + pxObsVar + "</Parent>\n<Parameter type=\"TBL\">\n")
+		for k, key := range t.Pairs {
+			a, s := key/nS, key%nS
+			for i := t.Ptr[k]; i < t.Ptr[k+1]; i++ {
+				if r := t.Val[i]; r != 0 {
+					pw.entry("ValueTable", actions.tokens[a], states.tokens[s], states.tokens[t.Next[i]], obs.tokens[t.Obs[i]])
+					pw.f(r)
+					pw.end("ValueTable")
+				}
+			}
+		}
+		pw.s("</Parameter>\n</Func>\n")
+	}
+	pw.s("</RewardFunction>\n")
 }
