@@ -721,6 +721,8 @@ func FuzzReadCassandra(f *testing.F) {
 		// Rename comments and the POMDPs.jl dialect.
 		"# pomdpq-rename states x0 \"0\"\n# pomdpq-rename observations R_ \"R\"\ndiscount: 0.9\nvalues: reward\nstates: x0 b\nactions: go\nobservations: L R_\nT: go : x0 : 0.5 0.5\nT: go : b : b : 1.0\nO: go : 0.25 0.75 1.0 0.0\nR: go : * : * : R_ : -2.5\n",
 		"discount: 0.9 values: reward states: 2 actions: 1 observations: 2\nT: 0 : identity\nO: 0 : 0 : uniform\nO: 0 : 1 : 1 : 1.0\nR: 0 : 0 : 1.0 2.0 3.0 4.0\nR: 0 : 1 : 0 : -1.0 1.0\n",
+		// Rewards of the next state and the observation (a reward table).
+		detailPOMDP,
 	}
 	// Our own classic-style files, and the third-party ones when present.
 	twins, err := filepath.Glob(filepath.Join("testdata", "twins", "*.POMDP"))
