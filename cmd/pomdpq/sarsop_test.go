@@ -207,3 +207,68 @@ func TestEvaluateSARSOPPolicy(t *testing.T) {
 		}
 	}
 }
+
+// rewardDetailPOMDP is a model whose reward depends on the next state and
+// the observation (lib/pomdp's TestRewardTable derives its 10 entries).
+const rewardDetailPOMDP = `discount: 0.9
+values: reward
+states: left right
+actions: stay go
+observations: beep quiet
+T: stay identity
+T: go : left 0.25 0.75
+T: go : right 0.5 0.5
+O: * : left 0.8 0.2
+O: * : right 0.4 0.6
+R: * : * : * : * -1
+R: go : * : right : * 5
+R: go : left : right : beep 7
+R: stay : right : * : quiet 2
+`
+
+// TestInfoRewards: info says whether a model keeps R(s,a,s',o), export
+// writes it (and --expected-rewards drops it, on info and export alike).
+func TestInfoRewards(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "detail.pomdp")
+	if err := os.WriteFile(file, []byte(rewardDetailPOMDP), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kept := "rewards:      R(s,a,s',o) kept (10 entries); values use the expectation R(s,a)\n"
+	px := filepath.Join(dir, "detail.pomdpx")
+	flat := filepath.Join(dir, "flat.pomdp")
+	for _, args := range [][]string{{"export", file, "--out", px}, {"export", file, "--out", flat, "--expected-rewards"}} {
+		if _, err := runCLI(t, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", file}, kept},
+		{[]string{"info", px}, kept},
+		{[]string{"info", file, "--expected-rewards"}, "rewards:      R(s,a), the expectation (--expected-rewards dropped 10 entries R(s,a,s',o))\n"},
+		{[]string{"info", flat}, "rewards:      R(s,a)\n"},
+		{[]string{"info", "tiger"}, "rewards:      R(s,a)\n"},
+	} {
+		out, err := runCLI(t, tc.args...)
+		if err != nil || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: %v\n%s\nwant %q", strings.Join(tc.args, " "), err, out, tc.want)
+		}
+	}
+	out, err := runCLI(t, "info", file, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Rewards       string
+		RewardEntries int `json:"reward_entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Rewards != "R(s,a,s',o)" || got.RewardEntries != 10 {
+		t.Errorf("info --json: %+v", got)
+	}
+}
