@@ -306,6 +306,23 @@ func (m *Model) checkKernel(a int, k Kernel) error {
 		}
 		return nil
 	}
+	if sp, ok := k.(*Sparse); ok {
+		// Direct access: a closure per row would cost an allocation per row.
+		for s := 0; s < nS; s++ {
+			sum := 0.0
+			cols, vals := sp.Row(s)
+			for i, p := range vals {
+				if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
+					return m.entryErr("T", a, s, cols[i], -1, "probability %v is not a finite non-negative number", p)
+				}
+				sum += p
+			}
+			if !(math.Abs(sum-1) <= RowTol) {
+				return m.entryErr("T", a, s, -1, -1, "row sums to %.12g, want 1 (within %g)", sum, RowTol)
+			}
+		}
+		return nil
+	}
 	for s := 0; s < nS; s++ {
 		sum := 0.0
 		var bad error

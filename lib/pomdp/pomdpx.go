@@ -236,6 +236,15 @@ type pxParser struct {
 	nums        []float64
 	pos, ts     []int
 	odo         odometer
+	last        []pxLast // per <Instance> position: the last value looked up
+}
+
+// pxLast remembers the value an <Instance> position named last: entries
+// in file order mostly repeat the action and the parent state.
+type pxLast struct {
+	v   *pxVar
+	tok []byte
+	idx int
 }
 
 func (p *pxParser) errAt(line int, field, format string, args ...any) *ParseError {
@@ -259,6 +268,33 @@ func (p *pxParser) spend(line int, field string, n int64) error {
 type pxElem struct {
 	name  string
 	attrs []xmlAttr
+}
+
+// internName returns the element name b as a string, without allocating
+// for the names of the format (the elements of a large file are millions
+// of <Entry>, <Instance> and <ProbTable>).
+func internName(b []byte) string {
+	switch string(b) {
+	case "Entry":
+		return "Entry"
+	case "Instance":
+		return "Instance"
+	case "ProbTable":
+		return "ProbTable"
+	case "ValueTable":
+		return "ValueTable"
+	case "CondProb":
+		return "CondProb"
+	case "Func":
+		return "Func"
+	case "Var":
+		return "Var"
+	case "Parent":
+		return "Parent"
+	case "Parameter":
+		return "Parameter"
+	}
+	return string(b)
 }
 
 func localName(b []byte) []byte {
@@ -291,7 +327,10 @@ func (p *pxParser) eof(elem string, open int) error {
 	return p.errAt(p.line, elem, "unexpected end of file inside <%s> (opened at line %d)", elem, open)
 }
 
-func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// xmlSpace marks the white space of XML.
+var xmlSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+func isXMLSpace(c byte) bool { return xmlSpace[c] }
 
 func isBlank(b []byte) bool {
 	for _, c := range b {
@@ -316,7 +355,10 @@ func (p *pxParser) children(parent string, open int, fn func(se pxElem, line int
 		case xmlEOF:
 			return p.eof(parent, open)
 		case xmlStart:
-			se := pxElem{name: string(localName(p.sc.name)), attrs: append([]xmlAttr(nil), p.sc.attrs...)}
+			se := pxElem{name: internName(localName(p.sc.name))}
+			if len(p.sc.attrs) > 0 {
+				se.attrs = append([]xmlAttr(nil), p.sc.attrs...)
+			}
 			if err := fn(se, p.line); err != nil {
 				return err
 			}

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -571,6 +573,36 @@ func TestLoadFilePOMDPX(t *testing.T) {
 		}
 		if err := sameModel(back, m); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestSimpleDecimal: the reader's fast path for plain decimals gives
+// exactly strconv.ParseFloat's value, and leaves every other form to it.
+func TestSimpleDecimal(t *testing.T) {
+	for _, s := range []string{"0", "1", "-0", "0.5", "-2.5", "0.1", "0.3", "0.00048828125", "123456789012345", "9007199254740991",
+		"0.10770795105162456", "1.", ".25", "5e-1", "+1", "1e22", "", "-", ".", "1.2.3", "inf", "0x1p-2", "00012.500", "0.0000000000000000000001", "0.00000000000000000000001"} {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, ok := simpleDecimal([]byte(s))
+		if ok && (werr != nil || math.Float64bits(got) != math.Float64bits(want)) {
+			t.Errorf("simpleDecimal(%q) = %v, ParseFloat gives %v (%v)", s, got, want, werr)
+		}
+	}
+	// Random decimals of up to 15 digits with up to 22 after the point.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		digits := strconv.FormatUint(rng.Uint64N(1_000_000_000_000_000), 10)
+		k := rng.IntN(len(digits) + 8)
+		s := digits
+		if k > len(digits) {
+			s = "0." + strings.Repeat("0", k-len(digits)) + digits
+		} else if k > 0 {
+			s = digits[:len(digits)-k] + "." + digits[len(digits)-k:]
+		}
+		want, _ := strconv.ParseFloat(s, 64)
+		got, ok := simpleDecimal([]byte(s))
+		if !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("simpleDecimal(%q) = %v (%v), ParseFloat gives %v", s, got, ok, want)
 		}
 	}
 }
