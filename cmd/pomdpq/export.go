@@ -27,8 +27,9 @@ import (
 // CSV file beside --out (M.pomdp → M.ground.csv, which pomdpq quotient
 // --model M.pomdp then points to) or to --ground-out. --ground-out FILE
 // (.csv or .json) writes the ground metric in every case. Names the .pomdp
-// format cannot hold are written renamed (pomdp.SafeNames) and restored
-// when pomdpq reads the file. --discount replaces the model's discount (or
+// or POMDPX format cannot hold are written renamed (pomdp.SafeNames), the
+// renames listed in comments at the top of the file, and restored when
+// pomdpq reads the file. --discount replaces the model's discount (or
 // gives one to a model without): SARSOP needs a discount below 1. A model
 // file whose rewards depend on the next state or the observation is written
 // with them (pomdp.RewardTable); --expected-rewards writes the expectation

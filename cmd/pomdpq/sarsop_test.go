@@ -272,3 +272,46 @@ func TestInfoRewards(t *testing.T) {
 		t.Errorf("info --json: %+v", got)
 	}
 }
+
+// TestExportPOMDPXRenamedInfo: a model with names POMDPX cannot hold (a
+// space) is exported to .pomdpx under renames, and info on the file shows
+// the original names and the rename.
+func TestExportPOMDPXRenamedInfo(t *testing.T) {
+	dir := t.TempDir()
+	m, err := pomdp.New(pomdp.Dense{States: []string{"tiger left", "tiger right"}, Actions: []string{"listen"}, Observations: []string{"L", "R"},
+		T: [][][]float64{{{1, 0}, {0, 1}}}, Z: [][][]float64{{{0.85, 0.15}, {0.15, 0.85}}}, Discount: 0.95, HasDiscount: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "spaced.json")
+	if err := pomdp.SaveFile(model, m); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "spaced.pomdpx")
+	if _, err := runCLI(t, "export", model, "--out", file); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<!-- pomdpq-rename states tiger_left \"tiger left\" -->\n"; !strings.Contains(string(data), want) {
+		t.Errorf("exported file lacks %q", want)
+	}
+	out, err := runCLI(t, "info", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"format:       .pomdpx\n", `renamed:      2 names restored from the file's rename comments: state "tiger left" (written tiger_left), state "tiger right" (written tiger_right)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+	back, err := pomdp.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(back.States, "|") != "tiger left|tiger right" {
+		t.Errorf("states %q", back.States)
+	}
+}

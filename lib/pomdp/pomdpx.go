@@ -2,6 +2,7 @@ package pomdp
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -133,6 +134,14 @@ import (
 // beyond the numbers written in the file, the reward tables, the non-zero
 // entries of the flat kernels and the visits of the reward reduction.
 //
+// Renamed names. Comments before the root element of the form
+//
+//	<!-- pomdpq-rename states two_words "two words" -->
+//
+// (see Rename), which WritePOMDPX writes for names the format cannot
+// hold, rename the written name (a state, action or observation of the
+// flat model) back to the original; Describe reports them.
+//
 // The encodings UTF-8, US-ASCII and ISO-8859-1 (Latin-1) are read.
 // Reading takes time linear in the file plus the expanded table entries
 // plus the non-zeros of the flat model.
@@ -155,12 +164,75 @@ func readPOMDPX(data []byte, name string, opts ...ReadOption) (*Model, error) {
 		return nil, p.xmlError(err)
 	}
 	p.sc = sc
+	renames, lines, err := prologRenames(sc.data, name)
+	if err != nil {
+		return nil, err
+	}
 	m, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
+	if err := RestoreNames(m, renames); err != nil {
+		var re *RenameError
+		line := 0
+		if errors.As(err, &re) {
+			line = lines[re.Index]
+		}
+		return nil, &ParseError{File: name, Line: line, Field: "rename comment", Msg: err.Error(), Err: err}
+	}
+	if src := p.cfg.source; src != nil {
+		src.Renames = renames
+	}
 	m.Name = modelName(name)
 	return m, nil
+}
+
+// prologRenames reads the rename comments (see Rename) among the comments
+// before the root element, which WritePOMDPX writes for names the format
+// cannot hold. It returns them with their lines, or a *ParseError naming
+// the line of a rename comment it cannot read. Anything it does not
+// understand ends the prolog; the scanner checks the document.
+func prologRenames(data []byte, file string) ([]Rename, []int, error) {
+	var rs []Rename
+	var lines []int
+	line, i := 1, 0
+	for i < len(data) {
+		switch c := data[i]; {
+		case isXMLSpace(c):
+			if c == '\n' {
+				line++
+			}
+			i++
+			continue
+		case bytes.HasPrefix(data[i:], []byte("<?")):
+			end := bytes.Index(data[i:], []byte("?>"))
+			if end < 0 {
+				return rs, lines, nil
+			}
+			line += bytes.Count(data[i:i+end], []byte{'\n'})
+			i += end + 2
+			continue
+		case bytes.HasPrefix(data[i:], []byte("<!--")):
+			end := bytes.Index(data[i+4:], []byte("-->"))
+			if end < 0 {
+				return rs, lines, nil
+			}
+			text := data[i+4 : i+4+end]
+			r, ok, err := ParseRename(string(text))
+			if err != nil {
+				return nil, nil, &ParseError{File: file, Line: line, Field: "rename comment", Msg: err.Error()}
+			}
+			if ok {
+				rs = append(rs, r)
+				lines = append(lines, line)
+			}
+			line += bytes.Count(data[i:i+4+end], []byte{'\n'})
+			i += 4 + end + 3
+			continue
+		}
+		break
+	}
+	return rs, lines, nil
 }
 
 type pxKind uint8

@@ -35,9 +35,19 @@ const (
 // The variables are state_0/state_1, obs_sensor, action_agent and
 // reward_agent. A space whose names are SARSOP's implicit names (s0, s1, …
 // for states, o0, … for observations, a0, … for actions) is written as
-// <NumValues>, otherwise as <ValueEnum>; every name must be a value the
-// format can hold (see pomdpxName), or WritePOMDPX returns an error naming
-// it. The model's name is the id of <pomdpx> and its <Description>.
+// <NumValues>, otherwise as <ValueEnum>, XML-escaped. A name the format
+// cannot hold as a value (empty, "*" or "-", the wildcards of <Instance>,
+// or with white space or a character XML cannot hold) is written under
+// another name chosen by SafeNames, as WriteCassandra does ("two words"
+// becomes "two_words"), and the renames are listed in comments before the
+// root element,
+//
+//	<!-- pomdpq-rename states two_words "two words" -->
+//
+// which ReadPOMDPX reads to restore the original names; other readers see
+// an ordinary file with the written names. POMDPXRenames returns the
+// renames without writing. The model's name is the id of <pomdpx> and its
+// <Description>.
 //
 // Each action's kernel is written in the smallest of the forms the format
 // offers: "identity"; one distribution for every row ("a * -"); the whole
@@ -52,23 +62,15 @@ const (
 // table and the same R. The file size is O(nnz(T) + nnz(Z) + |S|·|A|) and
 // never O(|S|²) unless a kernel is dense.
 //
-// It returns the first write error or an error for a name the format
-// cannot hold. It does not validate m.
+// It returns the first write error. It does not validate m.
 func WritePOMDPX(w io.Writer, m *Model) error {
-	states, err := pxNames("state", m.States, "s")
+	sp, renames, err := pomdpxNames(m)
 	if err != nil {
 		return err
 	}
-	actions, err := pxNames("action", m.Actions, "a")
-	if err != nil {
-		return err
-	}
-	obs, err := pxNames("observation", m.Observations, "o")
-	if err != nil {
-		return err
-	}
+	states, actions, obs := sp[0], sp[1], sp[2]
 	pw := &pxWriter{w: bufio.NewWriterSize(w, 1<<16)}
-	pw.header(m)
+	pw.header(m, renames)
 	pw.variables(m, states, actions, obs)
 	pw.belief(m, states)
 	pw.s("<StateTransitionFunction>\n<CondProb>\n<Var>" + pxStateCurr + "</Var>\n<Parent>" + pxActionVar + " " + pxStatePrev + "</Parent>\n<Parameter type=\"TBL\">\n")
@@ -86,13 +88,49 @@ func WritePOMDPX(w io.Writer, m *Model) error {
 	return pw.w.Flush()
 }
 
+// POMDPXRenames returns the renames WritePOMDPX makes for m: the names the
+// POMDPX format cannot hold (see SafeNames and WritePOMDPX).
+func POMDPXRenames(m *Model) []Rename {
+	_, rs, _ := pomdpxNames(m)
+	return rs
+}
+
+// pomdpxNames returns the spaces WritePOMDPX writes for the states,
+// actions and observations, and the renames.
+func pomdpxNames(m *Model) ([3]pxSpace, []Rename, error) {
+	var out [3]pxSpace
+	var renames []Rename
+	for k, sp := range [3]struct {
+		space, noun, prefix string
+		names               []string
+	}{{"states", "state", "s", m.States}, {"actions", "action", "a", m.Actions}, {"observations", "observation", "o", m.Observations}} {
+		// Every sanitized name, and it followed by "_", is a valid value,
+		// so this does not fail.
+		names, rs, err := SafeNames(sp.space, sp.names, isPOMDPXName)
+		if err != nil {
+			return out, nil, err
+		}
+		renames = append(renames, rs...)
+		if out[k], err = pxNames(sp.noun, names, sp.prefix); err != nil {
+			return out, nil, err
+		}
+	}
+	return out, renames, nil
+}
+
+// isPOMDPXName reports whether the POMDPX format can hold name as a value.
+func isPOMDPXName(name string) bool {
+	_, err := pomdpxName("", name)
+	return err == nil
+}
+
 // pomdpxName returns the form in which a name of the model (a state,
 // action or observation; field says which) is written as a value of a
 // POMDPX variable, XML-escaped, or an error when the format cannot hold
 // it: a value is a token of a white-space separated list, so it must be
 // non-empty text of XML characters without white space, and it cannot be
-// "*" or "-" (the wildcards of <Instance>). Every name WritePOMDPX writes
-// goes through this function.
+// "*" or "-" (the wildcards of <Instance>). WritePOMDPX renames the names
+// it refuses (SafeNames) and writes every name through this function.
 func pomdpxName(field, name string) (string, error) {
 	bad := ""
 	switch {
@@ -169,11 +207,18 @@ func numLen(v float64) float64 {
 	return 18
 }
 
-func (pw *pxWriter) header(m *Model) {
+func (pw *pxWriter) header(m *Model, renames []Rename) {
 	var name bytes.Buffer
 	xml.EscapeText(&name, []byte(m.Name))
 	pw.s("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	pw.s("<!-- written by pomdpq WritePOMDPX: a flat model, one state variable -->\n")
+	if len(renames) > 0 {
+		pw.s("<!-- names the POMDPX format cannot hold are written under other names; -->\n")
+		pw.s("<!-- pomdpq reads these comments and restores them (space, name in this file, original name): -->\n")
+		for _, r := range renames {
+			pw.s("<!-- " + r.String() + " -->\n")
+		}
+	}
 	pw.s("<pomdpx version=\"1.0\" id=\"" + name.String() + "\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:noNamespaceSchemaLocation=\"pomdpx.xsd\">\n")
 	pw.s("<Description>" + name.String() + "</Description>\n")
 	if m.HasDiscount {
