@@ -99,15 +99,23 @@ import (
 // with no fully observed variable and no observation variable has one
 // observation, "none".
 //
-// Rewards: the file's reward is the sum of its <Func> tables and may depend
-// on the action, the current and next state and the observation. A Model
-// holds the expected immediate reward
+// Rewards: the file's reward r(a, s, s', o) is the sum of its <Func>
+// tables and may depend on the action, the current and next state
+// variables and the observation variables. The model's R is the expected
+// immediate reward
 //
 //	R(s, a) = Σ_{s'} T(s, a, s') Σ_o Z(s', a, o) r(a, s, s', o),
 //
-// the reduction SARSOP's parser applies (and ReadCassandra): every expected
-// value this module computes is unchanged by it. A reward of the action
-// and the current state only is copied exactly.
+// the reduction SARSOP's parser applies (and ReadCassandra), which every
+// value this module computes uses. A reward of the action and the current
+// state only is copied exactly, and so is one that takes a single value on
+// every (s', o) that can follow (s, a). Where r depends on the next state
+// or the observation, the flat r(s, a, s', o) is kept, entry for entry, in
+// Model.Rewards (see RewardTable), so that WritePOMDPX, WriteCassandra and
+// WriteJSON write it again; ExpectedRewards keeps the expectation only. A
+// <Func> with more rows than |S|·|A| and 2^20 (a reward of the action,
+// both states and the observation of a large model) is kept sparse: only
+// the rows its entries give.
 //
 // The discount is <Discount> (required, in [0, 1]).
 //
