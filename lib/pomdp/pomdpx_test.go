@@ -441,6 +441,7 @@ func TestReadPOMDPXErrors(t *testing.T) {
 		{"observation of a previous value", pxDoc(pxVars2, pxBelief2, cp("s_1", "act s_0", "* - -|identity"), cp("o", "act s_0", "* * -|uniform"), ""), "ObsFunction o Parent: an observation depends on next values; s_0 is a vnamePrev (use s_1)"},
 		{"transition of a previous value", pxDoc(pxVars2, pxBelief2, cp("s_0", "act s_0", "* - -|identity"), "", ""), `StateTransitionFunction Var: "s_0" is a vnamePrev`},
 		{"hidden next parent", strings.Replace(pxDoc(pxFactVars, "", cp("y_1", "act x_1 y_0", "* * * -|uniform"), "", ""), `fullyObs="true"`, "", 1), "StateTransitionFunction y_1 Parent: a transition may depend on the next value x_1 only if x_1 is fully observed and y_1 is not"},
+		{"parent twice", pxModel2(cp("s_1", "act s_0 act", "* * * -|uniform")), `t.pomdpx:9: StateTransitionFunction s_1 Parent: act appears twice`},
 		{"undeclared parent", pxModel2(cp("s_1", "act z_0", "* * -|uniform")), `StateTransitionFunction s_1 Parent: "z_0" is not a declared variable`},
 		{"duplicate value", strings.Replace(good, "<ValueEnum>s0 s1</ValueEnum>", "<ValueEnum>s0 s0</ValueEnum>", 1), `ValueEnum: value "s0" appears twice`},
 		{"duplicate variable", strings.Replace(good, `<ObsVar vname="o">`, `<ObsVar vname="s_0">`, 1), `variable name "s_0" is declared twice`},
