@@ -27,9 +27,13 @@ import (
 // CSV file beside --out (M.pomdp → M.ground.csv, which pomdpq quotient
 // --model M.pomdp then points to) or to --ground-out. --ground-out FILE
 // (.csv or .json) writes the ground metric in every case. Names the .pomdp
-// format cannot hold are written renamed (pomdp.SafeNames) and restored
-// when pomdpq reads the file. --discount replaces the model's discount (or
-// gives one to a model without): SARSOP needs a discount below 1.
+// or POMDPX format cannot hold are written renamed (pomdp.SafeNames), the
+// renames listed in comments at the top of the file, and restored when
+// pomdpq reads the file. --discount replaces the model's discount (or
+// gives one to a model without): SARSOP needs a discount below 1. A model
+// file whose rewards depend on the next state or the observation is written
+// with them (pomdp.RewardTable); --expected-rewards writes the expectation
+// R(s, a) only.
 func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -38,12 +42,13 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	ground := groundFlag(fs)
 	groundOut := fs.String("ground-out", "", "also write the ground metric to this .csv or .json file (a .pomdp export with --out writes OUT.ground.csv when the metric is not the discrete one)")
 	discount := fs.Float64("discount", -1, "write this discount in [0, 1) instead of the model's (SARSOP needs one below 1; the paper's models have none)")
+	expected := fs.Bool("expected-rewards", false, expectedRewardsUsage)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G]"}
+		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G] [--expected-rewards]"}
 	}
 	f := strings.ToLower(*format)
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
@@ -61,7 +66,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if g := strings.ToLower(filepath.Ext(*groundOut)); *groundOut != "" && g != ".csv" && g != ".json" {
 		return usageError{msg: fmt.Sprintf("export: --ground-out %s: want a .csv or .json file", *groundOut)}
 	}
-	m, gd, err := loadModelGround(pos[0], *ground)
+	m, gd, err := loadModelGround(pos[0], *ground, readOptions(*expected)...)
 	if err != nil {
 		return err
 	}
@@ -73,7 +78,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if set {
 		// A new model sharing the kernels (not modified).
 		m = &pomdp.Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
-			Discount: *discount, HasDiscount: true, T: m.T, Z: m.Z, R: m.R, B0: m.B0}
+			Discount: *discount, HasDiscount: true, T: m.T, Z: m.Z, R: m.R, Rewards: m.Rewards, B0: m.B0}
 	}
 	if !isDefault(gd) {
 		m.Ground = &pomdp.Ground{Name: gd.Name, D: gd.Ground}

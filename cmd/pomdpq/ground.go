@@ -126,11 +126,22 @@ func withGround(md *pomdp.Model, own ot.Described, spec string) (ot.Described, e
 }
 
 // loadModelGround is loadModel followed by withGround.
-func loadModelGround(spec, ground string) (*pomdp.Model, ot.Described, error) {
-	md, own, err := loadModel(spec)
+func loadModelGround(spec, ground string, opts ...pomdp.ReadOption) (*pomdp.Model, ot.Described, error) {
+	md, own, err := loadModel(spec, opts...)
 	if err != nil {
 		return nil, ot.Described{}, err
 	}
 	g, err := withGround(md, own, ground)
 	return md, g, err
+}
+
+// expectedRewardsUsage is the help of --expected-rewards.
+const expectedRewardsUsage = "keep only the expected reward R(s,a) of a model file whose rewards depend on the next state or the observation (values are the same; without it R(s,a,s',o) is kept and written)"
+
+// readOptions returns the reader options of --expected-rewards.
+func readOptions(expected bool) []pomdp.ReadOption {
+	if expected {
+		return []pomdp.ReadOption{pomdp.ExpectedRewards()}
+	}
+	return nil
 }

@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	pomdpq info MODEL [--json]
-//	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G]
+//	pomdpq info MODEL [--json] [--expected-rewards]
+//	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G] [--expected-rewards]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
@@ -48,9 +48,11 @@
 //
 // JSON output schemas (stable; scripts and notebooks rely on them):
 //
-//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null},
-//	          and for a model file "format": "pomdp"|"json", "dialect": "pomdp-solve"|"POMDPs.jl" (.pomdp),
-//	          "renamed": [{"space": string, "written": string, "original": string}, ...] (when any)
+//	info:     {"name": string, "states": int, "actions": int, "observations": int, "discount": number|null,
+//	          "rewards": "R(s,a)"|"R(s,a,s',o)", "reward_entries": int},
+//	          and for a model file "format": "pomdp"|"pomdpx"|"json", "dialect": "pomdp-solve"|"POMDPs.jl" (.pomdp),
+//	          "renamed": [{"space": string, "written": string, "original": string}, ...] (when any),
+//	          "reward_entries_dropped": int (when --expected-rewards dropped any)
 //	family:   {"kind": string, "m": int, "T": int, "size": int}
 //	quotient: {"family_size": int, "distinct": int, "histories": int, "exact_classes": int,
 //	           "max_distance": number, "max_distance_exact": bool, "estimate_bytes": int,
@@ -128,9 +130,10 @@ func (e usageError) Error() string { return e.msg }
 const usage = `usage: pomdpq COMMAND [arguments]
 
 commands:
-  info MODEL [--json]                   sizes and validation of a model
+  info MODEL [--json] [--expected-rewards]
+                                        sizes, rewards and validation of a model
   models                                list the built-in models
-  export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground-out FILE] [--discount G]
+  export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground-out FILE] [--discount G] [--expected-rewards]
                                         write a model as .pomdp (default), POMDPX or JSON (JSON keeps
                                         the ground metric; .pomdp: beside it, OUT.ground.csv)
   family --model MODEL --kind K --m M [--T T] [--json]
@@ -328,21 +331,29 @@ type infoJSON struct {
 	Dialect string `json:"dialect,omitempty"`
 	// Renamed lists the names restored from the file's rename comments.
 	Renamed []pomdp.Rename `json:"renamed,omitempty"`
+	// Rewards is "R(s,a)", or "R(s,a,s',o)" when the model keeps a reward
+	// of the next state or the observation (RewardEntries entries; values
+	// use the expectation R(s,a)). RewardEntriesDropped counts the entries
+	// --expected-rewards did not keep.
+	Rewards              string `json:"rewards"`
+	RewardEntries        int    `json:"reward_entries"`
+	RewardEntriesDropped int    `json:"reward_entries_dropped,omitempty"`
 }
 
 func cmdInfo(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
+	expected := fs.Bool("expected-rewards", false, expectedRewardsUsage)
 	fs.SetOutput(io.Discard)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{msg: "usage: pomdpq info MODEL [--json]"}
+		return usageError{msg: "usage: pomdpq info MODEL [--json] [--expected-rewards]"}
 	}
 	var src pomdp.Source
-	m, gd, err := loadModel(pos[0], pomdp.Describe(&src))
+	m, gd, err := loadModel(pos[0], append(readOptions(*expected), pomdp.Describe(&src))...)
 	if err != nil {
 		return err
 	}
@@ -350,7 +361,11 @@ func cmdInfo(args []string, stdout io.Writer) error {
 	verr := m.Validate()
 	if *asJSON {
 		out := infoJSON{Name: m.Name, States: m.NumStates(), Actions: m.NumActions(), Observations: m.NumObservations(),
-			Format: src.Format, Dialect: src.Dialect, Renamed: src.Renames}
+			Format: src.Format, Dialect: src.Dialect, Renamed: src.Renames,
+			Rewards: "R(s,a)", RewardEntries: m.Rewards.NumEntries(), RewardEntriesDropped: src.DroppedRewards}
+		if m.Rewards != nil {
+			out.Rewards = "R(s,a,s',o)"
+		}
 		if m.HasDiscount {
 			d := m.Discount
 			out.Discount = &d
@@ -381,6 +396,11 @@ func cmdInfo(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "discount:     none\n")
 	}
 	fmt.Fprintf(stdout, "ground:       %s\n", gd)
+	rewards := m.RewardSummary()
+	if src.DroppedRewards > 0 {
+		rewards += fmt.Sprintf(", the expectation (--expected-rewards dropped %d entries R(s,a,s',o))", src.DroppedRewards)
+	}
+	fmt.Fprintf(stdout, "rewards:      %s\n", rewards)
 	nnz := 0
 	for _, k := range m.T {
 		nnz += k.NNZ()

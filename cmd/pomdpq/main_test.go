@@ -32,14 +32,16 @@ func TestInfoJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	// Schema documented in main.go: name, states, actions, observations, discount.
-	for k, want := range map[string]any{"name": "rocksample:4:4", "states": 257.0, "actions": 9.0, "observations": 3.0, "discount": nil} {
+	// Schema documented in main.go: name, states, actions, observations,
+	// discount, rewards, reward_entries.
+	for k, want := range map[string]any{"name": "rocksample:4:4", "states": 257.0, "actions": 9.0, "observations": 3.0, "discount": nil,
+		"rewards": "R(s,a)", "reward_entries": 0.0} {
 		if got[k] != want {
 			t.Errorf("info %s = %v, want %v", k, got[k], want)
 		}
 	}
-	if len(got) != 5 {
-		t.Errorf("info has keys %v, want exactly the documented five", got)
+	if len(got) != 7 {
+		t.Errorf("info has keys %v, want exactly the documented seven", got)
 	}
 }
 

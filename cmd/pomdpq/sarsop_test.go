@@ -207,3 +207,111 @@ func TestEvaluateSARSOPPolicy(t *testing.T) {
 		}
 	}
 }
+
+// rewardDetailPOMDP is a model whose reward depends on the next state and
+// the observation (lib/pomdp's TestRewardTable derives its 10 entries).
+const rewardDetailPOMDP = `discount: 0.9
+values: reward
+states: left right
+actions: stay go
+observations: beep quiet
+T: stay identity
+T: go : left 0.25 0.75
+T: go : right 0.5 0.5
+O: * : left 0.8 0.2
+O: * : right 0.4 0.6
+R: * : * : * : * -1
+R: go : * : right : * 5
+R: go : left : right : beep 7
+R: stay : right : * : quiet 2
+`
+
+// TestInfoRewards: info says whether a model keeps R(s,a,s',o), export
+// writes it (and --expected-rewards drops it, on info and export alike).
+func TestInfoRewards(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "detail.pomdp")
+	if err := os.WriteFile(file, []byte(rewardDetailPOMDP), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kept := "rewards:      R(s,a,s',o) kept (10 entries); values use the expectation R(s,a)\n"
+	px := filepath.Join(dir, "detail.pomdpx")
+	flat := filepath.Join(dir, "flat.pomdp")
+	for _, args := range [][]string{{"export", file, "--out", px}, {"export", file, "--out", flat, "--expected-rewards"}} {
+		if _, err := runCLI(t, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", file}, kept},
+		{[]string{"info", px}, kept},
+		{[]string{"info", file, "--expected-rewards"}, "rewards:      R(s,a), the expectation (--expected-rewards dropped 10 entries R(s,a,s',o))\n"},
+		{[]string{"info", flat}, "rewards:      R(s,a)\n"},
+		{[]string{"info", "tiger"}, "rewards:      R(s,a)\n"},
+	} {
+		out, err := runCLI(t, tc.args...)
+		if err != nil || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: %v\n%s\nwant %q", strings.Join(tc.args, " "), err, out, tc.want)
+		}
+	}
+	out, err := runCLI(t, "info", file, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Rewards       string
+		RewardEntries int `json:"reward_entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Rewards != "R(s,a,s',o)" || got.RewardEntries != 10 {
+		t.Errorf("info --json: %+v", got)
+	}
+}
+
+// TestExportPOMDPXRenamedInfo: a model with names POMDPX cannot hold (a
+// space) is exported to .pomdpx under renames, and info on the file shows
+// the original names and the rename.
+func TestExportPOMDPXRenamedInfo(t *testing.T) {
+	dir := t.TempDir()
+	m, err := pomdp.New(pomdp.Dense{States: []string{"tiger left", "tiger right"}, Actions: []string{"listen"}, Observations: []string{"L", "R"},
+		T: [][][]float64{{{1, 0}, {0, 1}}}, Z: [][][]float64{{{0.85, 0.15}, {0.15, 0.85}}}, Discount: 0.95, HasDiscount: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "spaced.json")
+	if err := pomdp.SaveFile(model, m); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "spaced.pomdpx")
+	if _, err := runCLI(t, "export", model, "--out", file); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<!-- pomdpq-rename states tiger_left \"tiger left\" -->\n"; !strings.Contains(string(data), want) {
+		t.Errorf("exported file lacks %q", want)
+	}
+	out, err := runCLI(t, "info", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"format:       .pomdpx\n", `renamed:      2 names restored from the file's rename comments: state "tiger left" (written tiger_left), state "tiger right" (written tiger_right)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+	back, err := pomdp.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(back.States, "|") != "tiger left|tiger right" {
+		t.Errorf("states %q", back.States)
+	}
+}

@@ -267,15 +267,18 @@ type cassParser struct {
 // then divided by their sum so that the model passes Validate. A row that
 // is never specified is an error.
 //
-// Rewards. The file gives R(a, s, s', o); the model keeps the expected
+// Rewards. The file gives R(a, s, s', o). The model's R is the expected
 // immediate reward
 //
 //	R(s, a) = Σ_{s'} T(s, a, s') Σ_o Z(s', a, o) R(a, s, s', o),
 //
-// as pomdp-solve does. When R(a, s, s', o) takes a single value v on all
-// (s', o) with T(s, a, s')·Z(s', a, o) > 0 (the usual "R: a : s : * : * v"),
-// R(s, a) is v exactly. With "values: cost" every value is negated, so the
-// model always holds rewards.
+// the reward pomdp-solve uses and every value of this module needs. When
+// R(a, s, s', o) takes a single value v on all (s', o) with
+// T(s, a, s')·Z(s', a, o) > 0 (the usual "R: a : s : * : * v"), R(s, a) is
+// v exactly; otherwise the values are kept in Model.Rewards (see
+// RewardTable), unless the ExpectedRewards option asks for the expectation
+// only. With "values: cost" every value is negated, so the model always
+// holds rewards.
 //
 // Errors are *ParseError values naming the file, line and column and what
 // was expected, for example
@@ -1141,7 +1144,8 @@ func (p *cassParser) build() (*Model, error) {
 }
 
 // reduceRewards sets m.R[s][a] = Σ_{s'} T(s,a,s') Σ_o Z(s',a,o) R(a,s,s',o)
-// where R(a,s,s',o) is given by the last R: statement matching it (0 if none).
+// where R(a,s,s',o) is given by the last R: statement matching it (0 if
+// none), and keeps R(a,s,s',o) in m.Rewards where it is not one value.
 func (p *cassParser) reduceRewards(m *Model) error {
 	if len(p.rewards) == 0 {
 		return nil
@@ -1157,6 +1161,7 @@ func (p *cassParser) reduceRewards(m *Model) error {
 	}
 	var cands []int
 	var noLine token
+	rb := newRewardBuilder(m, !p.cfg.expected)
 	for a := 0; a < nA; a++ {
 		for s := 0; s < nS; s++ {
 			// Merge the four matching buckets, latest statement first.
@@ -1186,38 +1191,22 @@ func (p *cassParser) reduceRewards(m *Model) error {
 				m.R[s][a] = top.v // constant over every (s', o)
 				continue
 			}
-			total, first, same, v0 := 0.0, true, true, 0.0
 			var err *ParseError
-			m.T[a].Entries(s, func(s2 int, t float64) {
+			rb.row(s, a, func(s2, o int) float64 {
 				if err != nil {
-					return
+					return 0 // over budget: the row is refused below
 				}
-				cols, vals := m.Z[a].Row(s2)
-				inner := 0.0
-				for k, o := range cols {
-					r, visited := p.resolve(cands, s2, o, nO)
-					if err = p.spend(noLine, "R", int64(visited)); err != nil {
-						return
-					}
-					if first {
-						v0, first = r, false
-					} else if r != v0 {
-						same = false
-					}
-					inner += vals[k] * r
-				}
-				total += t * inner
+				r, visited := p.resolve(cands, s2, o, nO)
+				err = p.spend(noLine, "R", int64(visited))
+				return r
 			})
 			if err != nil {
 				err.Msg = fmt.Sprintf("reducing the rewards visits more than %d entries (see MaxEntries)", p.cfg.maxEntries)
 				return err
 			}
-			if same {
-				total = v0
-			}
-			m.R[s][a] = total
 		}
 	}
+	p.cfg.rewardsDone(rb)
 	return nil
 }
 

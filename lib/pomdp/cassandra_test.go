@@ -82,13 +82,30 @@ func sameModel(got, want *Model) error {
 			}
 		}
 	}
+	return sameRewardTable(got.Rewards, want.Rewards)
+}
+
+// sameRewardTable reports the first difference between two reward tables.
+func sameRewardTable(got, want *RewardTable) error {
+	if (got == nil) != (want == nil) {
+		return fmt.Errorf("reward table: got %d entries (nil %v), want %d (nil %v)", got.NumEntries(), got == nil, want.NumEntries(), want == nil)
+	}
+	if got == nil {
+		return nil
+	}
+	if !slices.Equal(got.Pairs, want.Pairs) || !slices.Equal(got.Ptr, want.Ptr) {
+		return fmt.Errorf("reward table pairs: got %v %v, want %v %v", got.Pairs, got.Ptr, want.Pairs, want.Ptr)
+	}
+	if !slices.Equal(got.Next, want.Next) || !slices.Equal(got.Obs, want.Obs) || !slices.Equal(got.Val, want.Val) {
+		return fmt.Errorf("reward table entries: got %v %v %v, want %v %v %v", got.Next, got.Obs, got.Val, want.Next, want.Obs, want.Val)
+	}
 	return nil
 }
 
 // shallowCopy returns a new Model sharing m's exported fields.
 func shallowCopy(m *Model) *Model {
 	return &Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
-		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0, Ground: m.Ground}
+		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, Rewards: m.Rewards, B0: m.B0, Ground: m.Ground}
 }
 
 func roundTripCassandra(t *testing.T, m *Model, opts ...ReadOption) *Model {
@@ -704,6 +721,8 @@ func FuzzReadCassandra(f *testing.F) {
 		// Rename comments and the POMDPs.jl dialect.
 		"# pomdpq-rename states x0 \"0\"\n# pomdpq-rename observations R_ \"R\"\ndiscount: 0.9\nvalues: reward\nstates: x0 b\nactions: go\nobservations: L R_\nT: go : x0 : 0.5 0.5\nT: go : b : b : 1.0\nO: go : 0.25 0.75 1.0 0.0\nR: go : * : * : R_ : -2.5\n",
 		"discount: 0.9 values: reward states: 2 actions: 1 observations: 2\nT: 0 : identity\nO: 0 : 0 : uniform\nO: 0 : 1 : 1 : 1.0\nR: 0 : 0 : 1.0 2.0 3.0 4.0\nR: 0 : 1 : 0 : -1.0 1.0\n",
+		// Rewards of the next state and the observation (a reward table).
+		detailPOMDP,
 	}
 	// Our own classic-style files, and the third-party ones when present.
 	twins, err := filepath.Glob(filepath.Join("testdata", "twins", "*.POMDP"))

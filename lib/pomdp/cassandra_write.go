@@ -24,7 +24,10 @@ import (
 // which ReadCassandra reads to restore the original names; other readers
 // (pomdp-solve, SARSOP) see an ordinary file with the written names.
 // CassandraRenames returns the renames without writing. Rewards are written as "R: a : s : * : * v" for each
-// non-zero R(s, a) with "values: reward". A model without a discount is
+// non-zero R(s, a) with "values: reward", except the pairs (s, a) of the
+// reward table Model.Rewards, written entry by entry, "R: a : s : s' : o v"
+// for each non-zero R(s, a, s', o), so that reading the file back gives the
+// same table and the same expectation R(s, a). A model without a discount is
 // written with "discount: 1" (the format requires one; this is the only
 // difference after a round trip: HasDiscount becomes true). The model's
 // Name appears only in a comment, and so does its ground metric
@@ -124,6 +127,16 @@ func WriteCassandra(w io.Writer, m *Model) error {
 	bw.WriteString("\n")
 	for s := 0; s < nS; s++ {
 		for a := 0; a < nA; a++ {
+			if t := m.Rewards; t != nil {
+				if k := t.pair(a*nS + s); k >= 0 {
+					for i := t.Ptr[k]; i < t.Ptr[k+1]; i++ {
+						if r := t.Val[i]; r != 0 {
+							fmt.Fprintf(bw, "R: %s : %s : %s : %s %s\n", actions[a], states[s], states[t.Next[i]], observations[t.Obs[i]], f(r))
+						}
+					}
+					continue
+				}
+			}
 			if r := m.R[s][a]; r != 0 {
 				fmt.Fprintf(bw, "R: %s : %s : * : * %s\n", actions[a], states[s], f(r))
 			}

@@ -23,18 +23,34 @@
 // ReadCassandra (which documents it, and the POMDPs.jl dialect it also
 // reads) and written by WriteCassandra. Names the format cannot hold are
 // written under other names listed in a comment at the top of the file,
-// and restored on reading (SafeNames, Rename). Rewards
-// R(a, s, s', o) in such files are reduced to the expected R(s, a); costs
-// are negated into rewards.
+// and restored on reading (SafeNames, Rename). Costs are negated into
+// rewards.
 //
 // ".pomdpx" is the XML format of SARSOP/APPL, read by ReadPOMDPX (which
 // documents it) and written, as one state variable, by WritePOMDPX.
 // Factored files become flat models whose states and observations are
 // named by their variables' values ("robot=s23,rock0=good,…"); a fully
 // observed variable's next value is part of every observation (the
-// mixed-observability construction of ReadPOMDPX); rewards are reduced to
-// the expected R(s, a) as for ".pomdp". LoadFile also reads as POMDPX a
-// file whose content is XML, whatever its extension.
+// mixed-observability construction of ReadPOMDPX). WritePOMDPX renames
+// names the format cannot hold as WriteCassandra does, in XML comments.
+// LoadFile also reads as POMDPX a file whose content is XML, whatever its
+// extension.
+//
+// # Rewards
+//
+// A file may make the reward depend on the next state and the observation
+// (R: a : s : s' : o in ".pomdp", a <Func> with next-state or observation
+// parents in ".pomdpx", "next" and "obs" in ".json"). Model.R is always the
+// expected immediate reward R(s, a) = Σ_{s'} T(s, a, s') Σ_o Z(s', a, o)
+// R(s, a, s', o): the value of a policy needs nothing else, and every
+// computation of this module uses it. The full R(s, a, s', o) is kept
+// beside it, sparse, in Model.Rewards (a RewardTable: only the pairs (s, a)
+// whose reward is not one value over the (s', o) that can follow, and for
+// those only the (s', o) with T·Z > 0), so that the three writers write it
+// again and a round trip gives it back entry for entry; Model.Reward reads
+// an entry. A model whose rewards depend on s and a only has no table. The
+// reader option ExpectedRewards (pomdpq --expected-rewards) keeps the
+// expectation only.
 //
 // ".json" is this module's format, read by ReadJSON and written by
 // WriteJSON. It keeps arbitrary names and a missing discount exactly. A
@@ -76,6 +92,12 @@
 // T and Z and the start distribution must sum to 1 within FileRowTol; rows
 // are renormalised as in ReadCassandra. Unknown fields are errors.
 // WriteJSON writes the entry-list form with one entry per line.
+//
+// A reward of the next state and the observation (see Rewards below) is
+// given in the entry-list form with "next" and "obs", {"action": "go",
+// "state": "s0", "next": "s1", "obs": "beep", "r": 7}; a pair (state,
+// action) has either one entry R(s, a) or entries R(s, a, s', o) (0 where
+// none is given), each of an (s', o) that can follow it (T·Z > 0).
 //
 // "ground" is the ground metric d_O on the observations, in any form
 // ReadGroundJSON reads: "discrete", a matrix with rows and columns in the

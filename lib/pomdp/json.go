@@ -3,6 +3,7 @@ package pomdp
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -199,7 +200,15 @@ type jsonObservation struct {
 type jsonReward struct {
 	Action *string  `json:"action"`
 	State  *string  `json:"state"`
+	Next   *string  `json:"next"`
+	Obs    *string  `json:"obs"`
 	R      *float64 `json:"r"`
+}
+
+// jsonDetail is an entry R(s, a, s', o) of "rewards", by index.
+type jsonDetail struct {
+	a, s, s2, o, n int
+	r              float64
 }
 
 // actionMatrices decodes the dense form {"action": matrix} of field and
@@ -348,7 +357,7 @@ func (jr *jsonReader) read(data []byte) (*Model, error) {
 	if m.Z, err = jr.observations(doc["observation_model"], m); err != nil {
 		return nil, err
 	}
-	if m.R, err = jr.rewards(doc["rewards"]); err != nil {
+	if m.R, err = jr.rewards(doc["rewards"], m); err != nil {
 		return nil, err
 	}
 	if err := m.Validate(); err != nil {
@@ -509,12 +518,15 @@ func (jr *jsonReader) observations(raw json.RawMessage, m *Model) ([]*Sparse, er
 	return zs, nil
 }
 
-func (jr *jsonReader) rewards(raw json.RawMessage) ([][]float64, error) {
+// rewards reads "rewards" (after the kernels, which the entries of
+// R(s, a, s', o) need) and sets m.Rewards.
+func (jr *jsonReader) rewards(raw json.RawMessage, m *Model) ([][]float64, error) {
 	const field = "rewards"
 	R := make([][]float64, jr.nS)
 	for s := range R {
 		R[s] = make([]float64, jr.nA)
 	}
+	m.R = R
 	switch {
 	case isNull(raw):
 		return R, nil
@@ -541,6 +553,7 @@ func (jr *jsonReader) rewards(raw json.RawMessage) ([][]float64, error) {
 			return nil, err
 		}
 		seen := make(map[[2]int]int, len(items))
+		var details []jsonDetail
 		for n, e := range items {
 			f := fmt.Sprintf("%s[%d]", field, n)
 			a, err := jr.lookup(jr.actions, f+".action", "action", e.Action)
@@ -554,15 +567,74 @@ func (jr *jsonReader) rewards(raw json.RawMessage) ([][]float64, error) {
 			if e.R == nil {
 				return nil, jr.errf(f+".r", "missing (the reward)")
 			}
+			if (e.Next == nil) != (e.Obs == nil) {
+				return nil, jr.errf(f, `give both "next" and "obs" (an entry R(s, a, s', o)) or neither (an entry R(s, a))`)
+			}
 			k := [2]int{a, s}
-			if prev, dup := seen[k]; dup {
-				return nil, jr.errf(f, "duplicate entry for action %q, state %q (also %s[%d])", *e.Action, *e.State, field, prev)
+			if prev, dup := seen[k]; dup && (e.Next == nil || items[prev].Next == nil) {
+				return nil, jr.errf(f, "duplicate entry for action %q, state %q (also %s[%d]); a pair has one entry R(s, a) or entries R(s, a, s', o)", *e.Action, *e.State, field, prev)
 			}
 			seen[k] = n
-			R[s][a] = *e.R
+			if e.Next == nil {
+				R[s][a] = *e.R
+				continue
+			}
+			s2, err := jr.lookup(jr.states, f+".next", "state", e.Next)
+			if err != nil {
+				return nil, err
+			}
+			o, err := jr.lookup(jr.obs, f+".obs", "observation", e.Obs)
+			if err != nil {
+				return nil, err
+			}
+			if m.TransitionProb(s, a, s2)*m.ObsProb(s2, a, o) == 0 {
+				return nil, jr.errf(f, "state %q, action %q cannot lead to state %q and observation %q (T·Z = 0): the reward would never be paid", *e.State, *e.Action, *e.Next, *e.Obs)
+			}
+			details = append(details, jsonDetail{a: a, s: s, s2: s2, o: o, n: n, r: *e.R})
+		}
+		if err := jr.detailRewards(details, m); err != nil {
+			return nil, err
 		}
 	}
 	return R, nil
+}
+
+// detailRewards sets R(s, a) and m.Rewards from the entries R(s, a, s', o)
+// (an entry not given is 0).
+func (jr *jsonReader) detailRewards(details []jsonDetail, m *Model) error {
+	const field = "rewards"
+	slices.SortStableFunc(details, func(x, y jsonDetail) int {
+		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.s, y.s), cmp.Compare(x.s2, y.s2), cmp.Compare(x.o, y.o))
+	})
+	for i := 1; i < len(details); i++ {
+		x, y := details[i-1], details[i]
+		if x.a == y.a && x.s == y.s && x.s2 == y.s2 && x.o == y.o {
+			n0, n1 := min(x.n, y.n), max(x.n, y.n)
+			return jr.errf(fmt.Sprintf("%s[%d]", field, n1), "duplicate entry for action %q, state %q, next %q, obs %q (also %s[%d])",
+				m.Actions[x.a], m.States[x.s], m.States[x.s2], m.Observations[x.o], field, n0)
+		}
+	}
+	rb := newRewardBuilder(m, !jr.cfg.expected)
+	for i := 0; i < len(details); {
+		a, s := details[i].a, details[i].s
+		j := i
+		for j < len(details) && details[j].a == a && details[j].s == s {
+			j++
+		}
+		row := details[i:j]
+		rb.row(s, a, func(s2, o int) float64 {
+			for len(row) > 0 && (row[0].s2 < s2 || row[0].s2 == s2 && row[0].o < o) {
+				row = row[1:]
+			}
+			if len(row) > 0 && row[0].s2 == s2 && row[0].o == o {
+				return row[0].r
+			}
+			return 0
+		})
+		i = j
+	}
+	jr.cfg.rewardsDone(rb)
+	return nil
 }
 
 // WriteJSON writes m in the JSON format described in the package
@@ -669,6 +741,16 @@ func WriteJSON(w io.Writer, m *Model) error {
 	end("],\n  \"rewards\": [")
 	for a := range m.Actions {
 		for s := range m.States {
+			if t := m.Rewards; t != nil {
+				if k := t.pair(a*len(m.States) + s); k >= 0 {
+					for i := t.Ptr[k]; i < t.Ptr[k+1]; i++ {
+						if r := t.Val[i]; r != 0 {
+							item(`"action": `, qa[a], `"state": `, qs[s], `"next": `, qs[t.Next[i]], `"obs": `, qo[t.Obs[i]], `"r": `, f(r))
+						}
+					}
+					continue
+				}
+			}
 			if r := m.R[s][a]; r != 0 {
 				item(`"action": `, qa[a], `"state": `, qs[s], `"r": `, f(r))
 			}

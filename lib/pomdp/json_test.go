@@ -249,6 +249,10 @@ func FuzzReadJSON(f *testing.F) {
 	f.Add(`{"states": ["a"], "actions": ["x"], "observations": ["p"], "discount": 1, "transitions": {"x": [[1]]}, "observation_model": {"x": [[1]]}, "rewards": {"x": [2]}}`)
 	f.Add(`{"states": ["a"], "actions": ["x"], "observations": ["p", "q"], "ground": {"name": "g", "observations": ["q", "p"], "matrix": [[0, 0.5], [0.5, 0]]}, "transitions": {"x": [[1]]}, "observation_model": {"x": [[0.5, 0.5]]}}`)
 	f.Add(`{"states": ["a"], "actions": ["x"], "observations": ["p", "q"], "ground": "discrete", "transitions": {"x": [[1]]}, "observation_model": {"x": [[0.5, 0.5]]}}`)
+	buf.Reset() // a reward of the next state and the observation
+	if m, err := ReadCassandra(strings.NewReader(detailPOMDP), "detail.pomdp"); err == nil && WriteJSON(&buf, m) == nil {
+		f.Add(buf.String())
+	}
 	f.Add(`[]`)
 	f.Add(`{"states": null}`)
 	f.Fuzz(func(t *testing.T, src string) {

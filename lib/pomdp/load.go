@@ -83,6 +83,24 @@ type readConfig struct {
 	lenient    bool
 	note       func(string)
 	source     *Source // filled when not nil (Describe)
+	expected   bool    // ExpectedRewards
+}
+
+// ExpectedRewards makes a reader keep only the expected reward R(s, a) of
+// a file whose rewards depend on the next state or the observation: the
+// model's Rewards is nil and R is the same expectation as without the
+// option (no value changes). Describe reports how many entries were
+// dropped. Without it such rewards are kept in Model.Rewards.
+func ExpectedRewards() ReadOption {
+	return func(c *readConfig) { c.expected = true }
+}
+
+// rewardsDone stores the table b built and reports what was dropped.
+func (c *readConfig) rewardsDone(b *rewardBuilder) {
+	b.done()
+	if c.source != nil {
+		c.source.DroppedRewards = b.dropped
+	}
 }
 
 func newReadConfig(opts []ReadOption) readConfig {

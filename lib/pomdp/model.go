@@ -36,8 +36,16 @@ type Model struct {
 	// Z[a] is the observation kernel of action a: rows s' (the state
 	// arrived in), columns o.
 	Z []*Sparse
-	// R[s][a] is the expected immediate reward of action a in state s.
+	// R[s][a] is the expected immediate reward of action a in state s,
+	// the reward every value computation uses (the value of a policy
+	// depends on the rewards only through it).
 	R [][]float64
+	// Rewards, when not nil, is the reward R(s, a, s', o) that a file gave
+	// depending on the next state or the observation, kept entry for entry
+	// (sparse: see RewardTable) so that writing the model loses nothing; R
+	// is its expectation. Readers fill it unless ExpectedRewards is given;
+	// it is nil when the rewards depend only on s and a.
+	Rewards *RewardTable
 	// B0 is the initial belief over states.
 	B0 []float64
 
@@ -149,7 +157,9 @@ func (m *Model) entryErr(field string, a, s, s2, o int, format string, args ...a
 }
 
 // Validate checks sizes, finiteness, non-negativity and row sums (within
-// RowTol) of T, Z and b0, finiteness of R, uniqueness of names, and that
+// RowTol) of T, Z and b0, finiteness of R, the reward table Rewards when
+// set (its entries are the (s', o) that can follow each of its pairs, and
+// R(s, a) is their expectation), uniqueness of names, and that
 // Ground, when set, is a metric on the observations (ot.NewMetric). It
 // returns an *EntryError naming the first offending entry.
 func (m *Model) Validate() error {
@@ -241,6 +251,9 @@ func (m *Model) Validate() error {
 			}
 		}
 	}
+	if err := m.checkRewardTable(); err != nil {
+		return err
+	}
 	if len(m.B0) != nS {
 		return m.entryErr("b0", -1, -1, -1, -1, "has %d entries for %d states", len(m.B0), nS)
 	}
@@ -290,6 +303,23 @@ func (m *Model) checkKernel(a int, k Kernel) error {
 		// O(Σ d²) instead of O(|S|·nnz per row).
 		if err := kr.check(); err != nil {
 			return m.entryErr("T", a, -1, -1, -1, "%v", err)
+		}
+		return nil
+	}
+	if sp, ok := k.(*Sparse); ok {
+		// Direct access: a closure per row would cost an allocation per row.
+		for s := 0; s < nS; s++ {
+			sum := 0.0
+			cols, vals := sp.Row(s)
+			for i, p := range vals {
+				if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
+					return m.entryErr("T", a, s, cols[i], -1, "probability %v is not a finite non-negative number", p)
+				}
+				sum += p
+			}
+			if !(math.Abs(sum-1) <= RowTol) {
+				return m.entryErr("T", a, s, -1, -1, "row sums to %.12g, want 1 (within %g)", sum, RowTol)
+			}
 		}
 		return nil
 	}

@@ -2,6 +2,7 @@ package pomdp
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -18,8 +19,10 @@ import (
 //
 // A document is a <pomdpx> element holding <Description> (ignored),
 // <Discount>, <Variable>, <InitialStateBelief>, <StateTransitionFunction>,
-// <ObsFunction> and <RewardFunction>, each at most once, with <Variable>
-// before the functions (the reader makes one pass over the file).
+// <ObsFunction> and <RewardFunction>, each at most once and in any order,
+// as SARSOP's parser accepts them (a section that comes before <Variable>
+// is skipped and read once the variables are known; errors in it still
+// name its own lines).
 //
 //   - <StateVar vnamePrev="x_0" vnameCurr="x_1" fullyObs="true|false">,
 //     <ObsVar vname="o">, <ActionVar vname="a"> hold a <ValueEnum> (names
@@ -96,15 +99,23 @@ import (
 // with no fully observed variable and no observation variable has one
 // observation, "none".
 //
-// Rewards: the file's reward is the sum of its <Func> tables and may depend
-// on the action, the current and next state and the observation. A Model
-// holds the expected immediate reward
+// Rewards: the file's reward r(a, s, s', o) is the sum of its <Func>
+// tables and may depend on the action, the current and next state
+// variables and the observation variables. The model's R is the expected
+// immediate reward
 //
 //	R(s, a) = Σ_{s'} T(s, a, s') Σ_o Z(s', a, o) r(a, s, s', o),
 //
-// the reduction SARSOP's parser applies (and ReadCassandra): every expected
-// value this module computes is unchanged by it. A reward of the action
-// and the current state only is copied exactly.
+// the reduction SARSOP's parser applies (and ReadCassandra), which every
+// value this module computes uses. A reward of the action and the current
+// state only is copied exactly, and so is one that takes a single value on
+// every (s', o) that can follow (s, a). Where r depends on the next state
+// or the observation, the flat r(s, a, s', o) is kept, entry for entry, in
+// Model.Rewards (see RewardTable), so that WritePOMDPX, WriteCassandra and
+// WriteJSON write it again; ExpectedRewards keeps the expectation only. A
+// <Func> with more rows than |S|·|A| and 2^20 (a reward of the action,
+// both states and the observation of a large model) is kept sparse: only
+// the rows its entries give.
 //
 // The discount is <Discount> (required, in [0, 1]).
 //
@@ -131,6 +142,14 @@ import (
 // beyond the numbers written in the file, the reward tables, the non-zero
 // entries of the flat kernels and the visits of the reward reduction.
 //
+// Renamed names. Comments before the root element of the form
+//
+//	<!-- pomdpq-rename states two_words "two words" -->
+//
+// (see Rename), which WritePOMDPX writes for names the format cannot
+// hold, rename the written name (a state, action or observation of the
+// flat model) back to the original; Describe reports them.
+//
 // The encodings UTF-8, US-ASCII and ISO-8859-1 (Latin-1) are read.
 // Reading takes time linear in the file plus the expanded table entries
 // plus the non-zeros of the flat model.
@@ -145,17 +164,83 @@ func ReadPOMDPX(r io.Reader, name string, opts ...ReadOption) (*Model, error) {
 // readPOMDPX reads a POMDPX document held in memory.
 func readPOMDPX(data []byte, name string, opts ...ReadOption) (*Model, error) {
 	p := &pxParser{file: name, cfg: newReadConfig(opts), ids: map[string]pxRef{}}
+	if src := p.cfg.source; src != nil {
+		*src = Source{Format: "pomdpx"}
+	}
 	sc, err := newXMLScanner(data)
 	if err != nil {
 		return nil, p.xmlError(err)
 	}
 	p.sc = sc
+	renames, lines, err := prologRenames(sc.data, name)
+	if err != nil {
+		return nil, err
+	}
 	m, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
+	if err := RestoreNames(m, renames); err != nil {
+		var re *RenameError
+		line := 0
+		if errors.As(err, &re) {
+			line = lines[re.Index]
+		}
+		return nil, &ParseError{File: name, Line: line, Field: "rename comment", Msg: err.Error(), Err: err}
+	}
+	if src := p.cfg.source; src != nil {
+		src.Renames = renames
+	}
 	m.Name = modelName(name)
 	return m, nil
+}
+
+// prologRenames reads the rename comments (see Rename) among the comments
+// before the root element, which WritePOMDPX writes for names the format
+// cannot hold. It returns them with their lines, or a *ParseError naming
+// the line of a rename comment it cannot read. Anything it does not
+// understand ends the prolog; the scanner checks the document.
+func prologRenames(data []byte, file string) ([]Rename, []int, error) {
+	var rs []Rename
+	var lines []int
+	line, i := 1, 0
+	for i < len(data) {
+		switch c := data[i]; {
+		case isXMLSpace(c):
+			if c == '\n' {
+				line++
+			}
+			i++
+			continue
+		case bytes.HasPrefix(data[i:], []byte("<?")):
+			end := bytes.Index(data[i:], []byte("?>"))
+			if end < 0 {
+				return rs, lines, nil
+			}
+			line += bytes.Count(data[i:i+end], []byte{'\n'})
+			i += end + 2
+			continue
+		case bytes.HasPrefix(data[i:], []byte("<!--")):
+			end := bytes.Index(data[i+4:], []byte("-->"))
+			if end < 0 {
+				return rs, lines, nil
+			}
+			text := data[i+4 : i+4+end]
+			r, ok, err := ParseRename(string(text))
+			if err != nil {
+				return nil, nil, &ParseError{File: file, Line: line, Field: "rename comment", Msg: err.Error()}
+			}
+			if ok {
+				rs = append(rs, r)
+				lines = append(lines, line)
+			}
+			line += bytes.Count(data[i:i+4+end], []byte{'\n'})
+			i += 4 + end + 3
+			continue
+		}
+		break
+	}
+	return rs, lines, nil
 }
 
 type pxKind uint8
@@ -201,6 +286,14 @@ const (
 	secReward = "RewardFunction"
 )
 
+// pxDeferred is a function section that came before <Variable>: the
+// reader skips it and comes back to it when the variables are known.
+type pxDeferred struct {
+	name string
+	line int
+	at   xmlMark // the scanner just after the section's start tag
+}
+
 type pxParser struct {
 	sc   *xmlScanner
 	file string
@@ -214,6 +307,7 @@ type pxParser struct {
 	discount                      float64
 	discountLine                  int
 	seen                          map[string]int // line of each top-level element read
+	later                         []pxDeferred   // function sections read before <Variable>
 	funcs                         []*pxFunc
 
 	// scratch buffers reused across entries
@@ -222,6 +316,15 @@ type pxParser struct {
 	nums        []float64
 	pos, ts     []int
 	odo         odometer
+	last        []pxLast // per <Instance> position: the last value looked up
+}
+
+// pxLast remembers the value an <Instance> position named last: entries
+// in file order mostly repeat the action and the parent state.
+type pxLast struct {
+	v   *pxVar
+	tok []byte
+	idx int
 }
 
 func (p *pxParser) errAt(line int, field, format string, args ...any) *ParseError {
@@ -245,6 +348,33 @@ func (p *pxParser) spend(line int, field string, n int64) error {
 type pxElem struct {
 	name  string
 	attrs []xmlAttr
+}
+
+// internName returns the element name b as a string, without allocating
+// for the names of the format (the elements of a large file are millions
+// of <Entry>, <Instance> and <ProbTable>).
+func internName(b []byte) string {
+	switch string(b) {
+	case "Entry":
+		return "Entry"
+	case "Instance":
+		return "Instance"
+	case "ProbTable":
+		return "ProbTable"
+	case "ValueTable":
+		return "ValueTable"
+	case "CondProb":
+		return "CondProb"
+	case "Func":
+		return "Func"
+	case "Var":
+		return "Var"
+	case "Parent":
+		return "Parent"
+	case "Parameter":
+		return "Parameter"
+	}
+	return string(b)
 }
 
 func localName(b []byte) []byte {
@@ -277,7 +407,10 @@ func (p *pxParser) eof(elem string, open int) error {
 	return p.errAt(p.line, elem, "unexpected end of file inside <%s> (opened at line %d)", elem, open)
 }
 
-func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// xmlSpace marks the white space of XML.
+var xmlSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+func isXMLSpace(c byte) bool { return xmlSpace[c] }
 
 func isBlank(b []byte) bool {
 	for _, c := range b {
@@ -302,7 +435,10 @@ func (p *pxParser) children(parent string, open int, fn func(se pxElem, line int
 		case xmlEOF:
 			return p.eof(parent, open)
 		case xmlStart:
-			se := pxElem{name: string(localName(p.sc.name)), attrs: append([]xmlAttr(nil), p.sc.attrs...)}
+			se := pxElem{name: internName(localName(p.sc.name))}
+			if len(p.sc.attrs) > 0 {
+				se.attrs = append([]xmlAttr(nil), p.sc.attrs...)
+			}
 			if err := fn(se, p.line); err != nil {
 				return err
 			}
@@ -451,7 +587,9 @@ func (p *pxParser) parse() (*Model, error) {
 			return p.parseVariables(line)
 		case secBelief, secTrans, secObs, secReward:
 			if _, ok := p.seen["Variable"]; !ok {
-				return p.errAt(line, name, "<%s> comes before <Variable>; this reader needs the variables first (move <Variable> up)", name)
+				// Read it once the variables are known.
+				p.later = append(p.later, pxDeferred{name: name, line: line, at: p.sc.mark()})
+				return p.skip(name, line)
 			}
 			return p.parseFunctions(name, line)
 		case "TerminalStateRewardFunction":
@@ -476,6 +614,15 @@ func (p *pxParser) parse() (*Model, error) {
 			continue
 		}
 		return nil, p.errAt(p.line, "", "content after </pomdpx>")
+	}
+	// Sections that came before <Variable>, in file order.
+	if _, ok := p.seen["Variable"]; ok {
+		for _, d := range p.later {
+			p.sc.reset(d.at)
+			if err := p.parseFunctions(d.name, d.line); err != nil {
+				return nil, err
+			}
+		}
 	}
 	p.sc = nil // the document is no longer needed
 	return p.finish()

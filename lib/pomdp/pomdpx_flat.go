@@ -324,7 +324,8 @@ func (b *pxBuild) guess(section string) int {
 
 // rewards returns R(s, a), the expected immediate reward: the sum of the
 // reward functions, averaged over T and Z where they depend on the next
-// state or the observation.
+// state or the observation; such rewards are kept in m.Rewards (unless
+// ExpectedRewards).
 func (b *pxBuild) rewards(m *Model) ([][]float64, error) {
 	p := b.p
 	flat := make([]float64, p.nS*p.nA)
@@ -332,51 +333,55 @@ func (b *pxBuild) rewards(m *Model) ([][]float64, error) {
 	for s := range R {
 		R[s] = flat[s*p.nA : (s+1)*p.nA : (s+1)*p.nA]
 	}
+	m.R = R
+	var simple, detail []*pxFunc // rewards of (a, s) only; of s' or o too
 	for _, v := range p.rewards {
 		f := v.fn
-		next, obs := false, false
+		dep := false
 		for i, s := range f.srcs {
-			next = next || s.from == srcNext || s.from == srcObs
-			obs = obs || s.from == srcObs
+			dep = dep || s.from == srcNext || s.from == srcObs
 			if s.from == srcObs && !p.useObs() {
 				return nil, p.errAt(f.line, f.field("Parent"), "every state variable is fully observed, so the model is an MDP whose observation variables are ignored (as SARSOP does); the reward cannot depend on %s", f.parents[i].name)
 			}
 		}
-		for a := 0; a < p.nA; a++ {
-			digits(b.ad, a, p.actions)
-			for s := 0; s < p.nS; s++ {
-				digits(b.sd, s, p.states)
-				if !next {
-					R[s][a] += f.vals[b.row(f)]
-					continue
-				}
-				// Pay for the visits before making them.
-				visits := int64(0)
-				m.T[a].Entries(s, func(s2 int, _ float64) {
-					visits++
-					if obs {
-						visits += int64(m.Z[a].RowPtr[s2+1]-m.Z[a].RowPtr[s2]) - 1
-					}
-				})
-				if err := p.spendIn(f, "", f.line, visits); err != nil {
-					return nil, err
-				}
-				sum := 0.0
-				m.T[a].Entries(s, func(s2 int, pt float64) {
-					digits(b.nd, s2, p.states)
-					if !obs {
-						sum += pt * f.vals[b.row(f)]
-						return
-					}
-					cols, vals := m.Z[a].Row(s2)
-					for k, o := range cols {
-						digits(b.od, o%p.nOv, p.obs)
-						sum += pt * vals[k] * f.vals[b.row(f)]
-					}
-				})
-				R[s][a] += sum
-			}
+		if dep {
+			detail = append(detail, f)
+		} else {
+			simple = append(simple, f)
 		}
 	}
+	rb := newRewardBuilder(m, !p.cfg.expected)
+	for a := 0; a < p.nA; a++ {
+		digits(b.ad, a, p.actions)
+		for s := 0; s < p.nS; s++ {
+			digits(b.sd, s, p.states)
+			base := 0.0
+			for _, f := range simple {
+				base += f.value(b.row(f))
+			}
+			if len(detail) == 0 {
+				R[s][a] = base
+				continue
+			}
+			// Pay for the visits before making them.
+			if err := p.spendIn(detail[0], "", detail[0].line, rb.visits(s, a)*int64(len(detail))); err != nil {
+				return nil, err
+			}
+			last := -1
+			rb.row(s, a, func(s2, o int) float64 {
+				if s2 != last {
+					digits(b.nd, s2, p.states)
+					last = s2
+				}
+				digits(b.od, o%p.nOv, p.obs)
+				r := base
+				for _, f := range detail {
+					r += f.value(b.row(f))
+				}
+				return r
+			})
+		}
+	}
+	p.cfg.rewardsDone(rb)
 	return R, nil
 }

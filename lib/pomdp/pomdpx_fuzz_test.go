@@ -26,6 +26,10 @@ func pxSeeds(f *testing.F) {
 	f.Add([]byte(pxDoc(pxFactVars, cp("x_0", "null", "x0|1")+cp("y_0", "x_0", "x0 -|0.4 0.6", "x1 -|uniform"),
 		cp("x_1", "act x_0", "go - -|0.7 0.3 0.2 0.8")+cp("y_1", "act x_1 y_0", "go x0 * -|0.9 0.1", "go x1 - -|identity"),
 		cp("o", "act y_1", "go - -|0.8 0.2 0.25 0.75"), fn("r1", "act y_0", "go y1|5")+fn("r2", "act x_1 o", "go x1 o1|2"))))
+	f.Add([]byte(detailPOMDPX)) // a reward of s' and o: a reward table
+	twoRewards := strings.NewReplacer("<Variable>", `<Variable><RewardVar vname="r2"/>`,
+		"</RewardFunction>", fn("r2", "s_0 s_1 o", "- left -|1 2 3 4", "right right quiet|3")+"</RewardFunction>").Replace(detailPOMDPX)
+	f.Add([]byte(twoRewards))
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><!DOCTYPE pomdpx [<!ENTITY x "y">]><pomdpx a='&lt;&#65;'><![CDATA[<x>]]></pomdpx>`))
 }
 

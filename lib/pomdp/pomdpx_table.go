@@ -25,12 +25,70 @@ type pxFunc struct {
 	acc  pxAccum   // CondProb entries in file order, until resolved
 	vals []float64 // Func: the value of each row (0 when never given)
 
+	// A Func with more rows than pxDenseFunc is sparse: the cells its
+	// entries write, in file order, then (resolved) the rows given, in
+	// increasing order, with the last value written.
+	sparse bool
+	cells  []pxFuncCell
+	srows  []int
+	svals  []float64
+
 	// A resolved CondProb in compressed rows.
 	ptr []int
 	col []int32
 	val []float64
 
 	srcs []pxSrc // where each parent's value comes from (set by the flat build)
+}
+
+// pxDenseFunc is the number of rows up to which a <Func> table is
+// allocated whole, also when it has more rows than |S|·|A| (the size of
+// R, up to which it always is); a larger one (a reward of the action, the
+// current and next state and the observation of a large flat model) keeps
+// the rows its entries give.
+const pxDenseFunc = 1 << 20
+
+type pxFuncCell struct {
+	row int
+	val float64
+}
+
+// set writes the value of a row of a Func.
+func (f *pxFunc) set(row int, v float64) {
+	if f.sparse {
+		f.cells = append(f.cells, pxFuncCell{row, v})
+		return
+	}
+	f.vals[row] = v
+}
+
+// value returns the value of a row of a Func (0 when never given).
+func (f *pxFunc) value(row int) float64 {
+	if !f.sparse {
+		return f.vals[row]
+	}
+	k := sort.SearchInts(f.srows, row)
+	if k < len(f.srows) && f.srows[k] == row {
+		return f.svals[k]
+	}
+	return 0
+}
+
+// resolveFunc sorts the cells of a sparse Func by row, the last written
+// value of a row winning.
+func (f *pxFunc) resolveFunc() {
+	if !f.sparse {
+		return
+	}
+	sort.SliceStable(f.cells, func(i, j int) bool { return f.cells[i].row < f.cells[j].row })
+	for i, c := range f.cells {
+		if i+1 < len(f.cells) && f.cells[i+1].row == c.row {
+			continue // a later entry replaces it
+		}
+		f.srows = append(f.srows, c.row)
+		f.svals = append(f.svals, c.val)
+	}
+	f.cells = nil
 }
 
 // field names the function in error messages, e.g.
@@ -180,6 +238,7 @@ func (p *pxParser) parseFunc(section, elem string, open int) error {
 			return err
 		}
 	}
+	f.resolveFunc()
 	p.funcs = append(p.funcs, f)
 	return nil
 }
@@ -233,10 +292,19 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		}
 		v.fn = f
 	}
-	seen := map[*pxVar]string{}
+	// A parent may appear once; a state variable's previous and next
+	// values (x_0 and x_1) are two parents, as in a reward of both.
+	type parentKey struct {
+		v    *pxVar
+		next bool
+	}
+	seen := map[parentKey]string{}
 	var parts []string
 	rows := int64(1)
 	limit := min(p.cfg.maxEntries, math.MaxInt32-1)
+	if !f.prob {
+		limit = 1 << 62 // a large reward table is sparse
+	}
 	for _, name := range parents {
 		r, ok := p.ids[name]
 		if !ok {
@@ -245,10 +313,10 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		if err := p.checkParent(f, r, parentLine); err != nil {
 			return nil, err
 		}
-		if other, dup := seen[r.v]; dup {
-			return nil, p.errAt(parentLine, f.field("Parent"), "%s and %s are the same variable", other, name)
+		if _, dup := seen[parentKey{r.v, r.next}]; dup {
+			return nil, p.errAt(parentLine, f.field("Parent"), "%s appears twice", name)
 		}
-		seen[r.v] = name
+		seen[parentKey{r.v, r.next}] = name
 		f.parents = append(f.parents, r)
 		parts = append(parts, fmt.Sprintf("%s (%d)", name, r.v.size()))
 		if rows <= limit {
@@ -260,7 +328,8 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		e.Err = ErrTooLarge
 		return nil, e
 	}
-	if !f.prob { // a reward table is allocated whole
+	dense := rows <= max(pxDenseFunc, int64(p.nS)*int64(p.nA))
+	if !f.prob && dense { // a small reward table is allocated whole
 		if err := p.spend(parentLine, f.field("Parent"), rows); err != nil {
 			return nil, err
 		}
@@ -272,9 +341,12 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		f.strides[i] = st
 		st *= f.parents[i].v.size()
 	}
-	if f.prob {
+	switch {
+	case f.prob:
 		f.acc.sorted = true
-	} else {
+	case !dense:
+		f.sparse = true
+	default:
 		f.vals = make([]float64, f.nRows)
 	}
 	return f, nil
@@ -394,6 +466,9 @@ func (p *pxParser) apply(f *pxFunc, instLine, tableLine int) error {
 	if cap(p.pos) < want {
 		p.pos = make([]int, want)
 	}
+	for len(p.last) < want {
+		p.last = append(p.last, pxLast{})
+	}
 	pos := p.pos[:want]
 	for i, t := range toks {
 		r := f.child
@@ -406,11 +481,26 @@ func (p *pxParser) apply(f *pxFunc, instLine, tableLine int) error {
 		case len(t) == 1 && t[0] == '-':
 			pos[i] = posDash
 		default:
+			c := &p.last[i]
+			if c.v == r.v {
+				// The same value as in the last entry, or the next one (the
+				// rows of a flat table in order) spare a map look-up.
+				if bytes.Equal(c.tok, t) {
+					pos[i] = c.idx
+					continue
+				}
+				if k := c.idx + 1; k < len(r.v.values) && r.v.values[k] == string(t) {
+					pos[i] = k
+					c.tok, c.idx = append(c.tok[:0], t...), k
+					continue
+				}
+			}
 			k, ok := r.v.index[string(t)]
 			if !ok {
 				return p.errAt(instLine, f.field("Instance"), "%q is not a value of %s (%s)", clip(string(t)), r.name, preview(r.v.values))
 			}
 			pos[i] = k
+			c.v, c.tok, c.idx = r.v, append(c.tok[:0], t...), k
 		}
 	}
 	if !f.prob {
@@ -452,6 +542,10 @@ func (p *pxParser) numbers(f *pxFunc, line int) ([]float64, error) {
 			nums = append(nums, float64(t[0]-'0'))
 			continue
 		}
+		if v, ok := simpleDecimal(t); ok && (!f.prob || v >= 0) {
+			nums = append(nums, v)
+			continue
+		}
 		v, err := strconv.ParseFloat(string(t), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			what := "a number"
@@ -470,6 +564,50 @@ func (p *pxParser) numbers(f *pxFunc, line int) ([]float64, error) {
 	}
 	p.nums = nums
 	return nums, nil
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// simpleDecimal parses t of the form [-]digits[.digits] whose digits, as
+// an integer, are below 2^53 and whose fraction has at most 22 digits:
+// the value is then the integer divided by an exact power of ten, one
+// correctly rounded operation, so it equals strconv.ParseFloat's. Other
+// forms (exponents, long mantissas, "+", "inf") return ok false.
+func simpleDecimal(t []byte) (v float64, ok bool) {
+	i, neg := 0, false
+	if len(t) > 0 && t[0] == '-' {
+		neg, i = true, 1
+	}
+	var mant uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			if mant >= 1<<53 {
+				return 0, false
+			}
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || frac >= len(pow10) {
+		return 0, false
+	}
+	v = float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 func kwLike(t []byte) bool {
@@ -723,7 +861,7 @@ func (p *pxParser) applyFunc(f *pxFunc, pos []int, line int) error {
 	if err := p.spendIn(f, "ValueTable", line, max(0, combos-int64(len(nums)))); err != nil {
 		return err
 	}
-	o.run(base, func(row, toff int) { f.vals[row] = nums[toff] })
+	o.run(base, func(row, toff int) { f.set(row, nums[toff]) })
 	return nil
 }
 

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -423,7 +425,8 @@ func TestReadPOMDPXErrors(t *testing.T) {
 		{"no discount", strings.Replace(good, "<Discount>0.9</Discount>", "", 1), "no <Discount>"},
 		{"discount out of range", strings.Replace(good, "<Discount>0.9</Discount>", "<Discount>1.5</Discount>", 1), "t.pomdpx:3: Discount: discount 1.5 outside [0, 1]"},
 		{"unknown element", strings.Replace(good, "<Discount>", "<Discounts>0.9</Discounts><Discount>", 1), "t.pomdpx:3: Discounts: unknown element <Discounts> in <pomdpx>"},
-		{"functions first", "<pomdpx><StateTransitionFunction/></pomdpx>", "<StateTransitionFunction> comes before <Variable>"},
+		{"functions without variables", "<pomdpx><Discount>1</Discount><StateTransitionFunction/></pomdpx>", "t.pomdpx: pomdpx: no <Variable>"},
+
 		{"unknown value", pxModel2(cp("s_1", "act s_0", "* - -|identity", "a s2 s0|1")), `t.pomdpx:11: StateTransitionFunction s_1 Instance: "s2" is not a value of s_0 (2 values: s0, s1)`},
 		{"wrong instance length", pxModel2(cp("s_1", "act s_0", "* -|identity")), "StateTransitionFunction s_1 Instance: has 2 values, want 3 (act, s_0, s_1)"},
 		{"wrong table length", pxModel2(cp("s_1", "act s_0", "* - -|0.5 0.5 1")), `ProbTable: has 3 numbers, want 4 (one per combination of the "-" positions: s_0 (2 values) × s_1 (2 values))`},
@@ -438,6 +441,7 @@ func TestReadPOMDPXErrors(t *testing.T) {
 		{"observation of a previous value", pxDoc(pxVars2, pxBelief2, cp("s_1", "act s_0", "* - -|identity"), cp("o", "act s_0", "* * -|uniform"), ""), "ObsFunction o Parent: an observation depends on next values; s_0 is a vnamePrev (use s_1)"},
 		{"transition of a previous value", pxDoc(pxVars2, pxBelief2, cp("s_0", "act s_0", "* - -|identity"), "", ""), `StateTransitionFunction Var: "s_0" is a vnamePrev`},
 		{"hidden next parent", strings.Replace(pxDoc(pxFactVars, "", cp("y_1", "act x_1 y_0", "* * * -|uniform"), "", ""), `fullyObs="true"`, "", 1), "StateTransitionFunction y_1 Parent: a transition may depend on the next value x_1 only if x_1 is fully observed and y_1 is not"},
+		{"parent twice", pxModel2(cp("s_1", "act s_0 act", "* * * -|uniform")), `t.pomdpx:9: StateTransitionFunction s_1 Parent: act appears twice`},
 		{"undeclared parent", pxModel2(cp("s_1", "act z_0", "* * -|uniform")), `StateTransitionFunction s_1 Parent: "z_0" is not a declared variable`},
 		{"duplicate value", strings.Replace(good, "<ValueEnum>s0 s1</ValueEnum>", "<ValueEnum>s0 s0</ValueEnum>", 1), `ValueEnum: value "s0" appears twice`},
 		{"duplicate variable", strings.Replace(good, `<ObsVar vname="o">`, `<ObsVar vname="s_0">`, 1), `variable name "s_0" is declared twice`},
@@ -460,6 +464,49 @@ func TestReadPOMDPXErrors(t *testing.T) {
 				t.Errorf("err = %v\nwant it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadPOMDPXElementOrder: the sections of <pomdpx> may come in any
+// order, as SARSOP's parser (a DOM) accepts them; a section before
+// <Variable> gives the same model as in the usual order, and an error in
+// it names its own line.
+func TestReadPOMDPXElementOrder(t *testing.T) {
+	parts := map[string]string{
+		"D": "<Discount>0.9</Discount>\n",
+		"V": "<Variable>\n" + pxVars2 + "\n</Variable>\n",
+		"B": "<InitialStateBelief>\n" + pxBelief2 + "\n</InitialStateBelief>\n",
+		"T": "<StateTransitionFunction>\n" + cp("s_1", "act s_0", "* - -|identity", "b s0 -|0.5 0.5") + "</StateTransitionFunction>\n",
+		"O": "<ObsFunction>\n" + cp("o", "act s_1", "* - -|0.6 0.4 0.1 0.9") + "</ObsFunction>\n",
+		"R": "<RewardFunction>\n" + fn("r", "act s_0", "a s1|2", "b *|-1") + "</RewardFunction>\n",
+	}
+	doc := func(order string) string {
+		var b strings.Builder
+		b.WriteString("<pomdpx version=\"1.0\">\n")
+		for _, k := range order {
+			b.WriteString(parts[string(k)])
+		}
+		b.WriteString("</pomdpx>\n")
+		return b.String()
+	}
+	want := dense2(t, [][]float64{{1, 0}, {0, 1}}, [][]float64{{0.5, 0.5}, {0, 1}})
+	for _, order := range []string{"DVBTOR", "BTORVD", "RDOVTB", "TVDBRO"} {
+		m, err := readPX(doc(order))
+		if err != nil {
+			t.Errorf("order %s: %v", order, err)
+			continue
+		}
+		if err := sameModel(m, want); err != nil {
+			t.Errorf("order %s: %v", order, err)
+		}
+	}
+	// An error in the transition table, which comes first: line 3 holds
+	// <CondProb> (line 1 <pomdpx>, line 2 <StateTransitionFunction>) and
+	// line 4 the bad entry.
+	parts["T"] = "<StateTransitionFunction>\n" + cp("s_1", "act s_0", "* - -|0.5 0.5 1") + "</StateTransitionFunction>\n"
+	_, err := readPX(doc("TDVBOR"))
+	if wantErr := `t.pomdpx:4: StateTransitionFunction s_1 ProbTable: has 3 numbers, want 4`; err == nil || !strings.Contains(err.Error(), wantErr) {
+		t.Errorf("err = %v, want %q", err, wantErr)
 	}
 }
 
@@ -527,6 +574,36 @@ func TestLoadFilePOMDPX(t *testing.T) {
 		}
 		if err := sameModel(back, m); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestSimpleDecimal: the reader's fast path for plain decimals gives
+// exactly strconv.ParseFloat's value, and leaves every other form to it.
+func TestSimpleDecimal(t *testing.T) {
+	for _, s := range []string{"0", "1", "-0", "0.5", "-2.5", "0.1", "0.3", "0.00048828125", "123456789012345", "9007199254740991",
+		"0.10770795105162456", "1.", ".25", "5e-1", "+1", "1e22", "", "-", ".", "1.2.3", "inf", "0x1p-2", "00012.500", "0.0000000000000000000001", "0.00000000000000000000001"} {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, ok := simpleDecimal([]byte(s))
+		if ok && (werr != nil || math.Float64bits(got) != math.Float64bits(want)) {
+			t.Errorf("simpleDecimal(%q) = %v, ParseFloat gives %v (%v)", s, got, want, werr)
+		}
+	}
+	// Random decimals of up to 15 digits with up to 22 after the point.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		digits := strconv.FormatUint(rng.Uint64N(1_000_000_000_000_000), 10)
+		k := rng.IntN(len(digits) + 8)
+		s := digits
+		if k > len(digits) {
+			s = "0." + strings.Repeat("0", k-len(digits)) + digits
+		} else if k > 0 {
+			s = digits[:len(digits)-k] + "." + digits[len(digits)-k:]
+		}
+		want, _ := strconv.ParseFloat(s, 64)
+		got, ok := simpleDecimal([]byte(s))
+		if !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("simpleDecimal(%q) = %v (%v), ParseFloat gives %v", s, got, ok, want)
 		}
 	}
 }

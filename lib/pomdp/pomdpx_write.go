@@ -18,6 +18,10 @@ const (
 	pxObsVar    = "obs_sensor"
 	pxActionVar = "action_agent"
 	pxRewardVar = "reward_agent"
+	// pxRewardDetail is the second reward variable, written for a model
+	// with a reward table (Model.Rewards): its Func gives R(s, a, s', o)
+	// on the table's pairs, reward_agent's gives R(s, a) on the others.
+	pxRewardDetail = "reward_detail"
 )
 
 // WritePOMDPX writes m in the POMDPX format as a flat model, one state
@@ -31,35 +35,42 @@ const (
 // The variables are state_0/state_1, obs_sensor, action_agent and
 // reward_agent. A space whose names are SARSOP's implicit names (s0, s1, …
 // for states, o0, … for observations, a0, … for actions) is written as
-// <NumValues>, otherwise as <ValueEnum>; every name must be a value the
-// format can hold (see pomdpxName), or WritePOMDPX returns an error naming
-// it. The model's name is the id of <pomdpx> and its <Description>.
+// <NumValues>, otherwise as <ValueEnum>, XML-escaped. A name the format
+// cannot hold as a value (empty, "*" or "-", the wildcards of <Instance>,
+// or with white space or a character XML cannot hold) is written under
+// another name chosen by SafeNames, as WriteCassandra does ("two words"
+// becomes "two_words"), and the renames are listed in comments before the
+// root element,
+//
+//	<!-- pomdpq-rename states two_words "two words" -->
+//
+// which ReadPOMDPX reads to restore the original names; other readers see
+// an ordinary file with the written names. POMDPXRenames returns the
+// renames without writing. The model's name is the id of <pomdpx> and its
+// <Description>.
 //
 // Each action's kernel is written in the smallest of the forms the format
 // offers: "identity"; one distribution for every row ("a * -"); the whole
 // matrix ("a - -"); or row by row, each row as single entries
 // ("a s s'") or as a list ("a s -"). Rewards R(s, a) are written per
 // action as "a *" when constant, else as a list over states or single
-// entries, zeros omitted. The file size is O(nnz(T) + nnz(Z) + |S|·|A|) and
+// entries, zeros omitted. A model with a reward table (Model.Rewards) has a
+// second reward variable, reward_detail, whose Func of action_agent,
+// state_0, state_1 and obs_sensor holds the table's non-zero entries, one
+// <Entry> each, while reward_agent is 0 on the table's pairs: the sum, the
+// file's reward, is R(s, a, s', o), and ReadPOMDPX gives back the same
+// table and the same R. The file size is O(nnz(T) + nnz(Z) + |S|·|A|) and
 // never O(|S|²) unless a kernel is dense.
 //
-// It returns the first write error or an error for a name the format
-// cannot hold. It does not validate m.
+// It returns the first write error. It does not validate m.
 func WritePOMDPX(w io.Writer, m *Model) error {
-	states, err := pxNames("state", m.States, "s")
+	sp, renames, err := pomdpxNames(m)
 	if err != nil {
 		return err
 	}
-	actions, err := pxNames("action", m.Actions, "a")
-	if err != nil {
-		return err
-	}
-	obs, err := pxNames("observation", m.Observations, "o")
-	if err != nil {
-		return err
-	}
+	states, actions, obs := sp[0], sp[1], sp[2]
 	pw := &pxWriter{w: bufio.NewWriterSize(w, 1<<16)}
-	pw.header(m)
+	pw.header(m, renames)
 	pw.variables(m, states, actions, obs)
 	pw.belief(m, states)
 	pw.s("<StateTransitionFunction>\n<CondProb>\n<Var>" + pxStateCurr + "</Var>\n<Parent>" + pxActionVar + " " + pxStatePrev + "</Parent>\n<Parameter type=\"TBL\">\n")
@@ -72,9 +83,45 @@ func WritePOMDPX(w io.Writer, m *Model) error {
 		pw.kernel(actions.tokens[a], m.Z[a], states.tokens, obs.tokens)
 	}
 	pw.s("</Parameter>\n</CondProb>\n</ObsFunction>\n")
-	pw.rewards(m, states, actions)
+	pw.rewards(m, states, actions, obs)
 	pw.s("</pomdpx>\n")
 	return pw.w.Flush()
+}
+
+// POMDPXRenames returns the renames WritePOMDPX makes for m: the names the
+// POMDPX format cannot hold (see SafeNames and WritePOMDPX).
+func POMDPXRenames(m *Model) []Rename {
+	_, rs, _ := pomdpxNames(m)
+	return rs
+}
+
+// pomdpxNames returns the spaces WritePOMDPX writes for the states,
+// actions and observations, and the renames.
+func pomdpxNames(m *Model) ([3]pxSpace, []Rename, error) {
+	var out [3]pxSpace
+	var renames []Rename
+	for k, sp := range [3]struct {
+		space, noun, prefix string
+		names               []string
+	}{{"states", "state", "s", m.States}, {"actions", "action", "a", m.Actions}, {"observations", "observation", "o", m.Observations}} {
+		// Every sanitized name, and it followed by "_", is a valid value,
+		// so this does not fail.
+		names, rs, err := SafeNames(sp.space, sp.names, isPOMDPXName)
+		if err != nil {
+			return out, nil, err
+		}
+		renames = append(renames, rs...)
+		if out[k], err = pxNames(sp.noun, names, sp.prefix); err != nil {
+			return out, nil, err
+		}
+	}
+	return out, renames, nil
+}
+
+// isPOMDPXName reports whether the POMDPX format can hold name as a value.
+func isPOMDPXName(name string) bool {
+	_, err := pomdpxName("", name)
+	return err == nil
 }
 
 // pomdpxName returns the form in which a name of the model (a state,
@@ -82,8 +129,8 @@ func WritePOMDPX(w io.Writer, m *Model) error {
 // POMDPX variable, XML-escaped, or an error when the format cannot hold
 // it: a value is a token of a white-space separated list, so it must be
 // non-empty text of XML characters without white space, and it cannot be
-// "*" or "-" (the wildcards of <Instance>). Every name WritePOMDPX writes
-// goes through this function.
+// "*" or "-" (the wildcards of <Instance>). WritePOMDPX renames the names
+// it refuses (SafeNames) and writes every name through this function.
 func pomdpxName(field, name string) (string, error) {
 	bad := ""
 	switch {
@@ -160,11 +207,18 @@ func numLen(v float64) float64 {
 	return 18
 }
 
-func (pw *pxWriter) header(m *Model) {
+func (pw *pxWriter) header(m *Model, renames []Rename) {
 	var name bytes.Buffer
 	xml.EscapeText(&name, []byte(m.Name))
 	pw.s("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	pw.s("<!-- written by pomdpq WritePOMDPX: a flat model, one state variable -->\n")
+	if len(renames) > 0 {
+		pw.s("<!-- names the POMDPX format cannot hold are written under other names; -->\n")
+		pw.s("<!-- pomdpq reads these comments and restores them (space, name in this file, original name): -->\n")
+		for _, r := range renames {
+			pw.s("<!-- " + r.String() + " -->\n")
+		}
+	}
 	pw.s("<pomdpx version=\"1.0\" id=\"" + name.String() + "\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:noNamespaceSchemaLocation=\"pomdpx.xsd\">\n")
 	pw.s("<Description>" + name.String() + "</Description>\n")
 	if m.HasDiscount {
@@ -202,7 +256,11 @@ func (pw *pxWriter) variables(m *Model, states, actions, obs pxSpace) {
 	pw.values(obs)
 	pw.s("</ObsVar>\n<ActionVar vname=\"" + pxActionVar + "\">\n")
 	pw.values(actions)
-	pw.s("</ActionVar>\n<RewardVar vname=\"" + pxRewardVar + "\"/>\n</Variable>\n")
+	pw.s("</ActionVar>\n<RewardVar vname=\"" + pxRewardVar + "\"/>\n")
+	if m.Rewards != nil {
+		pw.s("<RewardVar vname=\"" + pxRewardDetail + "\"/>\n")
+	}
+	pw.s("</Variable>\n")
 }
 
 // entry writes <Entry><Instance>inst…</Instance><ProbTable or ValueTable>.
@@ -358,18 +416,30 @@ func (pw *pxWriter) kernel(action string, k *Sparse, rows, cols []string) {
 	}
 }
 
-// rewards writes R(s, a) as one Func of the action and the current state.
-func (pw *pxWriter) rewards(m *Model, states, actions pxSpace) {
+// rewards writes R(s, a) as one Func of the action and the current state
+// and, for a model with a reward table, the table's entries R(s, a, s', o)
+// as a second Func of the action, both states and the observation (the
+// file's reward is the sum of its Funcs; the first is 0 on the table's
+// pairs, the second on the other pairs).
+func (pw *pxWriter) rewards(m *Model, states, actions, obs pxSpace) {
 	pw.s("<RewardFunction>\n<Func>\n<Var>" + pxRewardVar + "</Var>\n<Parent>" + pxActionVar + " " + pxStatePrev + "</Parent>\n<Parameter type=\"TBL\">\n")
 	nS := len(m.States)
+	t := m.Rewards
+	reward := func(s, a int) float64 {
+		if t != nil && t.pair(a*nS+s) >= 0 {
+			return 0
+		}
+		return m.R[s][a]
+	}
 	var cols []int
 	var vals []float64
 	for a := range m.Actions {
 		cols, vals = cols[:0], vals[:0]
 		constant := true
+		r0 := reward(0, a)
 		for s := 0; s < nS; s++ {
-			r := m.R[s][a]
-			if r != m.R[0][a] {
+			r := reward(s, a)
+			if r != r0 {
 				constant = false
 			}
 			if r != 0 {
@@ -382,7 +452,7 @@ func (pw *pxWriter) rewards(m *Model, states, actions pxSpace) {
 		}
 		if constant {
 			pw.entry("ValueTable", actions.tokens[a], "*")
-			pw.f(m.R[0][a])
+			pw.f(r0)
 			pw.end("ValueTable")
 			continue
 		}
@@ -403,5 +473,20 @@ func (pw *pxWriter) rewards(m *Model, states, actions pxSpace) {
 		pw.list(nS, cols, vals)
 		pw.end("ValueTable")
 	}
-	pw.s("</Parameter>\n</Func>\n</RewardFunction>\n")
+	pw.s("</Parameter>\n</Func>\n")
+	if t != nil {
+		pw.s("<Func>\n<Var>" + pxRewardDetail + "</Var>\n<Parent>" + pxActionVar + " " + pxStatePrev + " " + pxStateCurr + " " + pxObsVar + "</Parent>\n<Parameter type=\"TBL\">\n")
+		for k, key := range t.Pairs {
+			a, s := key/nS, key%nS
+			for i := t.Ptr[k]; i < t.Ptr[k+1]; i++ {
+				if r := t.Val[i]; r != 0 {
+					pw.entry("ValueTable", actions.tokens[a], states.tokens[s], states.tokens[t.Next[i]], obs.tokens[t.Obs[i]])
+					pw.f(r)
+					pw.end("ValueTable")
+				}
+			}
+		}
+		pw.s("</Parameter>\n</Func>\n")
+	}
+	pw.s("</RewardFunction>\n")
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func roundTripPOMDPX(t *testing.T, m *pomdp.Model) []byte {
 		t.Fatalf("reading back: %v", err)
 	}
 	want := &pomdp.Model{Name: m.Name, States: m.States, Actions: m.Actions, Observations: m.Observations,
-		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, B0: m.B0}
+		Discount: m.Discount, HasDiscount: m.HasDiscount, T: m.T, Z: m.Z, R: m.R, Rewards: m.Rewards, B0: m.B0}
 	if !want.HasDiscount {
 		want.HasDiscount, want.Discount = true, 1
 	}
@@ -132,28 +133,75 @@ func TestWritePOMDPXModelFiles(t *testing.T) {
 	}
 }
 
-// TestWritePOMDPXNames: names that need XML escaping round trip; names
-// the format cannot hold are refused by name.
+// TestWritePOMDPXNames: names that need XML escaping (<, &, quotes) are
+// written escaped; names the format cannot hold (white space, the
+// wildcards "*" and "-", control characters) are written renamed, the
+// renames listed in comments before the root; reading back gives the
+// model with its names either way. Leading digits and non-ASCII letters
+// are values POMDPX holds, kept as they are; "a b" and "a\tb" both
+// sanitise to "a_b", a name the model already has, and get "a_b_",
+// "a_b_2"; "*" and "-" sanitise to "x_" (SafeNames prefixes "x" to a
+// name that does not start with a letter) and get "x_", "x__".
 func TestWritePOMDPXNames(t *testing.T) {
-	m, err := pomdp.New(pomdp.Dense{States: []string{"a<b", "c&d"}, Actions: []string{"\"x\""}, Observations: []string{"ü", "R"},
-		T: [][][]float64{{{1, 0}, {0, 1}}}, Z: [][][]float64{{{1, 0}, {0, 1}}}})
+	states := []string{"a<b", "c&d", "two words", "*", "-", "0", "a_b", "a b", "a\tb", "bell\a"}
+	n := len(states)
+	id := make([][]float64, n)
+	z := make([][]float64, n)
+	for i := range id {
+		id[i] = make([]float64, n)
+		id[i][i] = 1
+		z[i] = []float64{1, 0}
+	}
+	m, err := pomdp.New(pomdp.Dense{Name: "awkward", States: states, Actions: []string{"\"x\"", "'y'", "go on"}, Observations: []string{"ü", "R"},
+		T: [][][]float64{id, id, id}, Z: [][][]float64{z, z, z}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	roundTripPOMDPX(t, m)
-	for _, bad := range []string{"two words", "*", "-", "", "tab\there", "bell\a"} {
-		m, err := pomdp.New(pomdp.Dense{States: []string{bad, "ok"}, Actions: []string{"a"}, Observations: []string{"o"},
-			T: [][][]float64{{{1, 0}, {0, 1}}}, Z: [][][]float64{{{1}, {1}}}})
-		if err != nil && bad == "" {
-			continue // an empty name is not a valid model
+	file := string(roundTripPOMDPX(t, m))
+	want := []pomdp.Rename{{Space: "states", Written: "two_words", Original: "two words"}, {Space: "states", Written: "x_", Original: "*"},
+		{Space: "states", Written: "x__", Original: "-"}, {Space: "states", Written: "a_b_", Original: "a b"}, {Space: "states", Written: "a_b_2", Original: "a\tb"},
+		{Space: "states", Written: "bell_", Original: "bell\a"}, {Space: "actions", Written: "go_on", Original: "go on"}}
+	if got := pomdp.POMDPXRenames(m); !slices.Equal(got, want) {
+		t.Errorf("renames %v\nwant %v", got, want)
+	}
+	root := strings.Index(file, "<pomdpx")
+	for _, r := range want {
+		c := "<!-- " + r.String() + " -->\n"
+		if k := strings.Index(file, c); k < 0 || k > root {
+			t.Errorf("no %q before the root element", c)
 		}
-		if err != nil {
-			t.Fatal(err)
+	}
+	for _, esc := range []string{"a&lt;b", "c&amp;d", "&#34;x&#34;", "&#39;y&#39;", " 0 ", "ü"} {
+		if !strings.Contains(file, esc) {
+			t.Errorf("the file lacks %q", esc)
 		}
-		err = pomdp.WritePOMDPX(&bytes.Buffer{}, m)
-		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("state name %q cannot be written in the POMDPX format", bad)) {
-			t.Errorf("name %q: err = %v", bad, err)
+	}
+	var src pomdp.Source
+	if _, err := pomdp.ReadPOMDPX(strings.NewReader(file), "awkward.pomdpx", pomdp.Describe(&src)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(src.Renames, want) || src.Format != "pomdpx" {
+		t.Errorf("Source: %+v", src)
+	}
+	// Without the comments (as SARSOP reads it): the written names.
+	var plain []string
+	for _, l := range strings.Split(file, "\n") {
+		if !strings.Contains(l, pomdp.RenameTag) {
+			plain = append(plain, l)
 		}
+	}
+	other, err := pomdp.ReadPOMDPX(strings.NewReader(strings.Join(plain, "\n")), "plain.pomdpx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(other.States, " "); got != "a<b c&d two_words x_ x__ 0 a_b a_b_ a_b_2 bell_" {
+		t.Errorf("without the comments: states %q", got)
+	}
+	// A bad rename comment is an error naming its line.
+	bad := strings.Replace(file, `pomdpq-rename states x_ "*"`, `pomdpq-rename states nothere "*"`, 1)
+	_, err = pomdp.ReadPOMDPX(strings.NewReader(bad), "bad.pomdpx")
+	if err == nil || !strings.Contains(err.Error(), `bad.pomdpx:6: rename comment: pomdpq-rename states nothere "*": the file has no state "nothere"`) {
+		t.Errorf("err = %v", err)
 	}
 }
 

@@ -7,7 +7,7 @@ import "fmt"
 // rename comments. Pass Describe(&src) to a reader or LoadFile to have it
 // filled.
 type Source struct {
-	// Format is "pomdp" (Cassandra's format) or "json".
+	// Format is "pomdp" (Cassandra's format), "pomdpx" or "json".
 	Format string
 	// Dialect names the variant of the format the file is written in. For
 	// ".pomdp" files it is DialectPOMDPSolve or DialectPOMDPsJL (see
@@ -20,6 +20,9 @@ type Source struct {
 	// Renames are the names restored from the file's rename comments (see
 	// Rename), in file order.
 	Renames []Rename
+	// DroppedRewards counts the entries R(s, a, s', o) that the
+	// ExpectedRewards option did not keep (0 without it).
+	DroppedRewards int
 }
 
 // The dialects of the .pomdp format that ReadCassandra recognises.
@@ -42,6 +45,8 @@ func (s *Source) String() string {
 		out = ".pomdp"
 	case "json":
 		out = "JSON"
+	case "pomdpx":
+		out = ".pomdpx"
 	}
 	switch s.Dialect {
 	case "":

@@ -2,6 +2,7 @@ package pomdp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -131,7 +132,20 @@ func latin1ToUTF8(data []byte) []byte {
 
 // checkChars rejects control characters and invalid UTF-8.
 func checkChars(data []byte) error {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(data); i++ {
+		// Eight bytes at a time while they are ASCII and none is below
+		// 0x20 (a word holding a line break takes the byte loop).
+		for i+8 <= len(data) {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if (x|(x-0x20*lo))&hi != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		if c >= 0x20 && c < 0x80 || c == '\n' || c == '\t' || c == '\r' {
 			continue
@@ -162,6 +176,18 @@ func (s *xmlScanner) advance(end int) {
 	s.pos = end
 }
 
+// xmlMark is a position of the scanner between tokens (see mark).
+type xmlMark struct {
+	pos, line int
+	empty     bool
+}
+
+// mark returns the scanner's position after the current token.
+func (s *xmlScanner) mark() xmlMark { return xmlMark{s.pos, s.line, s.empty} }
+
+// reset moves the scanner back (or forward) to a position mark returned.
+func (s *xmlScanner) reset(m xmlMark) { s.pos, s.line, s.empty = m.pos, m.line, m.empty }
+
 // next reads the next token into s.kind and its fields.
 func (s *xmlScanner) next() error {
 	if s.empty {
@@ -179,6 +205,13 @@ func (s *xmlScanner) next() error {
 			return s.scanText()
 		}
 		rest := s.data[s.pos:]
+		// The common tokens first: an end tag, a start tag.
+		if len(rest) > 1 && rest[1] == '/' {
+			return s.scanEnd()
+		}
+		if len(rest) > 1 && rest[1] != '!' && rest[1] != '?' {
+			return s.scanStart()
+		}
 		switch {
 		case bytes.HasPrefix(rest, []byte("<!--")):
 			end := bytes.Index(rest[4:], []byte("-->"))
