@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/internal/shared"
@@ -129,5 +130,90 @@ func TestCoverT2SharedFiles(t *testing.T) {
 		for _, conv := range []law.Convention{law.UniformStandIn, law.PointMassStandIn} {
 			t.Run(fmt.Sprintf("%s/%v", file, conv), func(t *testing.T) { checkCoverT2(t, m, nil, conv) })
 		}
+	}
+}
+
+// randomControllers draws n stationary controllers with 1 or 2 nodes,
+// half of them with a constant next-node row (the search's first
+// candidates are not special: these are independent probes).
+func randomControllers(seed uint64, nA, nO, n int) *fsc.List {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	l := &fsc.List{Name: "random stationary m ≤ 2", K: fsc.KindStationary, Mem: 2}
+	for range n {
+		k := 1 + rng.IntN(2)
+		c := &fsc.FSC{Nodes: k, NumActions: nA, NumObs: nO, Act: [][]int{make([]int, k)}, Next: [][][]int{make([][]int, k)}}
+		for q := range k {
+			c.Act[0][q] = rng.IntN(nA)
+			c.Next[0][q] = make([]int, nO)
+			constant := rng.IntN(2) == 0
+			v := rng.IntN(k)
+			for o := range nO {
+				if !constant {
+					v = rng.IntN(k)
+				}
+				c.Next[0][q][o] = v
+			}
+		}
+		l.Ctrls = append(l.Ctrls, c)
+	}
+	return l
+}
+
+// checkSampled checks the search at T = 3, where no enumeration fits,
+// against sampled controllers: no sampled controller separates a pair by
+// more than the search's upper bound, and every pair a sample puts above
+// a listed ε is above it in the search's decision too.
+func checkSampled(t *testing.T, m *pomdp.Model, T int) {
+	t.Helper()
+	fam := randomControllers(7, m.NumActions(), m.NumObservations(), 60)
+	sample, err := distance.Compute(context.Background(), m, fam, T, distance.Options{MemBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := []float64{0, 0.1, 0.3}
+	got, err := Compute(context.Background(), m, 2, T, Options{Eps: eps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := sample.Full()
+	checked, above := 0, 0
+	for d := 1; d < T; d++ {
+		for k, v := range full[d].Data {
+			lo, hi := got.Lower[d].Data[k], got.Upper[d].Data[k]
+			if v > hi+1e-9 {
+				t.Fatalf("%s T=%d depth %d entry %d: a sampled controller gives %.12g above the search's upper bound %.12g", m.Name, T, d, k, v, hi)
+			}
+			for _, e := range eps {
+				if v > e+1e-9 && !(lo > e+1e-12) {
+					t.Fatalf("%s T=%d depth %d entry %d: a sampled controller gives %.12g > ε = %g, the search decided %.12g", m.Name, T, d, k, v, e, lo)
+				}
+			}
+			checked++
+			if v > 0.3 {
+				above++
+			}
+		}
+	}
+	t.Logf("%s T=%d: %d pairs checked against 60 sampled controllers, %d above ε = 0.3 in the sample", m.Name, T, checked, above)
+}
+
+// TestSampledT3 is the sampled check on a random model with 12
+// observations; the in-repository twin of TestSampledT3SharedFiles.
+func TestSampledT3(t *testing.T) {
+	checkSampled(t, lookup(t, "random:12:3:12:5").Model, 3)
+}
+
+// TestSampledT3SharedFiles runs the sampled check on hallway and
+// tiger-grid at T = 3 (the search takes seconds there).
+func TestSampledT3SharedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: hallway and tiger-grid at T = 3")
+	}
+	for _, file := range []string{"hallway.POMDP", "tiger-grid.POMDP"} {
+		m, err := pomdp.LoadFile(shared.Path(t, "TestSampledT3", "pomdp", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSampled(t, m, 3)
 	}
 }

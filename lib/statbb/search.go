@@ -91,7 +91,7 @@ type beliefs struct {
 	nA    int
 	nO    int
 	vecs  [][]float64
-	steps map[int64]*stepRec
+	steps []*stepRec // [b·|A| + a], nil: not computed
 	tmp   []float64
 	bytes int64 // bytes held (estimate)
 }
@@ -105,7 +105,7 @@ const (
 
 func newBeliefs(m *pomdp.Model) *beliefs {
 	nS := m.NumStates()
-	bs := &beliefs{m: m, nA: m.NumActions(), nO: m.NumObservations(), steps: make(map[int64]*stepRec),
+	bs := &beliefs{m: m, nA: m.NumActions(), nO: m.NumObservations(),
 		tmp: make([]float64, nS)}
 	bs.add(slices.Clone(m.B0))
 	u := make([]float64, nS)
@@ -118,14 +118,17 @@ func newBeliefs(m *pomdp.Model) *beliefs {
 
 func (bs *beliefs) add(v []float64) int32 {
 	bs.vecs = append(bs.vecs, v)
+	for range bs.nA {
+		bs.steps = append(bs.steps, nil)
+	}
 	bs.bytes += bytesPerBelief + 8*int64(len(v))
 	return int32(len(bs.vecs) - 1)
 }
 
 // step returns the step of belief b under action a.
 func (bs *beliefs) step(b int32, a int) *stepRec {
-	key := int64(b)*int64(bs.nA) + int64(a)
-	if st, ok := bs.steps[key]; ok {
+	key := int(b)*bs.nA + a
+	if st := bs.steps[key]; st != nil {
 		return st
 	}
 	nS := len(bs.tmp)
@@ -449,6 +452,9 @@ func (s *searcher) leafValue() float64 {
 			law[c.x] += c.mass
 		}
 	}
+	if s.L == 1 && p.discrete {
+		return ot.TV(s.law[0][:n], s.law[1][:n])
+	}
 	res, err := s.solver.SeqW1(p.g, s.L, s.law[0][:n], s.law[1][:n])
 	if err != nil {
 		s.err, s.stopped = err, true
@@ -663,13 +669,13 @@ func (s *searcher) oneStep(cx, cy []comp, nodeOf func(comp) int) float64 {
 			acts[n] = v % p.nA
 			v /= p.nA
 		}
-		s.stepLaw(s.lx, cx, nodeOf, acts)
-		s.stepLaw(s.ly, cy, nodeOf, acts)
+		lx := s.stepLaw(s.lx, cx, nodeOf, acts)
+		ly := s.stepLaw(s.ly, cy, nodeOf, acts)
 		var d float64
 		if p.discrete {
-			d = ot.TV(s.lx, s.ly)
+			d = ot.TV(lx, ly)
 		} else {
-			res, err := s.w1solver.W1(s.lx, s.ly, p.gflat)
+			res, err := s.w1solver.W1(lx, ly, p.gflat)
 			if err != nil {
 				return p.gmax
 			}
@@ -680,13 +686,17 @@ func (s *searcher) oneStep(cx, cy []comp, nodeOf func(comp) int) float64 {
 	return best
 }
 
-// stepLaw fills dst with the normalised next-observation law of cs under
-// the actions acts (nil cs: the point mass on the first observation).
-func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts []int) {
+// stepLaw returns the normalised next-observation law of cs under the
+// actions acts (nil cs: the point mass on the first observation), in dst
+// unless cs is one component (its step's own probabilities).
+func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts []int) []float64 {
+	if len(cs) == 1 {
+		return s.bs.step(cs[0].b, acts[nodeOf(cs[0])]).p
+	}
 	clear(dst)
 	if cs == nil {
 		dst[0] = 1
-		return
+		return dst
 	}
 	tot := 0.0
 	for _, c := range cs {
@@ -699,4 +709,5 @@ func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts
 			dst[o] += f * q
 		}
 	}
+	return dst
 }
