@@ -228,6 +228,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if err := sh.check(kind, *dryRun); err != nil {
 		return err
 	}
+	if *search && (kind != fsc.KindStationary || *enumerate || sh.active()) {
+		return usageError{msg: "quotient: --search is for --family stationary, without --enumerate or --shard"}
+	}
 	if kind == fsc.KindClock && *m == 2 && !*enumerate && !sh.active() {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), 2, *T)
 		if err != nil {
@@ -235,9 +238,6 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		}
 		return quotientClock2(clock2Args{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
 			workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
-	}
-	if *search && (kind != fsc.KindStationary || *enumerate || sh.active()) {
-		return usageError{msg: "quotient: --search is for --family stationary, without --enumerate or --shard"}
 	}
 	if kind == fsc.KindStationary {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), *m, *T)

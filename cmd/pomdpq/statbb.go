@@ -153,3 +153,17 @@ func quotientStatbb(a statbbArgs) error {
 	fmt.Fprintf(a.stdout, "; method: search (lib/statbb); estimated memory %s\n", distance.FormatBytes(cost.Bytes()))
 	return nil
 }
+
+
+func init() {
+	// The two-node rows: the stationary m ≤ 2 family of hallway
+	// (1.1·10¹⁴ controllers) and tiger-grid (4.0·10¹¹), searched.
+	for _, q := range []struct{ name, model, T string }{
+		{"quotient-hallway-m2-T2", "file:hallway.POMDP", "2"},
+		{"quotient-hallway-m2-T3", "file:hallway.POMDP", "3"},
+		{"quotient-tiger-grid-m2-T2", "file:tiger-grid.POMDP", "2"},
+		{"quotient-tiger-grid-m2-T3", "file:tiger-grid.POMDP", "3"},
+	} {
+		addBench(benchRow{name: q.name, estimate: quotientRow(q.model, "--m", "2", "--T", q.T, "--eps", "0,0.1,0.3")})
+	}
+}

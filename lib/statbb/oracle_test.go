@@ -104,7 +104,7 @@ func checkCoverT2(t *testing.T, m *pomdp.Model, g ot.Ground, conv law.Convention
 }
 
 // TestCoverT2 is the oracle on our own models with many observations: Tag
-// (870 states, 30 observations: 2.6·10¹⁹ controllers) and a random model
+// (870 states, 30 observations: 2.9·10¹⁹ controllers) and a random model
 // with 12 observations. It is the in-repository twin of
 // TestCoverT2SharedFiles.
 func TestCoverT2(t *testing.T) {
