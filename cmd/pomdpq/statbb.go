@@ -154,7 +154,6 @@ func quotientStatbb(a statbbArgs) error {
 	return nil
 }
 
-
 func init() {
 	// The two-node rows: the stationary m ≤ 2 family of hallway
 	// (1.1·10¹⁴ controllers) and tiger-grid (4.0·10¹¹), searched.
