@@ -217,3 +217,46 @@ func TestSampledT3SharedFiles(t *testing.T) {
 		checkSampled(t, m, 3)
 	}
 }
+
+// checkM1 compares the one-node search with the enumeration of the
+// |A| one-node controllers at horizon T (a real-model check of the
+// search's machinery at T = 3, where m ≤ 2 cannot be enumerated).
+func checkM1(t *testing.T, m *pomdp.Model, T int) {
+	t.Helper()
+	for _, conv := range []law.Convention{law.UniformStandIn, law.PointMassStandIn} {
+		want := enumerate(t, m, nil, 1, T, conv)
+		eps := []float64{0, 0.1, 0.3}
+		got, err := Compute(context.Background(), m, 1, T, Options{Convention: conv, Eps: eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range eps {
+			a, b := want.Partition(e), got.Partition(e)
+			if fmt.Sprint(a.Labels) != fmt.Sprint(b.Labels) {
+				t.Fatalf("%s m=1 T=%d %v ε=%g: search %d classes, enumeration %d", m.Name, T, conv, e, b.Total(), a.Total())
+			}
+			t.Logf("%s m=1 T=%d %v ε=%g: %d classes (search and enumeration)", m.Name, T, conv, e, b.Total())
+		}
+	}
+}
+
+// TestM1 is the one-node check on a random model with 12 observations;
+// the in-repository twin of TestM1SharedFiles.
+func TestM1(t *testing.T) {
+	checkM1(t, lookup(t, "random:12:3:12:5").Model, 3)
+}
+
+// TestM1SharedFiles runs the one-node check on hallway and tiger-grid at
+// T = 3.
+func TestM1SharedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: hallway and tiger-grid at T = 3")
+	}
+	for _, file := range []string{"hallway.POMDP", "tiger-grid.POMDP"} {
+		m, err := pomdp.LoadFile(shared.Path(t, "TestM1", "pomdp", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkM1(t, m, 3)
+	}
+}
