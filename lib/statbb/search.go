@@ -305,7 +305,7 @@ func (s *searcher) rec(r evalRes) {
 		s.err, s.stopped = errNodes, true
 		return
 	}
-	if s.nodes&1023 == 0 {
+	if s.nodes&63 == 0 { // a node bounds up to max(|A|, m) children
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.stopped = err, true
 			return

@@ -261,6 +261,9 @@ func Compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options) (*Resul
 				nbel.Add(int64(len(bs.vecs)))
 			}()
 			for jb := range jobs {
+				if cctx.Err() != nil {
+					continue // drain: the run is being cancelled
+				}
 				L := T - jb.t
 				hi, hj := tree.History(jb.t, jb.i), tree.History(jb.t, jb.j)
 				lo, up := 0.0, 0.0

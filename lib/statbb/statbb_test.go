@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/bench"
@@ -183,8 +184,36 @@ func TestErrors(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "--max-nodes") {
 		t.Errorf("node limit 3: err = %v, want ErrTooLarge naming --max-nodes", err)
 	}
+	// 10 KiB hold Tiger's matrices at T = 5 (5.4 KiB with the
+	// collector's factor) but not the belief tables as they grow.
 	_, err = Compute(context.Background(), b.Model, 2, 5, Options{Ground: b.Ground, MemBudget: 10 << 10})
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "--mem") {
-		t.Errorf("budget 10 KiB: err = %v, want ErrTooLarge naming --mem", err)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "largest term: belief tables") || !strings.Contains(err.Error(), "--mem") {
+		t.Errorf("budget 10 KiB: err = %v, want ErrTooLarge naming the belief tables and --mem", err)
+	}
+	// Tag at T = 4: the matrices over 27,000 depth-3 histories need 11.7
+	// GiB (×2), refused before anything is allocated.
+	tag := lookup(t, "tag")
+	if c := EstimateCost(tag.Model, 4, 1); c.Matrices != 2*8*(30*29/2+900*899/2+27000*26999/2) {
+		t.Errorf("tag T = 4: matrices %d bytes, want 16 per pair of histories of depth < 4", c.Matrices)
+	}
+	_, err = Compute(context.Background(), tag.Model, 2, 4, Options{MemBudget: 1 << 30})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "distance matrices") {
+		t.Errorf("tag T = 4, budget 1 GiB: err = %v, want ErrTooLarge naming the matrices", err)
+	}
+}
+
+// TestCancelMidSearch: a deadline stops a running search (the random
+// model's depth-1 pairs take seconds) within a fraction of a second.
+func TestCancelMidSearch(t *testing.T) {
+	m := lookup(t, "random:12:3:12:5").Model
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Compute(ctx, m, 2, 3, Options{Eps: []float64{0, 0.1, 0.3}})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the deadline", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("stopped after %v", d)
 	}
 }
