@@ -197,10 +197,10 @@ func checkSampled(t *testing.T, m *pomdp.Model, T int) {
 	t.Logf("%s T=%d: %d pairs checked against 60 sampled controllers, %d above ε = 0.3 in the sample", m.Name, T, checked, above)
 }
 
-// TestSampledT3 is the sampled check on a random model with 12
+// TestSampledT3 is the sampled check on a random model with 8
 // observations; the in-repository twin of TestSampledT3SharedFiles.
 func TestSampledT3(t *testing.T) {
-	checkSampled(t, lookup(t, "random:12:3:12:5").Model, 3)
+	checkSampled(t, lookup(t, "random:8:3:8:5").Model, 3)
 }
 
 // TestSampledT3SharedFiles runs the sampled check on hallway and
