@@ -211,7 +211,7 @@ type searcher struct {
 	gx, gy    [][2]int // groups: [start, end) in a level's comps
 	lx, ly    []float64
 	jx, jy    []float64
-	opt       []int // option assignment scratch
+	asg, acts []int // option assignments (cont, oneStep)
 	// Search state.
 	own, lb, th float64
 	stopped     bool
@@ -581,7 +581,8 @@ func (s *searcher) cont(gx, gy [2]int, r int) float64 {
 		}
 		return asg[slices.Index(unk[:nu], c.src)]
 	}
-	asg := make([]int, nu)
+	s.asg = slices.Grow(s.asg[:0], nu)[:nu]
+	asg := s.asg
 	for o := 0; o < total; o++ {
 		v := o
 		for i := range asg {
@@ -661,7 +662,8 @@ func (s *searcher) oneStep(cx, cy []comp, nodeOf func(comp) int) float64 {
 		}
 	}
 	best := 0.0
-	acts := make([]int, s.k)
+	s.acts = slices.Grow(s.acts[:0], s.k)[:s.k]
+	acts := s.acts
 	for o := 0; o < total; o++ {
 		copy(acts, s.act)
 		v := o
