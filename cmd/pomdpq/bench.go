@@ -57,7 +57,10 @@ func quotientRow(model string, args ...string) func(ctx context.Context) (string
 		if err := cmdQuotient(full, &buf, io.Discard); err != nil {
 			return "", 0, err
 		}
-		var out quotientJSON
+		var out struct {
+			quotientJSON
+			Method string `json:"method"` // "search" when the family was searched
+		}
 		if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
 			return "", 0, err
 		}
@@ -68,6 +71,9 @@ func quotientRow(model string, args ...string) func(ctx context.Context) (string
 		text := fmt.Sprintf("classes %s at ε = %s; %d histories, %d exact classes", strings.Join(counts, "/"), argValue(args, "--eps"), out.Histories, out.ExactClasses)
 		if out.DeltaClk != nil {
 			text += fmt.Sprintf(", δ_clk = %.4g", *out.DeltaClk)
+		}
+		if out.Method != "" {
+			text += ", method " + out.Method
 		}
 		return text, out.EstimateBytes, nil
 	}

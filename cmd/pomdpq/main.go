@@ -68,6 +68,9 @@
 //	quotient --family clock --m 2 (searched, lib/clock2): the quotient schema with "method": "search",
 //	          "root_pairs": int, "search_nodes": int; "distinct" 0, "estimate_bytes" the fixed buffers
 //	          (phase "search"), "stand_ins" −1 (not counted)
+//	quotient --family stationary, searched (lib/statbb: --search, or a family above --limit): the
+//	          quotient schema with "method": "search", "method_reason": string, "search_nodes": int;
+//	          "distinct" 0, "stand_ins" −1 (not counted)
 //	quotient --shard: {"round": 1|2, "shard": int, "count": int, "first": int, "end": int (the slice's
 //	          family indices [first, end)), "family_size": int, "distinct": int, "file": string, "seconds": number, "phases": [...],
 //	          "ground": GROUND}

@@ -185,8 +185,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
 	var sh shardFlags
 	sh.register(fs)
-	enumerate := fs.Bool("enumerate", false, "clock m = 2: enumerate the family (the cross-check; implied by --shard) instead of searching it")
-	maxNodes := fs.Float64("max-nodes", clock2.DefaultMaxNodes, "clock m = 2 search: largest number of branch-and-bound nodes of one tail search")
+	enumerate := fs.Bool("enumerate", false, "clock m = 2, stationary m = 2 or 3: enumerate the family (the cross-check; implied by --shard) instead of searching it")
+	search := fs.Bool("search", false, "stationary m ≤ 3: search the family by branch and bound (lib/statbb) instead of enumerating it; implied when the family exceeds --limit")
+	maxNodes := fs.Float64("max-nodes", clock2.DefaultMaxNodes, "clock m = 2 and stationary searches: largest number of branch-and-bound nodes of one tail (clock) or history-pair (stationary) search")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -227,6 +228,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if err := sh.check(kind, *dryRun); err != nil {
 		return err
 	}
+	if *search && (kind != fsc.KindStationary || *enumerate || sh.active()) {
+		return usageError{msg: "quotient: --search is for --family stationary, without --enumerate or --shard"}
+	}
 	if kind == fsc.KindClock && *m == 2 && !*enumerate && !sh.active() {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), 2, *T)
 		if err != nil {
@@ -234,6 +238,16 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		}
 		return quotientClock2(clock2Args{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
 			workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
+	}
+	if kind == fsc.KindStationary {
+		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), *m, *T)
+		if err != nil {
+			return err
+		}
+		if ok, why := useStatSearch(kind, *m, size, *limit, *search, *enumerate, sh.active()); ok {
+			return quotientStatbb(statbbArgs{model: md, ground: gd, M: *m, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
+				workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, size: size, why: why})
+		}
 	}
 	var fam fsc.Family
 	if sh.active() {

@@ -1,0 +1,715 @@
+package statbb
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// boundSlack is the slack of exact mode: a subtree whose bound is at most
+// the best value plus boundSlack cannot raise it by more than that.
+const boundSlack = 1e-12
+
+// maxOptions bounds the assignments of unknown entries a bound term
+// enumerates; past it the term is the trivial r·g_max.
+const maxOptions = 512
+
+// problem holds what every search of one model and horizon shares
+// (read-only once built).
+type problem struct {
+	m             *pomdp.Model
+	nS, nA, nO, T int
+	g             ot.Ground
+	gflat         []float64 // g row-major, for one-step W1 solves
+	gmax          float64
+	discrete      bool // g is the discrete metric: one-step W1 = TV
+	uniform       bool // uniform stand-in (else point mass)
+	eps           []float64
+	capV          float64 // decision cap: max(eps) + ZeroTol (+Inf in exact mode)
+	maxNodes      int64
+	pow           []int
+}
+
+// theta returns the pruning threshold for a best value lb: lb + slack in
+// exact mode, else the smallest listed ε (+ ZeroTol) at or above lb.
+func (p *problem) theta(lb float64) float64 {
+	if len(p.eps) == 0 {
+		return lb + boundSlack
+	}
+	for _, e := range p.eps {
+		if lb <= e+partition.ZeroTol {
+			return e + partition.ZeroTol
+		}
+	}
+	return math.Inf(1)
+}
+
+// seqCost returns Σ_i g(x_i, y_i) for the prefixes x, y ∈ O^K.
+func (p *problem) seqCost(K, x, y int) float64 {
+	v := 0.0
+	for range K {
+		v += p.g[x%p.nO][y%p.nO]
+		x /= p.nO
+		y /= p.nO
+	}
+	return v
+}
+
+// Belief IDs of the two roots every table starts with.
+const (
+	initialID = 0 // the model's initial belief
+	uniformID = 1 // the uniform belief (the uniform stand-in's state part)
+	noBelief  = -1
+)
+
+// stepRec is one belief step: the observation probabilities under an
+// action, the predicted state distribution, and the normalised posterior
+// after each observation, built when first asked for (unset: not yet,
+// noBelief: probability 0).
+type stepRec struct {
+	a    int
+	p    []float64
+	pred []float64
+	next []int32
+}
+
+// unset marks a posterior not built yet.
+const unset = -2
+
+// beliefs is one worker's table of the beliefs met and their steps. Beliefs
+// are keyed by the path that reached them (not interned by value): a
+// belief's step under an action is computed once, and a posterior only
+// when a search reads past it (the last level of a law needs only the
+// observation probabilities).
+type beliefs struct {
+	m     *pomdp.Model
+	nA    int
+	nO    int
+	vecs  [][]float64
+	steps []*stepRec // [b·|A| + a], nil: not computed
+	tmp   []float64
+	bytes int64 // bytes held (estimate)
+}
+
+// bytesPerBelief and bytesPerStep are the per-item costs of a belief table
+// beside the vectors (map entry, slice headers, pointers).
+const (
+	bytesPerBelief = 64
+	bytesPerStep   = 128
+)
+
+func newBeliefs(m *pomdp.Model) *beliefs {
+	nS := m.NumStates()
+	bs := &beliefs{m: m, nA: m.NumActions(), nO: m.NumObservations(),
+		tmp: make([]float64, nS)}
+	bs.add(slices.Clone(m.B0))
+	u := make([]float64, nS)
+	for i := range u {
+		u[i] = 1 / float64(nS)
+	}
+	bs.add(u)
+	return bs
+}
+
+func (bs *beliefs) add(v []float64) int32 {
+	bs.vecs = append(bs.vecs, v)
+	for range bs.nA {
+		bs.steps = append(bs.steps, nil)
+	}
+	bs.bytes += bytesPerBelief + 8*int64(len(v))
+	return int32(len(bs.vecs) - 1)
+}
+
+// step returns the step of belief b under action a.
+func (bs *beliefs) step(b int32, a int) *stepRec {
+	key := int(b)*bs.nA + a
+	if st := bs.steps[key]; st != nil {
+		return st
+	}
+	nS := len(bs.tmp)
+	st := &stepRec{a: a, p: make([]float64, bs.nO), pred: make([]float64, nS), next: make([]int32, bs.nO)}
+	bs.m.Predict(st.pred, bs.vecs[b], a)
+	for o := 0; o < bs.nO; o++ {
+		st.p[o] = bs.m.Observe(bs.tmp, st.pred, a, o)
+		st.next[o] = unset
+		if st.p[o] == 0 {
+			st.next[o] = noBelief
+		}
+	}
+	bs.steps[key] = st
+	bs.bytes += bytesPerStep + 8*int64(nS) + 12*int64(bs.nO)
+	return st
+}
+
+// child returns the posterior after observation o of step st (noBelief at
+// probability 0).
+func (bs *beliefs) child(st *stepRec, o int) int32 {
+	if st.next[o] != unset {
+		return st.next[o]
+	}
+	mass := bs.m.Observe(bs.tmp, st.pred, st.a, o)
+	v := slices.Clone(bs.tmp)
+	for i := range v {
+		v[i] /= mass
+	}
+	st.next[o] = bs.add(v)
+	return st.next[o]
+}
+
+// comp is one component of a law's level: the observation prefix x, the
+// belief b and node (−1: not yet known) reached, its probability mass,
+// and the next-node entry that placed it (src = n·|O| + o, −1 at the root).
+type comp struct {
+	x    int
+	b    int32
+	node int
+	src  int
+	mass float64
+}
+
+// varRef names a controller entry: an action α(n) (isAct) or a next-node
+// entry β(n, o) at index n·|O| + o.
+type varRef struct {
+	isAct bool
+	idx   int
+}
+
+// evalRes is what a search node's simulation found: a leaf's value, or
+// the entry to branch on and the bound of the subtree.
+type evalRes struct {
+	leaf  bool
+	value float64 // leaf: W1; else the bound
+	v     varRef
+}
+
+// searcher is one worker's branch and bound over the controllers of one
+// node count, for one history pair at a time. Its buffers are reused.
+type searcher struct {
+	p   *problem
+	ctx context.Context
+	bs  *beliefs
+	k   int // nodes
+	L   int
+	h   [2][]int
+	act []int // −1: not assigned
+	nxt []int // [n·|O| + o], −1: not assigned
+	// Simulation scratch.
+	cur, nxtL [2][]comp
+	pm        [2]bool
+	weight    map[int]float64
+	law       [2][]float64
+	solver    ot.Solver
+	bsolver   ot.Solver
+	w1solver  ot.Solver
+	bp, bq    []float64
+	bc        []float64
+	gx, gy    [][2]int // groups: [start, end) in a level's comps
+	lx, ly    []float64
+	jx, jy    []float64
+	asg, acts []int // option assignments (cont, oneStep)
+	// Search state.
+	own, lb, th float64
+	stopped     bool
+	nodes, base int64
+	err         error
+}
+
+func newSearcher(p *problem, ctx context.Context, bs *beliefs) *searcher {
+	s := &searcher{p: p, ctx: ctx, bs: bs, weight: make(map[int]float64),
+		lx: make([]float64, p.nO), ly: make([]float64, p.nO)}
+	for sd := range 2 {
+		s.law[sd] = make([]float64, p.pow[p.T])
+	}
+	return s
+}
+
+// run maximises W1 over the k-node controllers for the depth-t histories
+// h0, h1 (L = T − t steps left), starting from the best value lb already
+// known for the pair. It returns the best value this search found (0 if
+// none beat lb's threshold) and an upper bound on the maximum (+Inf when
+// the search stopped because a value exceeded the cap).
+func (s *searcher) run(h0, h1 []int, k, L int, lb float64) (own, ub float64, err error) {
+	p := s.p
+	s.k, s.L, s.h = k, L, [2][]int{h0, h1}
+	s.act = resetInts(s.act, k)
+	s.nxt = resetInts(s.nxt, k*p.nO)
+	s.own, s.lb, s.stopped, s.err = 0, lb, false, nil
+	s.base = s.nodes
+	s.th = p.theta(lb)
+	r := s.eval()
+	if r.leaf {
+		s.update(r.value)
+	} else if r.value > s.th {
+		s.rec(r)
+	}
+	if s.err != nil {
+		return 0, 0, s.err
+	}
+	if s.stopped {
+		return s.own, math.Inf(1), nil
+	}
+	if r.leaf {
+		return s.own, r.value, nil
+	}
+	return s.own, math.Min(s.th, r.value), nil
+}
+
+func resetInts(v []int, n int) []int {
+	v = slices.Grow(v[:0], n)[:n]
+	for i := range v {
+		v[i] = -1
+	}
+	return v
+}
+
+// update records a leaf's value.
+func (s *searcher) update(v float64) {
+	if v > s.own {
+		s.own = v
+	}
+	if v > s.lb {
+		s.lb = v
+		if v > s.p.capV {
+			s.stopped = true
+			return
+		}
+		s.th = s.p.theta(v)
+	}
+}
+
+// child is a child of a search node: the value given to the branched
+// entry and the child's evaluation.
+type child struct {
+	val int
+	res evalRes
+}
+
+func (s *searcher) set(v varRef, val int) {
+	if v.isAct {
+		s.act[v.idx] = val
+	} else {
+		s.nxt[v.idx] = val
+	}
+}
+
+// rec branches on the entry r names; r's bound is above the threshold.
+func (s *searcher) rec(r evalRes) {
+	p := s.p
+	s.nodes++
+	if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base {
+		s.err, s.stopped = errNodes, true
+		return
+	}
+	if s.nodes&63 == 0 { // a node bounds up to max(|A|, m) children
+		if err := s.ctx.Err(); err != nil {
+			s.err, s.stopped = err, true
+			return
+		}
+	}
+	n := s.k
+	if r.v.isAct {
+		n = p.nA
+	}
+	kids := make([]child, 0, n)
+	for val := 0; val < n; val++ {
+		s.set(r.v, val)
+		c := s.eval()
+		if c.leaf {
+			s.update(c.value)
+			if s.stopped {
+				s.set(r.v, -1)
+				return
+			}
+			continue
+		}
+		if c.value > s.th {
+			kids = append(kids, child{val, c})
+		}
+	}
+	slices.SortStableFunc(kids, func(a, b child) int { return cmp.Compare(b.res.value, a.res.value) })
+	for _, c := range kids {
+		if c.res.value <= s.th {
+			continue // the threshold rose since the child was bounded
+		}
+		s.set(r.v, c.val)
+		s.rec(c.res)
+		if s.stopped {
+			break
+		}
+	}
+	s.set(r.v, -1)
+}
+
+// eval simulates both laws under the current partial assignment.
+func (s *searcher) eval() evalRes {
+	p := s.p
+	nO := p.nO
+	inf := float64(s.L) * p.gmax * (1 + 1e-12)
+	for sd := range 2 {
+		b, n, impossible := int32(initialID), 0, false
+		for _, o := range s.h[sd] {
+			a := s.act[n]
+			if a < 0 {
+				return evalRes{value: inf, v: varRef{true, n}}
+			}
+			nb := s.bs.child(s.bs.step(b, a), o)
+			if nb == noBelief {
+				impossible = true
+				break
+			}
+			b = nb
+			e := n*nO + o
+			if s.nxt[e] < 0 {
+				return evalRes{value: inf, v: varRef{false, e}}
+			}
+			n = s.nxt[e]
+		}
+		s.pm[sd] = false
+		s.cur[sd] = s.cur[sd][:0]
+		switch {
+		case !impossible:
+			s.cur[sd] = append(s.cur[sd], comp{x: 0, b: b, node: n, src: -1, mass: 1})
+		case p.uniform:
+			for q := 0; q < s.k; q++ {
+				s.cur[sd] = append(s.cur[sd], comp{x: 0, b: uniformID, node: q, src: -1, mass: 1 / float64(s.k)})
+			}
+		default:
+			s.pm[sd] = true
+		}
+	}
+	if s.pm[0] && s.pm[1] {
+		return evalRes{leaf: true, value: 0}
+	}
+	for K := 0; K < s.L; K++ {
+		for sd := range 2 {
+			for _, c := range s.cur[sd] {
+				if s.act[c.node] < 0 {
+					return evalRes{value: s.bound(K, s.L-K), v: varRef{true, c.node}}
+				}
+			}
+		}
+		last := K+1 == s.L
+		clear(s.weight)
+		for sd := range 2 {
+			nx := s.nxtL[sd][:0]
+			for _, c := range s.cur[sd] {
+				st := s.bs.step(c.b, s.act[c.node])
+				for o, q := range st.p {
+					if q == 0 {
+						continue
+					}
+					e := c.node*nO + o
+					node := 0
+					if !last {
+						node = s.nxt[e]
+						if node < 0 {
+							s.weight[e] += c.mass * q
+						}
+					}
+					nb := int32(noBelief) // the last level needs no posterior
+					if !last {
+						nb = s.bs.child(st, o)
+					}
+					nx = append(nx, comp{x: c.x*nO + o, b: nb, node: node, src: e, mass: c.mass * q})
+				}
+			}
+			if len(s.cur[sd]) > 1 {
+				slices.SortStableFunc(nx, func(a, b comp) int { return cmp.Compare(a.x, b.x) })
+			}
+			s.nxtL[sd] = nx
+		}
+		s.cur, s.nxtL = s.nxtL, s.cur
+		if len(s.weight) > 0 {
+			best, bw := -1, -1.0
+			for e, w := range s.weight {
+				if w > bw || (w == bw && e < best) {
+					best, bw = e, w
+				}
+			}
+			return evalRes{value: s.bound(K+1, s.L-K-1), v: varRef{false, best}}
+		}
+	}
+	return evalRes{leaf: true, value: s.leafValue()}
+}
+
+// leafValue returns the W1 of the two complete laws at level L.
+func (s *searcher) leafValue() float64 {
+	p := s.p
+	n := p.pow[s.L]
+	for sd := range 2 {
+		law := s.law[sd][:n]
+		clear(law)
+		if s.pm[sd] {
+			law[0] = 1
+			continue
+		}
+		for _, c := range s.cur[sd] {
+			law[c.x] += c.mass
+		}
+	}
+	if s.L == 1 && p.discrete {
+		return ot.TV(s.law[0][:n], s.law[1][:n])
+	}
+	res, err := s.solver.SeqW1(p.g, s.L, s.law[0][:n], s.law[1][:n])
+	if err != nil {
+		s.err, s.stopped = err, true
+		return 0
+	}
+	return res.Value
+}
+
+// groups returns the [start, end) ranges of equal x in comps (sorted by x).
+func groups(dst [][2]int, comps []comp) [][2]int {
+	dst = dst[:0]
+	for i := 0; i < len(comps); {
+		j := i + 1
+		for j < len(comps) && comps[j].x == comps[i].x {
+			j++
+		}
+		dst = append(dst, [2]int{i, j})
+		i = j
+	}
+	return dst
+}
+
+// bound returns the glued upper bound at level K (masses of both laws
+// known at K) with r steps left after it (see the package comment).
+func (s *searcher) bound(K, r int) float64 {
+	p := s.p
+	s.gx = s.sideGroups(s.gx, 0)
+	s.gy = s.sideGroups(s.gy, 1)
+	s.bp, s.bq, s.bc = s.bp[:0], s.bq[:0], s.bc[:0]
+	for _, gx := range s.gx {
+		s.bp = append(s.bp, s.groupMass(0, gx))
+	}
+	for _, gy := range s.gy {
+		s.bq = append(s.bq, s.groupMass(1, gy))
+	}
+	for _, gx := range s.gx {
+		for _, gy := range s.gy {
+			c := p.seqCost(K, s.groupX(0, gx), s.groupX(1, gy))
+			s.bc = append(s.bc, c+s.cont(gx, gy, r))
+		}
+	}
+	res, err := s.bsolver.W1(s.bp, s.bq, s.bc)
+	if err != nil {
+		return math.Inf(1) // an unusable bound: do not prune
+	}
+	return res.Value * (1 + 1e-12)
+}
+
+// sideGroups returns the groups of side sd's current level: one pseudo
+// group (x = 0) for a point-mass side.
+func (s *searcher) sideGroups(dst [][2]int, sd int) [][2]int {
+	if s.pm[sd] {
+		return append(dst[:0], [2]int{-1, -1})
+	}
+	return groups(dst, s.cur[sd])
+}
+
+func (s *searcher) groupMass(sd int, g [2]int) float64 {
+	if g[0] < 0 {
+		return 1
+	}
+	m := 0.0
+	for _, c := range s.cur[sd][g[0]:g[1]] {
+		m += c.mass
+	}
+	return m
+}
+
+func (s *searcher) groupX(sd int, g [2]int) int {
+	if g[0] < 0 {
+		return 0 // the point mass's prefix is all first observations
+	}
+	return s.cur[sd][g[0]].x
+}
+
+// cont bounds the W1 of the continuations (r steps) of groups gx of side
+// 0 and gy of side 1, maximised over the values of the unknown entries
+// they involve.
+func (s *searcher) cont(gx, gy [2]int, r int) float64 {
+	p := s.p
+	if r == 0 {
+		return 0
+	}
+	triv := float64(r) * p.gmax
+	if s.pm[0] && s.pm[1] {
+		return 0
+	}
+	if r >= 2 && (s.pm[0] || s.pm[1]) {
+		return triv
+	}
+	var cx, cy []comp
+	if !s.pm[0] {
+		cx = s.cur[0][gx[0]:gx[1]]
+	}
+	if !s.pm[1] {
+		cy = s.cur[1][gy[0]:gy[1]]
+	}
+	// The unknown next-node entries involved (distinct).
+	var unk [8]int
+	nu := 0
+	for _, cs := range [2][]comp{cx, cy} {
+		for _, c := range cs {
+			if c.node >= 0 || slices.Contains(unk[:nu], c.src) {
+				continue
+			}
+			if nu == len(unk) {
+				return triv
+			}
+			unk[nu] = c.src
+			nu++
+		}
+	}
+	best := 0.0
+	total := 1
+	for range nu {
+		total *= s.k
+		if total > maxOptions {
+			return triv
+		}
+	}
+	nodeOf := func(c comp, asg []int) int {
+		if c.node >= 0 {
+			return c.node
+		}
+		return asg[slices.Index(unk[:nu], c.src)]
+	}
+	s.asg = slices.Grow(s.asg[:0], nu)[:nu]
+	asg := s.asg
+	for o := 0; o < total; o++ {
+		v := o
+		for i := range asg {
+			asg[i] = v % s.k
+			v /= s.k
+		}
+		var d float64
+		if r == 1 {
+			d = s.oneStep(cx, cy, func(c comp) int { return nodeOf(c, asg) })
+		} else {
+			d = triv * s.jointTV(cx, cy, func(c comp) int { return nodeOf(c, asg) })
+		}
+		best = max(best, d)
+		if best >= triv {
+			return triv
+		}
+	}
+	return best
+}
+
+// jointTV returns the total variation between the joints over (node,
+// state) of components cx and cy (each normalised).
+func (s *searcher) jointTV(cx, cy []comp, nodeOf func(comp) int) float64 {
+	p := s.p
+	w := s.k * p.nS
+	s.jx = fillJoint(s.jx, w, p.nS, cx, nodeOf, s.bs)
+	s.jy = fillJoint(s.jy, w, p.nS, cy, nodeOf, s.bs)
+	tv := 0.0
+	for i := range s.jx {
+		tv += math.Abs(s.jx[i] - s.jy[i])
+	}
+	return math.Min(1, tv/2)
+}
+
+func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int, bs *beliefs) []float64 {
+	dst = slices.Grow(dst[:0], w)[:w]
+	clear(dst)
+	tot := 0.0
+	for _, c := range cs {
+		tot += c.mass
+	}
+	for _, c := range cs {
+		off := nodeOf(c) * nS
+		f := c.mass / tot
+		for i, v := range bs.vecs[c.b] {
+			dst[off+i] += f * v
+		}
+	}
+	return dst
+}
+
+// oneStep returns the maximum, over the unknown actions of the nodes
+// involved, of the W1 between the next-observation laws of components cx
+// and cy (nil: the point mass, whose next observation is the first).
+func (s *searcher) oneStep(cx, cy []comp, nodeOf func(comp) int) float64 {
+	p := s.p
+	var nodes [8]int
+	nn := 0
+	for _, cs := range [2][]comp{cx, cy} {
+		for _, c := range cs {
+			n := nodeOf(c)
+			if s.act[n] >= 0 || slices.Contains(nodes[:nn], n) {
+				continue
+			}
+			if nn == len(nodes) {
+				return p.gmax
+			}
+			nodes[nn] = n
+			nn++
+		}
+	}
+	total := 1
+	for range nn {
+		total *= p.nA
+		if total > maxOptions {
+			return p.gmax
+		}
+	}
+	best := 0.0
+	s.acts = slices.Grow(s.acts[:0], s.k)[:s.k]
+	acts := s.acts
+	for o := 0; o < total; o++ {
+		copy(acts, s.act)
+		v := o
+		for _, n := range nodes[:nn] {
+			acts[n] = v % p.nA
+			v /= p.nA
+		}
+		lx := s.stepLaw(s.lx, cx, nodeOf, acts)
+		ly := s.stepLaw(s.ly, cy, nodeOf, acts)
+		var d float64
+		if p.discrete {
+			d = ot.TV(lx, ly)
+		} else {
+			res, err := s.w1solver.W1(lx, ly, p.gflat)
+			if err != nil {
+				return p.gmax
+			}
+			d = res.Value
+		}
+		best = max(best, d)
+	}
+	return best
+}
+
+// stepLaw returns the normalised next-observation law of cs under the
+// actions acts (nil cs: the point mass on the first observation), in dst
+// unless cs is one component (its step's own probabilities).
+func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts []int) []float64 {
+	if len(cs) == 1 {
+		return s.bs.step(cs[0].b, acts[nodeOf(cs[0])]).p
+	}
+	clear(dst)
+	if cs == nil {
+		dst[0] = 1
+		return dst
+	}
+	tot := 0.0
+	for _, c := range cs {
+		tot += c.mass
+	}
+	for _, c := range cs {
+		st := s.bs.step(c.b, acts[nodeOf(c)])
+		f := c.mass / tot
+		for o, q := range st.p {
+			dst[o] += f * q
+		}
+	}
+	return dst
+}
