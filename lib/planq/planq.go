@@ -272,9 +272,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.Optimum = &r
 	}
 
-	for _, eps := range cfg.Eps {
-		phase(fmt.Sprintf("plan ε=%g", eps))
-		row, err := planRow(ctx, cfg, env, res, dist, eps)
+	qs, partSec, err := quotients(cfg, dist)
+	if err != nil {
+		return nil, err
+	}
+	plans, err := planQuotients(ctx, cfg, env, qs, phase)
+	if err != nil {
+		return nil, err
+	}
+	for i, eps := range cfg.Eps {
+		row, err := planRow(ctx, cfg, res, qs[i], plans[i], eps, partSec[i])
 		if err != nil {
 			return nil, err
 		}
@@ -284,19 +291,50 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-func planRow(ctx context.Context, cfg Config, env *Env, res *Result, dist *distance.Result, eps float64) (Row, error) {
+// quotients builds the quotient of every ε and times each.
+func quotients(cfg Config, dist *distance.Result) ([]*quotient.Quotient, []float64, error) {
+	qs := make([]*quotient.Quotient, len(cfg.Eps))
+	sec := make([]float64, len(cfg.Eps))
+	for i, eps := range cfg.Eps {
+		start := time.Now()
+		q, err := quotient.New(cfg.Model, cfg.T, dist.Partition(eps))
+		if err != nil {
+			return nil, nil, err
+		}
+		qs[i], sec[i] = q, time.Since(start).Seconds()
+	}
+	return qs, sec, nil
+}
+
+// planQuotients runs the planner on every quotient: in one pass (phase
+// "plan quotients") when it is a BatchPlanner, else ε by ε (phase
+// "plan ε=…").
+func planQuotients(ctx context.Context, cfg Config, env *Env, qs []*quotient.Quotient, phase func(string)) ([]*Plan, error) {
+	if bp, ok := cfg.Planner.(BatchPlanner); ok {
+		phase("plan quotients")
+		plans, err := bp.Quotients(ctx, env, qs)
+		if err != nil {
+			return nil, fmt.Errorf("planq: %s on the quotients (ε = %v): %w", cfg.Planner.Name(), cfg.Eps, err)
+		}
+		return plans, nil
+	}
+	plans := make([]*Plan, len(qs))
+	for i, q := range qs {
+		phase(fmt.Sprintf("plan ε=%g", cfg.Eps[i]))
+		p, err := cfg.Planner.Quotient(ctx, env, q)
+		if err != nil {
+			return nil, fmt.Errorf("planq: %s on the ε = %g quotient: %w", cfg.Planner.Name(), cfg.Eps[i], err)
+		}
+		plans[i] = p
+	}
+	return plans, nil
+}
+
+func planRow(ctx context.Context, cfg Config, res *Result, q *quotient.Quotient, p *Plan, eps, partSec float64) (Row, error) {
 	m := cfg.Model
-	start := time.Now()
-	q, err := quotient.New(m, cfg.T, dist.Partition(eps))
-	if err != nil {
-		return Row{}, err
-	}
-	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: time.Since(start).Seconds(),
+	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: partSec,
 		Reference: math.NaN(), Regret: math.NaN(), Optimum: math.NaN(), RegretOptimum: math.NaN()}
-	p, err := cfg.Planner.Quotient(ctx, env, q)
-	if err != nil {
-		return Row{}, fmt.Errorf("planq: %s on the ε = %g quotient: %w", cfg.Planner.Name(), eps, err)
-	}
+	var err error
 	row.Policy, row.VQ, row.Lifted, row.PlanQSec, row.Note = p.Policy, p.Value, p.Lifted, p.Seconds, p.Note
 	if row.VM, err = LiftedValue(ctx, m, p.Lifted); err != nil {
 		return Row{}, err
