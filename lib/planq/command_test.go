@@ -3,6 +3,7 @@ package planq
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,22 +98,70 @@ func TestCommandKillsProcessGroup(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	b, rerr := os.ReadFile(pidFile)
-	if rerr != nil {
-		t.Fatal(rerr)
+	waitGone(t, readPid(t, pidFile))
+}
+
+// TestCommandLeftoverChild: a solver that writes its policy and exits 0
+// while a child it started in the background still runs (holding its
+// output open) is read at once, and the child is killed. Today's main
+// waited on the output pipe, gave up after 2 s and reported the run as
+// failed.
+func TestCommandLeftoverChild(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	res, err := tigerCommand(t, `printf '0 0  0 0 \n' > {policy}.pg; sleep 60 & echo $! > `+pidFile+` # {model}`, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run took %v: it waited for the leftover child", d)
+	}
+	if res.Rows[0].VM != 1.5 {
+		t.Errorf("V_M = %g, want 1.5 (always listen)", res.Rows[0].VM)
+	}
+	waitGone(t, readPid(t, pidFile))
+}
+
+// readPid reads the process id a test's solver wrote.
+func readPid(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// waitGone fails t unless process pid is gone within 3 s: no such process,
+// or a zombie (killed, waiting to be reaped by init, which may take a
+// moment).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
-	for {
-		// Signal 0 probes; a zombie reaped by init disappears shortly.
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
-		}
+	for !gone(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("background child %d still running", pid)
+			t.Fatalf("process %d still running", pid)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// gone reports whether process pid has exited: signal 0 finds none, or
+// Linux's /proc says it is a zombie.
+func gone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
 }
 
 // TestCommandSARSOP runs the real SARSOP when it is available and a

@@ -139,10 +139,13 @@ type Row struct {
 // Result is a whole planning run.
 type Result struct {
 	Model, Family, Planner, Reward string
-	T                              int
-	Gamma                          float64
-	Metric, Ground, Convention     string
-	MemBudget                      int64
+	// PlannerSettings is what the planner was given besides the model
+	// (a cmd: planner's solver discount), empty when nothing.
+	PlannerSettings            string
+	T                          int
+	Gamma                      float64
+	Metric, Ground, Convention string
+	MemBudget                  int64
 	// MaxWork is the limit on estimated steps that refused or allowed the
 	// baseline, the exact optimum and the exact L_R.
 	MaxWork    float64
@@ -211,6 +214,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
 	if res.MemBudget == 0 {
 		res.MemBudget = distance.DefaultMemBudget()
+	}
+	if s, ok := cfg.Planner.(interface{ Settings() string }); ok {
+		res.PlannerSettings = s.Settings()
 	}
 
 	// The ε-quotients: the engine of `pomdpq quotient`.
