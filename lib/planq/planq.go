@@ -139,13 +139,10 @@ type Row struct {
 // Result is a whole planning run.
 type Result struct {
 	Model, Family, Planner, Reward string
-	// PlannerSettings is what the planner was given besides the model
-	// (a cmd: planner's solver discount), empty when nothing.
-	PlannerSettings            string
-	T                          int
-	Gamma                      float64
-	Metric, Ground, Convention string
-	MemBudget                  int64
+	T                              int
+	Gamma                          float64
+	Metric, Ground, Convention     string
+	MemBudget                      int64
 	// MaxWork is the limit on estimated steps that refused or allowed the
 	// baseline, the exact optimum and the exact L_R.
 	MaxWork    float64
@@ -169,6 +166,10 @@ type Result struct {
 	DeltaClk       *float64
 	DeltaNote      string
 	Rows           []Row
+
+	// PlannerSettings is what the planner was given besides the model
+	// (a cmd: planner's solver discount), empty when nothing.
+	PlannerSettings string
 }
 
 // Run plans through the ε-quotients of cfg.Model for every cfg.Eps.
