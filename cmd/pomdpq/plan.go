@@ -2,15 +2,18 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
@@ -163,7 +166,10 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := signalContext()
+	// SIGTERM too (a scheduler's or timeout(1)'s stop): a cmd: planner's
+	// solver runs in its own process group, which only a cancelled
+	// context kills.
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	cfg := planq.Config{Model: pm, Ground: g.Ground, GroundLabel: g.Label(), Reward: rewardText, ObsValues: obsValues, Kind: kind, M: *mem, T: *T, Eps: eps,
 		Planner: planner, Limit: *limit, MaxWork: *maxWork,
