@@ -60,22 +60,24 @@ func searchQuotients(ctx context.Context, env *Env, fam fsc.Family, qs []*quotie
 	plans := make([]*Plan, len(qs))
 	for k, q := range qs {
 		u := pass.uq[k]
+		start := time.Now()
 		p, err := planOf(env, fam, q, pass.vals[u])
 		if err != nil {
 			return nil, err
 		}
 		// The pass's wall time, attributed by the time spent on each
-		// distinct quotient.
+		// distinct quotient, and this quotient's own V_Q check.
 		p.Seconds = pass.wall
 		if totalBusy > 0 {
 			p.Seconds = pass.wall * pass.busy[u] / totalBusy
 		}
+		p.Seconds += time.Since(start).Seconds()
 		var notes []string
 		if p.Note != "" {
 			notes = append(notes, p.Note)
 		}
 		if len(qs) > 1 {
-			notes = append(notes, fmt.Sprintf("searched in one pass over %d controllers (%d distinct action trees) with the other ε values (%d distinct partitions); t_planQ is this partition's share of the pass", fam.Len(), pass.distinct, len(pass.busy)))
+			notes = append(notes, fmt.Sprintf("searched in one pass over %d controllers (%d distinct action trees) with the other ε values (%d distinct partitions); t_planQ is this partition's share of the pass plus the check of V_Q on the quotient model", fam.Len(), pass.distinct, len(pass.busy)))
 		}
 		p.Note = joinNotes(notes)
 		plans[k] = p
