@@ -99,7 +99,7 @@ func searchOriginal(ctx context.Context, env *Env, fam fsc.Family) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	p.Seconds = r.Seconds
+	p.Seconds, p.search = r.Seconds, &r
 	return p, nil
 }
 

@@ -84,6 +84,8 @@ type Plan struct {
 	Seconds float64
 	// Note adds what the reader must know (e.g. ties).
 	Note string
+	// search is the exhaustive search behind a plan on the original.
+	search *value.Result
 }
 
 // Planner plans on a quotient and on the original model.
@@ -269,7 +271,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("planq: %s on the original: %w", cfg.Planner.Name(), err)
 	}
-	if w := familyWork(env, fam); w > maxWork {
+	if _, ok := cfg.Planner.(BestFSC); ok && res.Baseline != nil && res.Baseline.search != nil {
+		res.Optimum = res.Baseline.search // the baseline is that search
+	} else if w := familyWork(env, fam); w > maxWork {
 		res.OptimumRefused = fmt.Sprintf("exact optimum over %s: estimated %.3g steps, above the limit %.3g (--max-work)", fam, w, maxWork)
 	} else {
 		r, err := value.Best(ctx, m, fam, cfg.T, env.Obj, value.Options{Workers: cfg.Distance.Workers})
