@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -176,15 +177,96 @@ func TestCommandSARSOP(t *testing.T) {
 		}
 	}
 	if bin == "" {
-		t.Skip("SARSOP not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol, PATH)")
+		var tarballs []string
+		if tools, ok := shared.FindTool(); ok {
+			tarballs, _ = filepath.Glob(filepath.Join(tools, "sarsop-*.tar.gz"))
+		}
+		if shared.CI() && len(tarballs) > 0 {
+			t.Fatalf("CI=true and SARSOP's source is at %s, but pomdpsol is not built: run .ci/ensure-sarsop.sh", tarballs[0])
+		}
+		t.Skip("SARSOP not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol (.ci/ensure-sarsop.sh), PATH)")
 	}
-	// tiger95: SARSOP asserts a discount below 1 (the paper's Tiger has none).
+	// tiger95 carries γ = 0.95; SARSOP asserts a discount below 1, so the
+	// paper's Tiger (none) fails unless the command writes one.
 	res, err := modelCommand(t, "tiger95", bin+` {model} --timeout 10 -o {policy}`, 60*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Rows) != 2 {
 		t.Fatalf("%d rows", len(res.Rows))
+	}
+	if _, err := tigerCommand(t, bin+` {model} --timeout 10 -o {policy}`, 60*time.Second); err == nil || !strings.Contains(err.Error(), "--solver-discount") {
+		t.Errorf("SARSOP on Tiger without a solver discount: %v", err)
+	}
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCommand(bin+` {model} --timeout 10 -o {policy} # {discount}`, 60*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err = c.WithDiscount(0.95); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(context.Background(), Config{Model: m, Ground: b.Ground, Kind: fsc.KindStationary, M: 1, T: 3, Eps: []float64{0, 0.5}, Planner: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.PlannerSettings, "solver discount 0.95") || res.Gamma != 1 {
+		t.Errorf("settings %q, γ %g: want the solver's 0.95 printed and values with Tiger's γ = 1", res.PlannerSettings, res.Gamma)
+	}
+}
+
+// TestCommandDiscount: {discount} is the discount written into the model
+// the solver is given (a fake solver echoes the file's discount line and
+// the placeholder, then always listens); WithDiscount refuses values
+// outside (0, 1].
+func TestCommandDiscount(t *testing.T) {
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := filepath.Join(t.TempDir(), "seen")
+	c, err := NewCommand(`grep '^discount' {model} >> `+seen+`; echo placeholder {discount} >> `+seen+`; printf '0 0  0 0 \n' > {policy}.pg`, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		g    float64
+		want string
+	}{{0, "discount: 1\nplaceholder 1\n"}, {0.9, "discount: 0.9\nplaceholder 0.9\n"}} {
+		os.Remove(seen)
+		cc := c
+		if tc.g > 0 {
+			if cc, err = c.WithDiscount(tc.g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := Run(context.Background(), Config{Model: m, Kind: fsc.KindStationary, M: 1, T: 2, Eps: []float64{0}, Planner: cc}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(seen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Once for the baseline on the original, once for the quotient.
+		if string(got) != tc.want+tc.want {
+			t.Errorf("discount %g: the solver saw %q, want %q twice", tc.g, got, tc.want)
+		}
+	}
+	for _, g := range []float64{-0.5, 0, 1.5} {
+		if _, err := c.WithDiscount(g); err == nil {
+			t.Errorf("WithDiscount(%g): no error", g)
+		}
 	}
 }
 
