@@ -77,7 +77,7 @@ func searchQuotients(ctx context.Context, env *Env, fam fsc.Family, qs []*quotie
 			notes = append(notes, p.Note)
 		}
 		if len(qs) > 1 {
-			notes = append(notes, fmt.Sprintf("searched in one pass over %d controllers (%d distinct action trees) with the other ε values (%d distinct partitions); t_planQ is this partition's share of the pass plus the check of V_Q on the quotient model", fam.Len(), pass.distinct, len(pass.busy)))
+			notes = append(notes, fmt.Sprintf("searched in one pass over %d controllers (%d distinct action trees) with the other ε values (%d of the %d partitions distinct); t_planQ is this partition's share of the pass plus the check of V_Q on the quotient model", fam.Len(), pass.distinct, len(pass.busy), len(qs)))
 		}
 		p.Note = joinNotes(notes)
 		plans[k] = p
