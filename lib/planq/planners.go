@@ -111,14 +111,16 @@ func controllerPlan(env *Env, c *fsc.FSC, v float64) (*Plan, error) {
 	return &Plan{Policy: value.Policy(env.Model, c, env.T), Controller: c, Lifted: l, Value: v}, nil
 }
 
-func bestIndex(vals []float64, tol float64) (int, float64, int) {
-	best := vals[0]
-	for _, v := range vals {
-		best = max(best, v)
+// bestIndex returns the first i < n (in family order) whose value val(i)
+// is within tol of the maximum, the maximum, and how many are within tol.
+func bestIndex(n int, val func(int) float64, tol float64) (int, float64, int) {
+	best := val(0)
+	for i := 1; i < n; i++ {
+		best = max(best, val(i))
 	}
 	idx, ties := -1, 0
-	for i, v := range vals {
-		if v >= best-tol {
+	for i := 0; i < n; i++ {
+		if val(i) >= best-tol {
 			if idx < 0 {
 				idx = i
 			}

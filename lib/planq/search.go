@@ -26,8 +26,8 @@ type BatchPlanner interface {
 }
 
 // maxDedupBytes bounds the action-tree keys held to find controllers that
-// behave alike (above it every controller is valued).
-const maxDedupBytes = 256 << 20
+// behave alike (above it every controller is valued); a variable for tests.
+var maxDedupBytes = 256 << 20
 
 // searchQuotients values every controller of fam on each quotient of qs,
 // on the quotient the controller sees (quotient.ForProbe), and returns
@@ -61,7 +61,7 @@ func searchQuotients(ctx context.Context, env *Env, fam fsc.Family, qs []*quotie
 	for k, q := range qs {
 		u := pass.uq[k]
 		start := time.Now()
-		p, err := planOf(env, fam, q, pass.vals[u])
+		p, err := planOf(env, fam, q, func(i int) float64 { return pass.value(u, i) })
 		if err != nil {
 			return nil, err
 		}
@@ -87,9 +87,11 @@ func searchQuotients(ctx context.Context, env *Env, fam fsc.Family, qs []*quotie
 
 // pass is the outcome of valuePass.
 type pass struct {
-	// vals[u][i] is controller i's value on the u-th distinct quotient;
-	// uq[k] is the distinct quotient of qs[k].
+	// vals[u][j] is the value of controller todo[j] on the u-th distinct
+	// quotient; slot[i] is the j of controller i (nil: j = i); uq[k] is
+	// the distinct quotient of qs[k].
 	vals [][]float64
+	slot []int32
 	uq   []int
 	// busy[u] is the worker time spent on quotient u, wall the pass's
 	// wall time, distinct the number of controllers valued.
@@ -98,26 +100,31 @@ type pass struct {
 	distinct int
 }
 
+// value returns controller i's value on distinct quotient u.
+func (p *pass) value(u, i int) float64 {
+	if p.slot == nil {
+		return p.vals[u][i]
+	}
+	return p.vals[u][p.slot[i]]
+}
+
 // valuePass values every controller of fam on every distinct quotient of
-// qs (see searchQuotients).
+// qs (see searchQuotients). Memory: 8 bytes per distinct controller and
+// distinct quotient, plus 4 bytes per controller and the action-tree keys
+// while deduplicating (at most maxDedupBytes).
 func valuePass(ctx context.Context, env *Env, fam fsc.Family, qs []*quotient.Quotient) (*pass, error) {
 	start := time.Now()
 	uq, uniq := distinctPartitions(qs)
-	reps, todo := distinctBehaviours(fam, env.T, env.Model.NumObservations())
+	slot, todo := distinctBehaviours(fam, env.T, env.Model.NumObservations())
 	vals := make([][]float64, len(uniq))
 	for u := range vals {
-		vals[u] = make([]float64, fam.Len())
+		vals[u] = make([]float64, len(todo))
 	}
 	busy, err := valueAll(ctx, env, fam, uniq, todo, vals)
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range reps {
-		for u := range vals {
-			vals[u][i] = vals[u][r]
-		}
-	}
-	return &pass{vals: vals, uq: uq, busy: busy, wall: time.Since(start).Seconds(), distinct: len(todo)}, nil
+	return &pass{vals: vals, slot: slot, uq: uq, busy: busy, wall: time.Since(start).Seconds(), distinct: len(todo)}, nil
 }
 
 func joinNotes(notes []string) string {
@@ -131,10 +138,11 @@ func joinNotes(notes []string) string {
 	return out
 }
 
-// planOf returns the plan of the first maximum of vals on q, with V_Q
-// recomputed on the quotient model seen by the chosen controller.
-func planOf(env *Env, fam fsc.Family, q *quotient.Quotient, vals []float64) (*Plan, error) {
-	best, v, ties := bestIndex(vals, value.DefaultTol)
+// planOf returns the plan of the first maximum of val (controller i's
+// value on q) in family order, with V_Q recomputed on the quotient model
+// seen by the chosen controller.
+func planOf(env *Env, fam fsc.Family, q *quotient.Quotient, val func(int) float64) (*Plan, error) {
+	best, v, ties := bestIndex(fam.Len(), val, value.DefaultTol)
 	c := fam.At(best)
 	qm, err := q.ForProbe(c)
 	if err != nil {
@@ -189,42 +197,39 @@ func samePartition(a, b *quotient.Quotient) bool {
 	return true
 }
 
-// distinctBehaviours returns, for every controller i of fam, the first
-// controller reps[i] with the same action tree, and the controllers that
-// are their own representative (todo, in family order). Stochastic
-// families, and families whose keys would exceed maxDedupBytes, are not
-// deduplicated.
-func distinctBehaviours(fam fsc.Family, T, nO int) (reps, todo []int) {
+// distinctBehaviours returns the controllers of fam to value (todo, in
+// family order: the first of each action tree) and, for every controller
+// i, the position slot[i] in todo of the first controller with i's action
+// tree. Stochastic families, and families whose keys would exceed
+// maxDedupBytes, are not deduplicated: slot is nil and todo every index.
+func distinctBehaviours(fam fsc.Family, T, nO int) (slot []int32, todo []int) {
 	n := fam.Len()
-	reps = make([]int, n)
-	for i := range reps {
-		reps[i] = i
-	}
-	all := func() ([]int, []int) {
-		todo = make([]int, n)
-		copy(todo, reps)
-		return reps, todo
-	}
 	// The action tree: the action at every history of depth < T.
 	tree, err := law.NewTree(nO, T)
-	if err != nil || !fam.At(0).Deterministic() || float64(n)*float64(tree.Offset(T)+48) > maxDedupBytes {
-		return all()
+	if err != nil || n > math.MaxInt32 || !fam.At(0).Deterministic() || float64(n)*float64(tree.Offset(T)+52) > float64(maxDedupBytes) {
+		todo = make([]int, n)
+		for i := range todo {
+			todo[i] = i
+		}
+		return nil, todo
 	}
-	seen := make(map[string]int, n)
+	slot = make([]int32, n)
+	seen := make(map[string]int32, n)
 	var key []byte
 	for i := 0; i < n; i++ {
 		key = law.ActionTree(key[:0], fam.At(i), tree)
-		if r, ok := seen[string(key)]; ok {
-			reps[i] = r
+		if j, ok := seen[string(key)]; ok {
+			slot[i] = j
 			continue
 		}
-		seen[string(key)] = i
+		slot[i] = int32(len(todo))
+		seen[string(key)] = slot[i]
 		todo = append(todo, i)
 	}
-	return reps, todo
+	return slot, todo
 }
 
-// valueAll fills vals[u][i] for every i of todo and quotient uniq[u], with
+// valueAll fills vals[u][j] with the value of controller todo[j] on quotient uniq[u], with
 // workers taking chunks of todo; it returns the busy seconds per quotient.
 func valueAll(ctx context.Context, env *Env, fam fsc.Family, uniq []*quotient.Quotient, todo []int, vals [][]float64) ([]float64, error) {
 	workers := env.Workers
@@ -251,7 +256,8 @@ func valueAll(ctx context.Context, env *Env, fam fsc.Family, uniq []*quotient.Qu
 			ev := newProbeEval(env.Model, env.T, env.Obj.Discount)
 			for lo := range jobs {
 				hi := min(lo+chunk, n)
-				for _, i := range todo[lo:hi] {
+				for j := lo; j < hi; j++ {
+					i := todo[j]
 					c := fam.At(i)
 					for u, q := range uniq {
 						t0 := time.Now()
@@ -261,7 +267,7 @@ func valueAll(ctx context.Context, env *Env, fam fsc.Family, uniq []*quotient.Qu
 							errs[w], errAt[w] = err, i
 							cancel()
 						}
-						vals[u][i] = v
+						vals[u][j] = v
 					}
 				}
 				done <- hi - lo

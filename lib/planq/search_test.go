@@ -106,7 +106,7 @@ func TestSearchValuesMatchQuotientModel(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := p.vals[p.uq[k]][i]; math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
+				if got := p.value(p.uq[k], i); math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
 					t.Fatalf("%s, ε = %g, controller %d: pass %.17g, quotient model %.17g", c.name, c.eps[k], i, got, want)
 				}
 			}
@@ -130,9 +130,9 @@ func TestSearchIndependentOfWorkers(t *testing.T) {
 				continue
 			}
 			for u := range p.vals {
-				for i, v := range p.vals[u] {
-					if v != first.vals[u][i] {
-						t.Fatalf("%s: %d workers: quotient %d controller %d: %v, 1 worker: %v", c.name, w, u, i, v, first.vals[u][i])
+				for i := 0; i < c.fam.Len(); i++ {
+					if v, v1 := p.value(u, i), first.value(u, i); v != v1 {
+						t.Fatalf("%s: %d workers: quotient %d controller %d: %v, 1 worker: %v", c.name, w, u, i, v, v1)
 					}
 				}
 			}
@@ -148,5 +148,32 @@ func TestSearchCancelled(t *testing.T) {
 	cancel()
 	if _, err := valuePass(ctx, searchEnv(c, 2), c.fam, qs); err == nil {
 		t.Fatal("no error from a cancelled pass")
+	}
+}
+
+// TestSearchWithoutDedup: past the key budget every controller is valued
+// (slot nil) and the values are those of the deduplicated pass.
+func TestSearchWithoutDedup(t *testing.T) {
+	c := searchCases(t)[0]
+	qs := c.quotients(t)
+	dedup, err := valuePass(context.Background(), searchEnv(c, 2), c.fam, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(b int) { maxDedupBytes = b }(maxDedupBytes)
+	maxDedupBytes = 0
+	all, err := valuePass(context.Background(), searchEnv(c, 2), c.fam, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.slot != nil || all.distinct != c.fam.Len() || dedup.distinct != 75 {
+		t.Fatalf("without dedup: slot %v, %d valued; with: %d valued (want 147 and 75)", all.slot != nil, all.distinct, dedup.distinct)
+	}
+	for u := range all.vals {
+		for i := 0; i < c.fam.Len(); i++ {
+			if a, d := all.value(u, i), dedup.value(u, i); a != d {
+				t.Fatalf("quotient %d controller %d: %v without dedup, %v with", u, i, a, d)
+			}
+		}
 	}
 }
