@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,7 +80,7 @@ func searchQuotients(ctx context.Context, env *Env, fam fsc.Family, qs []*quotie
 		if len(qs) > 1 {
 			notes = append(notes, fmt.Sprintf("searched in one pass over %d controllers (%d distinct action trees) with the other ε values (%d of the %d partitions distinct); t_planQ is this partition's share of the pass plus the check of V_Q on the quotient model", fam.Len(), pass.distinct, len(pass.busy), len(qs)))
 		}
-		p.Note = joinNotes(notes)
+		p.Note = strings.Join(notes, "; ")
 		plans[k] = p
 	}
 	return plans, nil
@@ -115,7 +116,10 @@ func (p *pass) value(u, i int) float64 {
 func valuePass(ctx context.Context, env *Env, fam fsc.Family, qs []*quotient.Quotient) (*pass, error) {
 	start := time.Now()
 	uq, uniq := distinctPartitions(qs)
-	slot, todo := distinctBehaviours(fam, env.T, env.Model.NumObservations())
+	slot, todo, err := distinctBehaviours(ctx, fam, env.T, env.Model.NumObservations())
+	if err != nil {
+		return nil, err
+	}
 	vals := make([][]float64, len(uniq))
 	for u := range vals {
 		vals[u] = make([]float64, len(todo))
@@ -125,17 +129,6 @@ func valuePass(ctx context.Context, env *Env, fam fsc.Family, qs []*quotient.Quo
 		return nil, err
 	}
 	return &pass{vals: vals, slot: slot, uq: uq, busy: busy, wall: time.Since(start).Seconds(), distinct: len(todo)}, nil
-}
-
-func joinNotes(notes []string) string {
-	out := ""
-	for i, n := range notes {
-		if i > 0 {
-			out += "; "
-		}
-		out += n
-	}
-	return out
 }
 
 // planOf returns the plan of the first maximum of val (controller i's
@@ -202,7 +195,7 @@ func samePartition(a, b *quotient.Quotient) bool {
 // i, the position slot[i] in todo of the first controller with i's action
 // tree. Stochastic families, and families whose keys would exceed
 // maxDedupBytes, are not deduplicated: slot is nil and todo every index.
-func distinctBehaviours(fam fsc.Family, T, nO int) (slot []int32, todo []int) {
+func distinctBehaviours(ctx context.Context, fam fsc.Family, T, nO int) (slot []int32, todo []int, err error) {
 	n := fam.Len()
 	// The action tree: the action at every history of depth < T.
 	tree, err := law.NewTree(nO, T)
@@ -211,12 +204,15 @@ func distinctBehaviours(fam fsc.Family, T, nO int) (slot []int32, todo []int) {
 		for i := range todo {
 			todo[i] = i
 		}
-		return nil, todo
+		return nil, todo, nil
 	}
 	slot = make([]int32, n)
 	seen := make(map[string]int32, n)
 	var key []byte
 	for i := 0; i < n; i++ {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		key = law.ActionTree(key[:0], fam.At(i), tree)
 		if j, ok := seen[string(key)]; ok {
 			slot[i] = j
@@ -226,11 +222,12 @@ func distinctBehaviours(fam fsc.Family, T, nO int) (slot []int32, todo []int) {
 		seen[string(key)] = slot[i]
 		todo = append(todo, i)
 	}
-	return slot, todo
+	return slot, todo, nil
 }
 
-// valueAll fills vals[u][j] with the value of controller todo[j] on quotient uniq[u], with
-// workers taking chunks of todo; it returns the busy seconds per quotient.
+// valueAll fills vals[u][j] with the value of controller todo[j] on
+// quotient uniq[u], with workers taking chunks of todo; it returns the busy
+// seconds per quotient.
 func valueAll(ctx context.Context, env *Env, fam fsc.Family, uniq []*quotient.Quotient, todo []int, vals [][]float64) ([]float64, error) {
 	workers := env.Workers
 	if workers <= 0 {
