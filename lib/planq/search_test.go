@@ -56,6 +56,14 @@ func searchCases(t *testing.T) []searchCase {
 		}
 		cases = append(cases, searchCase{"random", m, fam(fsc.KindStationary, m, 2, 3), 3, []float64{0, 0.1, 0.3, 0.6}})
 	}
+	for i := 0; i < 12; i++ {
+		// Many impossible histories, and classes with no possible member.
+		m, err := impossibleModel(rng, i%2 == 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, searchCase{"impossible", m, fam(fsc.KindStationary, m, 2, 3), 3, []float64{0, 0.1, 0.3, 0.6}})
+	}
 	return cases
 }
 
@@ -86,7 +94,8 @@ func searchEnv(c searchCase, workers int) *Env {
 // shared pass (class beliefs, deduplicated action trees, partitions shared
 // across ε) equals value.Evaluate on the quotient model the controller sees
 // (quotient.ForProbe), within 1e-12 relative, on Tiger, maze4x3 (whose
-// histories include impossible ones) and random models.
+// histories include impossible ones), random models and random models
+// with many impossible histories.
 func TestSearchValuesMatchQuotientModel(t *testing.T) {
 	for _, c := range searchCases(t) {
 		qs := c.quotients(t)
