@@ -127,7 +127,7 @@ func TestPlanMaze4x3Acceptance(t *testing.T) {
 func TestPlanSharedAcceptance(t *testing.T) {
 	for _, name := range []string{"hallway.POMDP", "tiger-grid.POMDP"} {
 		t.Run(strings.TrimSuffix(name, ".POMDP"), func(t *testing.T) {
-			planAcceptance(t, shared.Path(t, "TestPlanMaze4x3Acceptance (cmd/pomdpq)", "pomdp", name))
+			planAcceptance(t, shared.Path(t, "TestPlanMaze4x3Acceptance", "pomdp", name))
 		})
 	}
 }
