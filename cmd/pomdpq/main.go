@@ -152,7 +152,7 @@ commands:
                                         exact value of a policy graph (pomdp-solve .pg); lower bound,
                                         greedy T-step value and bracket of alpha vectors (SARSOP .policy)
   plan --model MODEL --family K --m M --T T --eps LIST [--planner best-fsc|open-loop|pbvi|cmd:'…']
-       [--reward own|observation|FILE] [--out DIR] [--json]
+       [--solver-discount G] [--reward own|observation|FILE] [--out DIR] [--json]
                                         plan on the ε-quotients, lift to the model, regret vs certified bound
   exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
                                         exact m = 1 quotients Q_op and Q_clk

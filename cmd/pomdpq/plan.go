@@ -2,15 +2,18 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
@@ -61,6 +64,7 @@ type planOutJSON struct {
 	FamilySize      int           `json:"family_size"`
 	T               int           `json:"T"`
 	Planner         string        `json:"planner"`
+	PlannerSettings string        `json:"planner_settings,omitempty"`
 	Reward          string        `json:"reward"`
 	Gamma           float64       `json:"gamma"`
 	Metric          string        `json:"metric"`
@@ -110,6 +114,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
 	maxWork := fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
+	solverDiscount := fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
 	ground := groundFlag(fs)
 	var budget memFlag
 	fs.Var(&budget, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
@@ -148,11 +153,23 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if set := flagSet(fs, "solver-discount"); set {
+		c, ok := planner.(planq.Command)
+		if !ok {
+			return usageError{msg: fmt.Sprintf("plan: --solver-discount applies to a cmd: planner, not %s", *plannerName)}
+		}
+		if planner, err = c.WithDiscount(*solverDiscount); err != nil {
+			return usageError{msg: "plan: --solver-discount: " + err.Error()}
+		}
+	}
 	pm, rewardText, obsValues, err := withReward(md, *reward)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := signalContext()
+	// SIGTERM too (a scheduler's or timeout(1)'s stop): a cmd: planner's
+	// solver runs in its own process group, which only a cancelled
+	// context kills.
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	cfg := planq.Config{Model: pm, Ground: g.Ground, GroundLabel: g.Label(), Reward: rewardText, ObsValues: obsValues, Kind: kind, M: *mem, T: *T, Eps: eps,
 		Planner: planner, Limit: *limit, MaxWork: *maxWork,
@@ -264,7 +281,7 @@ func readRewardFile(path string, m *pomdp.Model) ([][]float64, error) {
 }
 
 func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
-	out := planOutJSON{Model: res.Model, Family: res.Family, FamilySize: res.FamilySize, T: res.T, Planner: res.Planner, Reward: res.Reward,
+	out := planOutJSON{Model: res.Model, Family: res.Family, FamilySize: res.FamilySize, T: res.T, Planner: res.Planner, PlannerSettings: res.PlannerSettings, Reward: res.Reward,
 		Gamma: res.Gamma, Metric: res.Metric, Ground: res.Ground, Convention: res.Convention, StandIns: res.StandIns, MemBudget: res.MemBudget,
 		MaxWork: maxWork, Histories: res.Histories, LR: finite(res.LR.Value), LRHow: res.LR.How, LRWhy: res.LR.Why, LRCertified: res.LR.Certified,
 		DeltaClk: res.DeltaClk, BaselineRefused: res.BaselineRefused, OptimumRefused: res.OptimumRefused, DistanceSec: res.DistanceSeconds}
@@ -347,6 +364,9 @@ func fmtVal(p *float64) string {
 
 func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 	fmt.Fprintf(w, "model %s, family Π = %s, T = %d, planner %s\n", res.Model, res.Family, res.T, res.Planner)
+	if res.PlannerSettings != "" {
+		fmt.Fprintf(w, "planner: %s\n", res.PlannerSettings)
+	}
 	fmt.Fprintf(w, "reward: %s\n", res.Reward)
 	fmt.Fprintf(w, "values: expected return over T = %d stages with γ = %g (the model's discount, 1 if none; as `pomdpq evaluate --horizon T`)\n", res.T, res.Gamma)
 	fmt.Fprintf(w, "metric %s, ground %s, stand-in %s (%d impossible (history, probe) pairs), memory budget %s, --max-work %.3g\n",
@@ -430,4 +450,11 @@ func pgStartHint(path string) int {
 		return -1
 	}
 	return n
+}
+
+// flagSet reports whether flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,6 +120,26 @@ func TestPlanRewardFileErrors(t *testing.T) {
 		err := run([]string{"plan", "--model", "tiger", "--T", "2", "--reward", p, "--progress", "off"}, &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestPlanSolverDiscountUsage: --solver-discount is refused, as a usage
+// error naming the flag, for a planner other than cmd: and outside (0, 1].
+func TestPlanSolverDiscountUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--solver-discount", "0.9"}, "--solver-discount applies to a cmd: planner, not best-fsc"},
+		{[]string{"--planner", "cmd:true {model}", "--solver-discount", "2"}, "--solver-discount: planq: solver discount 2: want a discount in (0, 1]"},
+		{[]string{"--planner", "cmd:true {model}", "--solver-discount", "0"}, "want a discount in (0, 1]"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(append([]string{"plan", "--model", "tiger", "--progress", "off"}, tc.args...), &out, &errb)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want a usage error with %q", tc.args, err, tc.want)
 		}
 	}
 }

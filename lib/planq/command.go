@@ -81,27 +81,67 @@ var ErrNoBaseline = errors.New("no baseline")
 // s0…, a0…, o0… in the original order), {policy} (the path prefix the
 // solver writes to: pomdp-solve's -o writes {policy}.pg and
 // {policy}.alpha; pomdpsol's -o writes {policy} itself), {horizon} (T)
-// and {dir} (the scratch directory). The command runs in its own process
+// {dir} (the scratch directory) and {discount} (the discount written into
+// the exported model, see Discount). The command runs in its own process
 // group under Timeout; on timeout or cancellation the whole group is
 // killed, and it is killed after a normal exit too, so nothing is left
 // running. The policy is read back by extension (RegisterReader): the
 // first of {policy}.pg, {policy}.alpha and other registered extensions
 // that exists, else {policy} itself (a file starting with '<' goes to the
 // ".policy" reader).
+//
+// Discount, when set (in (0, 1]), replaces the discount of the model
+// written for the solver (the quotient, and the original for the
+// baseline): solvers of discounted problems such as SARSOP refuse a
+// discount of 1, which is what a model without one (the paper's Tiger) is
+// written with. It changes only what the solver optimises: the lifted
+// policy is still valued exactly over T stages with the model's own γ.
 type Command struct {
 	Template string
 	Timeout  time.Duration
+	Discount float64
 }
 
 // NewCommand checks the template: it must name {model}.
 func NewCommand(tmpl string, timeout time.Duration) (Command, error) {
 	if !strings.Contains(tmpl, "{model}") {
-		return Command{}, fmt.Errorf("planq: solver command %q has no {model} placeholder (placeholders: {model}, {policy}, {horizon}, {dir})", tmpl)
+		return Command{}, fmt.Errorf("planq: solver command %q has no {model} placeholder (placeholders: {model}, {policy}, {horizon}, {dir}, {discount})", tmpl)
 	}
 	if timeout <= 0 {
 		timeout = time.Minute
 	}
 	return Command{Template: tmpl, Timeout: timeout}, nil
+}
+
+// WithDiscount returns c writing discount g into the models it exports
+// (see Command.Discount); g must lie in (0, 1].
+func (c Command) WithDiscount(g float64) (Command, error) {
+	if !(g > 0 && g <= 1) {
+		return Command{}, fmt.Errorf("planq: solver discount %g: want a discount in (0, 1]", g)
+	}
+	c.Discount = g
+	return c, nil
+}
+
+// Settings describes what the solver is given besides the model: the
+// discount written into the exported model and where it comes from.
+func (c Command) Settings() string {
+	if c.Discount > 0 {
+		return fmt.Sprintf("solver discount %g (--solver-discount: written into the exported model, {discount}; values use the model's own γ)", c.Discount)
+	}
+	return "solver discount: the model's own (1 when it has none; --solver-discount G replaces it, {discount})"
+}
+
+// exportDiscount returns the discount written into the model given to the
+// solver and whether it was set by Discount.
+func (c Command) exportDiscount(m *pomdp.Model) float64 {
+	switch {
+	case c.Discount > 0:
+		return c.Discount
+	case m.HasDiscount:
+		return m.Discount
+	}
+	return 1
 }
 
 // Name returns "cmd:" and the template.
@@ -211,6 +251,8 @@ func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolic
 	}
 	defer os.RemoveAll(dir)
 	rm := renamed(m)
+	gamma := c.exportDiscount(m)
+	rm.Discount, rm.HasDiscount = gamma, true
 	modelPath := filepath.Join(dir, "model.pomdp")
 	f, err := os.Create(modelPath)
 	if err != nil {
@@ -225,10 +267,14 @@ func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolic
 	}
 	prefix := filepath.Join(dir, "policy")
 	line := strings.NewReplacer("{model}", shellQuote(modelPath), "{policy}", shellQuote(prefix),
-		"{horizon}", strconv.Itoa(T), "{dir}", shellQuote(dir)).Replace(c.Template)
+		"{horizon}", strconv.Itoa(T), "{dir}", shellQuote(dir), "{discount}", strconv.FormatFloat(gamma, 'g', -1, 64)).Replace(c.Template)
 	out, err := run(ctx, line, dir, c.Timeout)
 	if err != nil {
-		return nil, fmt.Errorf("solver command %q %v; last lines it printed:\n%s", c.Template, err, tail(out))
+		hint := ""
+		if gamma == 1 {
+			hint = "\n(the model given to the solver has discount 1; a solver of discounted problems, such as SARSOP, needs one below 1: --solver-discount G)"
+		}
+		return nil, fmt.Errorf("solver command %q %v; last lines it printed:\n%s%s", c.Template, err, tail(out), hint)
 	}
 	path, ext, err := findPolicy(prefix)
 	if err != nil {
@@ -281,34 +327,41 @@ func findPolicy(prefix string) (string, string, error) {
 
 // run runs line with sh in its own process group under timeout, returning
 // its combined output. The group is killed on timeout, on cancellation
-// and after the command exits.
+// and as soon as the command exits (a solver's leftover children included).
+// The output goes to a file in dir, not a pipe, so that a leftover child
+// holding it open does not keep run waiting.
 func run(ctx context.Context, line, dir string, timeout time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	logPath := filepath.Join(dir, "solver-output.log")
+	log, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", line)
 	cmd.Dir = dir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.Stdout, cmd.Stderr = log, log
 	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	err = cmd.Run()
 	if cmd.Process != nil {
 		_ = killGroup(cmd) // stray children of the solver
 	}
+	out, _ := os.ReadFile(logPath)
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return buf.Bytes(), fmt.Errorf("did not finish within %v and was killed with its process group", timeout)
+		return out, fmt.Errorf("did not finish within %v and was killed with its process group", timeout)
 	case ctx.Err() != nil:
-		return buf.Bytes(), fmt.Errorf("was cancelled (%v) and killed with its process group", ctx.Err())
+		return out, fmt.Errorf("was cancelled (%v) and killed with its process group", ctx.Err())
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return buf.Bytes(), fmt.Errorf("exited with status %d", ee.ExitCode())
+			return out, fmt.Errorf("exited with status %d", ee.ExitCode())
 		}
-		return buf.Bytes(), err
+		return out, err
 	}
-	return buf.Bytes(), nil
+	return out, nil
 }
 
 // tail returns the last 10 lines of out, indented.

@@ -3,6 +3,7 @@ package planq
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -97,22 +99,70 @@ func TestCommandKillsProcessGroup(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	b, rerr := os.ReadFile(pidFile)
-	if rerr != nil {
-		t.Fatal(rerr)
+	waitGone(t, readPid(t, pidFile))
+}
+
+// TestCommandLeftoverChild: a solver that writes its policy and exits 0
+// while a child it started in the background still runs (holding its
+// output open) is read at once, and the child is killed. Today's main
+// waited on the output pipe, gave up after 2 s and reported the run as
+// failed.
+func TestCommandLeftoverChild(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	res, err := tigerCommand(t, `printf '0 0  0 0 \n' > {policy}.pg; sleep 60 & echo $! > `+pidFile+` # {model}`, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run took %v: it waited for the leftover child", d)
+	}
+	if res.Rows[0].VM != 1.5 {
+		t.Errorf("V_M = %g, want 1.5 (always listen)", res.Rows[0].VM)
+	}
+	waitGone(t, readPid(t, pidFile))
+}
+
+// readPid reads the process id a test's solver wrote.
+func readPid(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// waitGone fails t unless process pid is gone within 3 s: no such process,
+// or a zombie (killed, waiting to be reaped by init, which may take a
+// moment).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
-	for {
-		// Signal 0 probes; a zombie reaped by init disappears shortly.
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
-		}
+	for !gone(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("background child %d still running", pid)
+			t.Fatalf("process %d still running", pid)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// gone reports whether process pid has exited: signal 0 finds none, or
+// Linux's /proc says it is a zombie.
+func gone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
 }
 
 // TestCommandSARSOP runs the real SARSOP when it is available and a
@@ -127,15 +177,96 @@ func TestCommandSARSOP(t *testing.T) {
 		}
 	}
 	if bin == "" {
-		t.Skip("SARSOP not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol, PATH)")
+		var tarballs []string
+		if tools, ok := shared.FindTool(); ok {
+			tarballs, _ = filepath.Glob(filepath.Join(tools, "sarsop-*.tar.gz"))
+		}
+		if shared.CI() && len(tarballs) > 0 {
+			t.Fatalf("CI=true and SARSOP's source is at %s, but pomdpsol is not built: run .ci/ensure-sarsop.sh", tarballs[0])
+		}
+		t.Skip("SARSOP not found ($POMDPSOL, .tools/sarsop/sarsop/src/pomdpsol (.ci/ensure-sarsop.sh), PATH)")
 	}
-	// tiger95: SARSOP asserts a discount below 1 (the paper's Tiger has none).
+	// tiger95 carries γ = 0.95; SARSOP asserts a discount below 1, so the
+	// paper's Tiger (none) fails unless the command writes one.
 	res, err := modelCommand(t, "tiger95", bin+` {model} --timeout 10 -o {policy}`, 60*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Rows) != 2 {
 		t.Fatalf("%d rows", len(res.Rows))
+	}
+	if _, err := tigerCommand(t, bin+` {model} --timeout 10 -o {policy}`, 60*time.Second); err == nil || !strings.Contains(err.Error(), "--solver-discount") {
+		t.Errorf("SARSOP on Tiger without a solver discount: %v", err)
+	}
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCommand(bin+` {model} --timeout 10 -o {policy} # {discount}`, 60*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err = c.WithDiscount(0.95); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(context.Background(), Config{Model: m, Ground: b.Ground, Kind: fsc.KindStationary, M: 1, T: 3, Eps: []float64{0, 0.5}, Planner: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.PlannerSettings, "solver discount 0.95") || res.Gamma != 1 {
+		t.Errorf("settings %q, γ %g: want the solver's 0.95 printed and values with Tiger's γ = 1", res.PlannerSettings, res.Gamma)
+	}
+}
+
+// TestCommandDiscount: {discount} is the discount written into the model
+// the solver is given (a fake solver echoes the file's discount line and
+// the placeholder, then always listens); WithDiscount refuses values
+// outside (0, 1].
+func TestCommandDiscount(t *testing.T) {
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := filepath.Join(t.TempDir(), "seen")
+	c, err := NewCommand(`grep '^discount' {model} >> `+seen+`; echo placeholder {discount} >> `+seen+`; printf '0 0  0 0 \n' > {policy}.pg`, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		g    float64
+		want string
+	}{{0, "discount: 1\nplaceholder 1\n"}, {0.9, "discount: 0.9\nplaceholder 0.9\n"}} {
+		os.Remove(seen)
+		cc := c
+		if tc.g > 0 {
+			if cc, err = c.WithDiscount(tc.g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := Run(context.Background(), Config{Model: m, Kind: fsc.KindStationary, M: 1, T: 2, Eps: []float64{0}, Planner: cc}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(seen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Once for the baseline on the original, once for the quotient.
+		if string(got) != tc.want+tc.want {
+			t.Errorf("discount %g: the solver saw %q, want %q twice", tc.g, got, tc.want)
+		}
+	}
+	for _, g := range []float64{-0.5, 0, 1.5} {
+		if _, err := c.WithDiscount(g); err == nil {
+			t.Errorf("WithDiscount(%g): no error", g)
+		}
 	}
 }
 

@@ -9,7 +9,12 @@
 // Planners. BestFSC searches the family Π itself: every controller π is
 // valued on the quotient seen by π (quotient.ForProbe, the object of
 // thm:value-bound) and the first maximum is kept. OpenLoop does the same
-// over the open-loop action strings (clock-aware m = 1 controllers). PBVI
+// over the open-loop action strings (clock-aware m = 1 controllers). Both
+// search all ε values in one pass over the family (BatchPlanner), split
+// over the workers: a controller is valued from the class beliefs it
+// induces without building the quotient model, once per distinct action
+// tree and per distinct partition; the result does not depend on the
+// number of workers. PBVI
 // solves the quotient exported under a reference probe
 // (quotient.Export) by point-based value iteration, and Command runs a
 // user's solver on that exported model. The certified bound covers only

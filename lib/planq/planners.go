@@ -21,8 +21,22 @@ type BestFSC struct{}
 func (BestFSC) Name() string { return "best-fsc" }
 
 // Quotient returns the best controller of env.Family on q.
-func (BestFSC) Quotient(ctx context.Context, env *Env, q *quotient.Quotient) (*Plan, error) {
-	return searchQuotient(ctx, env, env.Family, q)
+func (b BestFSC) Quotient(ctx context.Context, env *Env, q *quotient.Quotient) (*Plan, error) {
+	return one(b.Quotients(ctx, env, []*quotient.Quotient{q}))
+}
+
+// Quotients returns the best controller of env.Family on each of qs, in
+// one pass over the family (searchQuotients).
+func (BestFSC) Quotients(ctx context.Context, env *Env, qs []*quotient.Quotient) ([]*Plan, error) {
+	return searchQuotients(ctx, env, env.Family, qs)
+}
+
+// one returns the single plan of a batch.
+func one(ps []*Plan, err error) (*Plan, error) {
+	if err != nil {
+		return nil, err
+	}
+	return ps[0], nil
 }
 
 // Original returns the best controller of env.Family on env.Model.
@@ -45,12 +59,17 @@ func openLoopFamily(env *Env) (fsc.Family, error) {
 }
 
 // Quotient returns the best open-loop string on q.
-func (OpenLoop) Quotient(ctx context.Context, env *Env, q *quotient.Quotient) (*Plan, error) {
+func (o OpenLoop) Quotient(ctx context.Context, env *Env, q *quotient.Quotient) (*Plan, error) {
+	return one(o.Quotients(ctx, env, []*quotient.Quotient{q}))
+}
+
+// Quotients returns the best open-loop string on each of qs, in one pass.
+func (OpenLoop) Quotients(ctx context.Context, env *Env, qs []*quotient.Quotient) ([]*Plan, error) {
 	fam, err := openLoopFamily(env)
 	if err != nil {
 		return nil, err
 	}
-	return searchQuotient(ctx, env, fam, q)
+	return searchQuotients(ctx, env, fam, qs)
 }
 
 // Original returns the best open-loop string on env.Model.
@@ -71,43 +90,6 @@ func (OpenLoop) Work(env *Env) float64 {
 	return familyWork(env, fam)
 }
 
-// searchQuotient values every controller of fam on the quotient it sees
-// and returns the first maximum.
-func searchQuotient(ctx context.Context, env *Env, fam fsc.Family, q *quotient.Quotient) (*Plan, error) {
-	start := time.Now()
-	vals := make([]float64, fam.Len())
-	for i := range vals {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		c := fam.At(i)
-		qm, err := q.ForProbe(c)
-		if err != nil {
-			return nil, err
-		}
-		if vals[i], err = value.Evaluate(qm, c, env.T, env.Obj); err != nil {
-			return nil, err
-		}
-		if env.Progress != nil && (i+1)%256 == 0 {
-			env.Progress(i+1, len(vals))
-		}
-	}
-	if env.Progress != nil {
-		env.Progress(len(vals), len(vals))
-	}
-	best, v, ties := bestIndex(vals, value.DefaultTol)
-	c := fam.At(best)
-	p, err := controllerPlan(env, c, v)
-	if err != nil {
-		return nil, err
-	}
-	p.Seconds = time.Since(start).Seconds()
-	if ties > 1 {
-		p.Note = fmt.Sprintf("%d controllers tie on the quotient within %g; the first in family order is kept", ties, value.DefaultTol)
-	}
-	return p, nil
-}
-
 func searchOriginal(ctx context.Context, env *Env, fam fsc.Family) (*Plan, error) {
 	r, err := value.Best(ctx, env.Model, fam, env.T, env.Obj, value.Options{Workers: env.Workers})
 	if err != nil {
@@ -117,7 +99,7 @@ func searchOriginal(ctx context.Context, env *Env, fam fsc.Family) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	p.Seconds = r.Seconds
+	p.Seconds, p.search = r.Seconds, &r
 	return p, nil
 }
 
@@ -129,14 +111,16 @@ func controllerPlan(env *Env, c *fsc.FSC, v float64) (*Plan, error) {
 	return &Plan{Policy: value.Policy(env.Model, c, env.T), Controller: c, Lifted: l, Value: v}, nil
 }
 
-func bestIndex(vals []float64, tol float64) (int, float64, int) {
-	best := vals[0]
-	for _, v := range vals {
-		best = max(best, v)
+// bestIndex returns the first i < n (in family order) whose value val(i)
+// is within tol of the maximum, the maximum, and how many are within tol.
+func bestIndex(n int, val func(int) float64, tol float64) (int, float64, int) {
+	best := val(0)
+	for i := 1; i < n; i++ {
+		best = max(best, val(i))
 	}
 	idx, ties := -1, 0
-	for i, v := range vals {
-		if v >= best-tol {
+	for i := 0; i < n; i++ {
+		if val(i) >= best-tol {
 			if idx < 0 {
 				idx = i
 			}

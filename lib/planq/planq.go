@@ -84,6 +84,8 @@ type Plan struct {
 	Seconds float64
 	// Note adds what the reader must know (e.g. ties).
 	Note string
+	// search is the exhaustive search behind a plan on the original.
+	search *value.Result
 }
 
 // Planner plans on a quotient and on the original model.
@@ -166,6 +168,10 @@ type Result struct {
 	DeltaClk       *float64
 	DeltaNote      string
 	Rows           []Row
+
+	// PlannerSettings is what the planner was given besides the model
+	// (a cmd: planner's solver discount), empty when nothing.
+	PlannerSettings string
 }
 
 // Run plans through the ε-quotients of cfg.Model for every cfg.Eps.
@@ -211,6 +217,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
 	if res.MemBudget == 0 {
 		res.MemBudget = distance.DefaultMemBudget()
+	}
+	if s, ok := cfg.Planner.(interface{ Settings() string }); ok {
+		res.PlannerSettings = s.Settings()
 	}
 
 	// The ε-quotients: the engine of `pomdpq quotient`.
@@ -262,7 +271,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("planq: %s on the original: %w", cfg.Planner.Name(), err)
 	}
-	if w := familyWork(env, fam); w > maxWork {
+	if _, ok := cfg.Planner.(BestFSC); ok && res.Baseline != nil && res.Baseline.search != nil {
+		res.Optimum = res.Baseline.search // the baseline is that search
+	} else if w := familyWork(env, fam); w > maxWork {
 		res.OptimumRefused = fmt.Sprintf("exact optimum over %s: estimated %.3g steps, above the limit %.3g (--max-work)", fam, w, maxWork)
 	} else {
 		r, err := value.Best(ctx, m, fam, cfg.T, env.Obj, value.Options{Workers: cfg.Distance.Workers})
@@ -272,9 +283,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.Optimum = &r
 	}
 
-	for _, eps := range cfg.Eps {
-		phase(fmt.Sprintf("plan ε=%g", eps))
-		row, err := planRow(ctx, cfg, env, res, dist, eps)
+	qs, partSec, err := quotients(cfg, dist)
+	if err != nil {
+		return nil, err
+	}
+	plans, err := planQuotients(ctx, cfg, env, qs, phase)
+	if err != nil {
+		return nil, err
+	}
+	for i, eps := range cfg.Eps {
+		row, err := planRow(ctx, cfg, res, qs[i], plans[i], eps, partSec[i])
 		if err != nil {
 			return nil, err
 		}
@@ -284,19 +302,50 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-func planRow(ctx context.Context, cfg Config, env *Env, res *Result, dist *distance.Result, eps float64) (Row, error) {
+// quotients builds the quotient of every ε and times each.
+func quotients(cfg Config, dist *distance.Result) ([]*quotient.Quotient, []float64, error) {
+	qs := make([]*quotient.Quotient, len(cfg.Eps))
+	sec := make([]float64, len(cfg.Eps))
+	for i, eps := range cfg.Eps {
+		start := time.Now()
+		q, err := quotient.New(cfg.Model, cfg.T, dist.Partition(eps))
+		if err != nil {
+			return nil, nil, err
+		}
+		qs[i], sec[i] = q, time.Since(start).Seconds()
+	}
+	return qs, sec, nil
+}
+
+// planQuotients runs the planner on every quotient: in one pass (phase
+// "plan quotients") when it is a BatchPlanner, else ε by ε (phase
+// "plan ε=…").
+func planQuotients(ctx context.Context, cfg Config, env *Env, qs []*quotient.Quotient, phase func(string)) ([]*Plan, error) {
+	if bp, ok := cfg.Planner.(BatchPlanner); ok {
+		phase("plan quotients")
+		plans, err := bp.Quotients(ctx, env, qs)
+		if err != nil {
+			return nil, fmt.Errorf("planq: %s on the quotients (ε = %v): %w", cfg.Planner.Name(), cfg.Eps, err)
+		}
+		return plans, nil
+	}
+	plans := make([]*Plan, len(qs))
+	for i, q := range qs {
+		phase(fmt.Sprintf("plan ε=%g", cfg.Eps[i]))
+		p, err := cfg.Planner.Quotient(ctx, env, q)
+		if err != nil {
+			return nil, fmt.Errorf("planq: %s on the ε = %g quotient: %w", cfg.Planner.Name(), cfg.Eps[i], err)
+		}
+		plans[i] = p
+	}
+	return plans, nil
+}
+
+func planRow(ctx context.Context, cfg Config, res *Result, q *quotient.Quotient, p *Plan, eps, partSec float64) (Row, error) {
 	m := cfg.Model
-	start := time.Now()
-	q, err := quotient.New(m, cfg.T, dist.Partition(eps))
-	if err != nil {
-		return Row{}, err
-	}
-	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: time.Since(start).Seconds(),
+	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: partSec,
 		Reference: math.NaN(), Regret: math.NaN(), Optimum: math.NaN(), RegretOptimum: math.NaN()}
-	p, err := cfg.Planner.Quotient(ctx, env, q)
-	if err != nil {
-		return Row{}, fmt.Errorf("planq: %s on the ε = %g quotient: %w", cfg.Planner.Name(), eps, err)
-	}
+	var err error
 	row.Policy, row.VQ, row.Lifted, row.PlanQSec, row.Note = p.Policy, p.Value, p.Lifted, p.Seconds, p.Note
 	if row.VM, err = LiftedValue(ctx, m, p.Lifted); err != nil {
 		return Row{}, err

@@ -1,0 +1,234 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// optimumT is the exact optimum over every policy (history-dependent,
+// deterministic) of m's expected return over T stages discounted by γ,
+// from belief b at depth t: the Bellman recursion over the belief tree,
+// V_t(b) = max_a [Σ_s b(s) R(s, a) + γ Σ_z P(z | b, a) V_{t+1}(b_az)],
+// V_T = 0. It is written here, apart from the code under test, as the
+// ceiling any lifted policy's value must stay under.
+func optimumT(m *pomdp.Model, b []float64, t, T int, gamma float64) float64 {
+	if t == T {
+		return 0
+	}
+	nS := m.NumStates()
+	best := math.Inf(-1)
+	for a := 0; a < m.NumActions(); a++ {
+		v := 0.0
+		for s, x := range b {
+			v += x * m.R[s][a]
+		}
+		pred := make([]float64, nS)
+		for s, x := range b {
+			m.T[a].Entries(s, func(s2 int, p float64) { pred[s2] += x * p })
+		}
+		for z := 0; z < m.NumObservations(); z++ {
+			next := make([]float64, nS)
+			pz := 0.0
+			for s2, x := range pred {
+				next[s2] = x * m.Z[a].At(s2, z)
+				pz += next[s2]
+			}
+			if pz == 0 {
+				continue
+			}
+			for s2 := range next {
+				next[s2] /= pz
+			}
+			v += gamma * pz * optimumT(m, next, t+1, T, gamma)
+		}
+		best = max(best, v)
+	}
+	return best
+}
+
+// TestPlanSARSOPLoop runs SARSOP in the loop (--planner cmd:'pomdpsol …')
+// on Tiger, which has no discount (--solver-discount 0.95 gives the
+// exported models one, as SARSOP requires), and on maze4x3.pomdp (its own
+// γ = 0.95), m = 1, T = 3, ε = 0, 0.3, observation reward. Each row's
+// lifted .pg evaluates (pomdpq evaluate) to the printed V_M within 1e-9
+// relative, and V_M stays under the exact T-stage optimum over all
+// policies (optimumT). Without --solver-discount, Tiger fails with
+// SARSOP's assertion and the hint naming the flag.
+func TestPlanSARSOPLoop(t *testing.T) {
+	bin := findPOMDPSol(t)
+	planner := "cmd:" + bin + " {model} --timeout 5 -o {policy}"
+	maze := filepath.Join("..", "..", "datasets", "models", "maze4x3.pomdp")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		settings string
+	}{
+		{"tiger", []string{"--model", "tiger", "--solver-discount", "0.95"}, "solver discount 0.95"},
+		{"maze4x3", []string{"--model", maze}, "the model's own"},
+	} {
+		dir := t.TempDir()
+		res := runPlan(t, append(tc.args, "--m", "1", "--T", "3", "--eps", "0,0.3", "--reward", "observation", "--planner", planner, "--timeout", "60s", "--out", dir)...)
+		if !strings.Contains(res.PlannerSettings, tc.settings) {
+			t.Errorf("%s: planner settings %q, want %q", tc.name, res.PlannerSettings, tc.settings)
+		}
+		m, err := pomdp.LoadFile(res.ModelFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ceiling := optimumT(m, m.B0, 0, 3, res.Gamma)
+		if len(res.Rows) != 2 {
+			t.Fatalf("%s: %d rows", tc.name, len(res.Rows))
+		}
+		for _, r := range res.Rows {
+			if r.VM > ceiling+1e-9 {
+				t.Errorf("%s ε = %g: V_M %.9g above the exact optimum over all policies %.9g", tc.name, r.Epsilon, r.VM, ceiling)
+			}
+			var out, errb bytes.Buffer
+			if err := run([]string{"evaluate", "--model", res.ModelFile, "--policy", r.PolicyFile, "--horizon", "3", "--json", "--progress", "off"}, &out, &errb); err != nil {
+				t.Fatal(err)
+			}
+			var ev evaluateJSON
+			if err := json.Unmarshal(out.Bytes(), &ev); err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(ev.Value-r.VM) > 1e-9*math.Max(1, math.Abs(r.VM)) {
+				t.Errorf("%s ε = %g: evaluate gives %.12g, plan V_M %.12g", tc.name, r.Epsilon, ev.Value, r.VM)
+			}
+			t.Logf("%s ε = %g: %d classes, V_Q %.6f, V_M %.6f (optimum over all policies %.6f)", tc.name, r.Epsilon, r.Classes, r.VQ, r.VM, ceiling)
+		}
+	}
+	var out, errb bytes.Buffer
+	err := run([]string{"plan", "--model", "tiger", "--T", "3", "--eps", "0", "--reward", "observation", "--planner", planner, "--progress", "off"}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "--solver-discount") || !strings.Contains(err.Error(), "exited with status") {
+		t.Errorf("SARSOP on Tiger without --solver-discount: %v", err)
+	}
+}
+
+// planCLI runs the test binary as pomdpq plan (TestMain) and returns its
+// stderr and exit status; started, when set, is called with the process
+// once it runs.
+func planCLI(t *testing.T, started func(*os.Process), args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"plan", "--progress", "off"}, args...)...)
+	cmd.Env = append(os.Environ(), "POMDPQ_TEST_AS_CLI=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if started != nil {
+		started(cmd.Process)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return stderr.String(), 0
+	case errors.As(err, &ee):
+		return stderr.String(), ee.ExitCode()
+	}
+	t.Fatal(err)
+	return "", -1
+}
+
+// TestPlanBadSolverCLI runs `pomdpq plan` with bad solvers as a process:
+// a missing binary, a non-zero exit, a garbage policy file, a hang past
+// --timeout, and a hang ended by SIGTERM to pomdpq. Each exits with
+// status 1 and an error naming the command and what went wrong; after a
+// hang, the solver's shell and the child it started are gone. Today's
+// main died on SIGTERM without killing the solver's process group (the
+// solver ran on).
+func TestPlanBadSolverCLI(t *testing.T) {
+	dir := t.TempDir()
+	shPid, kidPid := filepath.Join(dir, "sh.pid"), filepath.Join(dir, "kid.pid")
+	hang := "echo $$ > " + shPid + "; sleep 60 & echo $! > " + kidPid + "; echo hanging; wait # {model}"
+	waitFile := func(p *os.Process) {
+		// SIGTERM once the solver has written both pids.
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if b, err := os.ReadFile(kidPid); err == nil && len(bytes.TrimSpace(b)) > 0 {
+				p.Signal(syscall.SIGTERM)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for _, tc := range []struct {
+		name, cmd, timeout string
+		started            func(*os.Process)
+		want               []string
+		hang               bool
+	}{
+		{"missing binary", "no-such-solver-pomdpq {model}", "10s", nil, []string{"exited with status 127", "no-such-solver-pomdpq"}, false},
+		{"exit 3", "echo solving; echo out of memory >&2; exit 3 # {model}", "10s", nil, []string{"exited with status 3", "out of memory"}, false},
+		{"garbage", "echo hello world > {policy}.pg # {model}", "10s", nil, []string{"cannot be read", "policy.pg"}, false},
+		{"hang past --timeout", hang, "500ms", nil, []string{"did not finish within 500ms", "killed with its process group", "hanging"}, true},
+		{"SIGTERM", hang, "60s", waitFile, []string{"was cancelled", "killed with its process group"}, true},
+	} {
+		os.Remove(shPid)
+		os.Remove(kidPid)
+		start := time.Now()
+		stderr, code := planCLI(t, tc.started, "--model", "tiger", "--T", "2", "--eps", "0", "--planner", "cmd:"+tc.cmd, "--timeout", tc.timeout)
+		if code != 1 {
+			t.Errorf("%s: exit status %d, want 1\n%s", tc.name, code, stderr)
+		}
+		for _, w := range append(tc.want, "pomdpq: ", tc.cmd) {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, w, stderr)
+			}
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: took %v", tc.name, d)
+		}
+		if tc.hang {
+			for _, f := range []string{shPid, kidPid} {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := waitExited(pid, 3*time.Second); err != nil {
+					t.Errorf("%s: %s: %v", tc.name, filepath.Base(f), err)
+				}
+			}
+		}
+	}
+}
+
+// waitExited returns nil once process pid has exited (no such process,
+// or a zombie: killed and not yet reaped by init), an error after limit.
+func waitExited(pid int, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return nil
+		}
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X') {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("process %d still running %v later", pid, limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
