@@ -172,7 +172,7 @@ func TestSARSOPLoop(t *testing.T) {
 // printed, within the rounding of its 6 printed digits.
 func checkSARSOP(t *testing.T, bin, dir, model, out string, seconds int, horizon string) {
 	t.Helper()
-	text := runPOMDPSol(t, bin, dir, model, out, seconds, time.Duration(seconds+90)*time.Second)
+	text := runPOMDPSol(t, bin, dir, model, out, seconds, time.Duration(seconds+240)*time.Second)
 	lbText, ubText, err := sarsopBounds(text)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
