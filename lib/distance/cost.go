@@ -38,8 +38,14 @@ type Cost struct {
 	Laws   int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
 	Labels int64 // class labels of every history, per worker and merged
 	Family int64 // grouping controllers by behaviour: per member and per distinct action tree
-	Matrix int64 // pair matrices: one per worker (merged into the first)
-	Full   int64 // history-level matrices kept in Result.D (Options.FullLimit)
+	// Matrix is the pair storage: float matrices, one per worker (merged
+	// into the first), or in a compact run (Decisions > 0) one bit per
+	// pair and listed ε, shared by the workers.
+	Matrix int64
+	// Decisions is the number of distinct listed ε a compact run
+	// (Options.Compact) stores a bit per pair for; 0: float matrices.
+	Decisions int
+	Full      int64 // history-level matrices kept in Result.D (Options.FullLimit)
 	// Transport is the solvers' scratch: a dense cost matrix of the
 	// residual problem, at most (L/2)² entries for suffix laws of L =
 	// |O|^{T−t} atoms, per worker, at the deepest suffixes with two
@@ -77,8 +83,11 @@ func (c Cost) Largest() (string, int64) {
 		{"history-level matrices (Result.D)", c.Full},
 		{"transport solver scratch (suffixes of |O|^{T−t} atoms)", c.Transport},
 	}
-	if !c.Known {
+	switch {
+	case !c.Known:
 		terms[0].name = "pair matrices over histories"
+	case c.Decisions > 0:
+		terms[0].name = fmt.Sprintf("pair decisions over classes (a bit per pair and listed ε, %d ε)", c.Decisions)
 	}
 	best := terms[0]
 	for _, t := range terms[1:] {
@@ -112,8 +121,12 @@ func (c Cost) String() string {
 		fmt.Fprintf(&b, "exact classes not yet known (at most the histories)\n")
 	}
 	fmt.Fprintf(&b, "pairs per probe %d\n", c.Pairs)
-	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, pair matrices %s, history matrices %s, transport scratch %s, base %s\n",
-		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Base))
+	pairs := "pair matrices"
+	if c.Decisions > 0 {
+		pairs = fmt.Sprintf("pair decisions (%d ε)", c.Decisions)
+	}
+	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, base %s\n",
+		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Base))
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
 	return b.String()
@@ -181,7 +194,11 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		k := int64(c.Classes[t])
 		c.Pairs += k * (k - 1) / 2
 	}
-	if allPairs || c.Known {
+	switch {
+	case compact(opt) && c.Known:
+		c.Decisions = len(decisionEps(opt.Eps))
+		c.Matrix = decisionBytes(c.Classes, c.Decisions)
+	case allPairs || c.Known:
 		c.Matrix = 8 * c.Pairs * w
 	}
 	var deferred func(t int) bool
@@ -193,7 +210,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		// Every distinct probe keeps its own matrices over all pairs.
 		c.Matrix += 8 * c.Pairs * int64(distinct)
 	}
-	if fb := fullBytes(tree); !allPairs && fullLimit >= 0 && fb <= fullLimit {
+	if fb := fullBytes(tree); !allPairs && !compact(opt) && fullLimit >= 0 && fb <= fullLimit {
 		c.Full = fb
 	}
 	return c
