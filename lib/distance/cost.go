@@ -151,6 +151,8 @@ func (e *BudgetError) Error() string {
 	switch {
 	case strings.HasPrefix(name, "pair matrices"):
 		help = "for the exact (ε = 0) classes alone, --dry-run (distance.Plan) computes them without any pair matrix; otherwise " + help
+	case strings.HasPrefix(name, "pair decisions"):
+		help = "list fewer ε values (a bit per pair of classes and ε), " + help
 	case strings.HasPrefix(name, "transport"):
 		help = "ask for smaller ε values (pairs above the largest are settled by bounds, without transport problems), use fewer workers (--workers), " + help
 	case name == "family grouping":

@@ -231,3 +231,18 @@ func TestCompactEstimate(t *testing.T) {
 	}
 	t.Logf("pair storage: %d bytes of matrices, %d of decisions; measured allocations %d and %d bytes", floats, held, denseAlloc, compAlloc)
 }
+
+// TestCompactBudgetMessage: when the decisions are the largest term, the
+// refusal names them and says that fewer ε help.
+func TestCompactBudgetMessage(t *testing.T) {
+	c := Cost{Known: true, Decisions: 3, Matrix: 3 << 30, Laws: 1 << 30, Classes: []int{1, 2}, Histories: []int{1, 2}}
+	err := &BudgetError{Cost: c, Budget: 2 << 30, Stage: "after the exact classes"}
+	for _, want := range []string{"largest term: pair decisions over classes (a bit per pair and listed ε, 3 ε), 3.0 GiB", "list fewer ε values"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+	if s := c.String(); !strings.Contains(s, "pair decisions (3 ε) 3.0 GiB") {
+		t.Errorf("summary %q does not name the decisions", s)
+	}
+}
