@@ -179,7 +179,9 @@ func init() {
 		{"quotient-tag-m1-T3", "tag", "1", "3", "0,0.1,0.3"},
 		{"quotient-hallway-m1-T3", "file:hallway.POMDP", "1", "3", "0,0.1,0.3"},
 		{"quotient-hallway-m1-T4", "file:hallway.POMDP", "1", "4", "0,0.1,0.3"},
+		{"quotient-hallway-m1-T5", "file:hallway.POMDP", "1", "5", "0,0.1,0.3"},
 		{"quotient-tiger-grid-m1-T3", "file:tiger-grid.POMDP", "1", "3", "0,0.1,0.3"},
+		{"quotient-tiger-grid-m1-T4", "file:tiger-grid.POMDP", "1", "4", "0,0.1,0.3"},
 		{"quotient-rocksample11-pomdpx-m1-T2", "file:" + rockSample11File, "1", "2", "0,0.1,0.3"},
 	} {
 		args := []string{"--m", q.m, "--T", q.T, "--eps", q.eps}

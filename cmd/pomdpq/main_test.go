@@ -142,22 +142,41 @@ func TestQuotientJSON(t *testing.T) {
 }
 
 // A run over the memory budget is refused before computing, naming the
-// largest term and what helps; --dry-run prints the estimate.
+// largest term and what helps; --dry-run prints the estimate. The runs
+// whose estimate must fit are children: the estimate counts the heap
+// already in use, this test binary's.
 func TestQuotientBudget(t *testing.T) {
-	_, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "20M")
-	if err == nil || !strings.Contains(err.Error(), "exceeds the budget 20.0 MiB") || !strings.Contains(err.Error(), "largest term") {
-		t.Fatalf("--mem 20M: %v", err)
+	// With --exact-distances: float matrices over the classes and larger
+	// transport problems (estimate 111.8 MiB).
+	args := []string{"quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "24M", "--progress", "off"}
+	exact := append(slices.Clone(args), "--exact-distances")
+	_, err := runCLI(t, exact...)
+	if err == nil || !strings.Contains(err.Error(), "exceeds the budget 24.0 MiB") || !strings.Contains(err.Error(), "largest term") {
+		t.Fatalf("--mem 24M: %v", err)
 	}
-	out, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "13", "--eps", "0,0.5", "--mem", "20M", "--dry-run", "--json")
-	if err != nil {
-		t.Fatal(err)
+	plan := func(args []string) planJSON {
+		t.Helper()
+		p := runChild(t, 1<<30, append(args, "--dry-run", "--json")...)
+		if p.Err != nil {
+			t.Fatalf("%v: %s", p.Err, p.Stderr)
+		}
+		var pl planJSON
+		if err := json.Unmarshal(p.Stdout, &pl); err != nil {
+			t.Fatal(err)
+		}
+		return pl
 	}
-	var plan planJSON
-	if err := json.Unmarshal([]byte(out), &plan); err != nil {
-		t.Fatal(err)
+	if pl := plan(exact); pl.Fits || pl.EstimateBytes <= 24<<20 || pl.Largest == "" || len(pl.ExactClasses) != 14 || pl.Distinct != 75 {
+		t.Errorf("dry run %+v", pl)
 	}
-	if plan.Fits || plan.EstimateBytes <= 20<<20 || plan.Largest == "" || len(plan.ExactClasses) != 14 || plan.Distinct != 75 {
-		t.Errorf("dry run %+v", plan)
+	// Decision mode keeps a bit per pair of classes and listed ε instead
+	// (pair storage 252.8 KiB for 15.8 MiB of matrices per worker): the
+	// same run fits (estimate 16.6 MiB).
+	if pl := plan(args); !pl.Fits || pl.EstimateBytes > 24<<20 || strings.HasPrefix(pl.Largest, "pair matrices") {
+		t.Errorf("decision mode dry run %+v: want it to fit in 24 MiB", pl)
+	}
+	if p := runChild(t, 1<<30, args...); p.Err != nil {
+		t.Errorf("decision mode in 24 MiB: %v: %s", p.Err, p.Stderr)
 	}
 	if _, err := runCLI(t, "quotient", "--model", "tiger", "--mem", "lots"); err == nil || !strings.Contains(err.Error(), "memory size") {
 		t.Errorf("--mem lots: %v", err)

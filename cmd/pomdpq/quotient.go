@@ -268,7 +268,9 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
 		Phase: rep.Phase, Progress: rep.Progress}
 	if !*exactDist {
-		opt.Eps = eps
+		// Decision mode: the listed ε are all the run reports, so it
+		// keeps a bit per pair and ε rather than the distances.
+		opt.Eps, opt.Compact = eps, true
 	}
 	if sh.active() {
 		return sh.run(ctx, md, gd, unused, fam, *T, opt, rep, *asJSON, stdout)

@@ -88,6 +88,14 @@ type Options struct {
 	// every ε ≤ max(Eps), and MaxDistance is a lower bound when above it
 	// (Result.Cap). Ignored with Tensor and AllPairs.
 	Eps []float64
+	// Compact, with Eps, stores per pair of classes only which listed ε
+	// it is within (Result.Decisions: a bit per pair and ε, shared by the
+	// workers) instead of its distance (ClassD, eight bytes per pair and
+	// worker): Partition then accepts exactly the listed ε, with the
+	// partitions of the distance matrices label for label, MaxDistance is
+	// as without Compact, and there is no ClassD, D, At or Full. Ignored
+	// without Eps, with Tensor and with AllPairs.
+	Compact bool
 	// FullLimit bounds the bytes of the history-level matrices Result.D:
 	// they are filled when they need at most FullLimit bytes (0: 64 MiB,
 	// negative: never). Class-level results do not depend on it.
@@ -111,8 +119,11 @@ type Result struct {
 	// ClassD[t] is the matrix over the classes of depth t: entry (a, b) is
 	// d^Π between the representatives of classes a and b. Depth T (empty
 	// suffixes: one class, or every history on the AllPairs path) has no
-	// storage.
+	// storage. Nil in a compact run (Options.Compact).
 	ClassD []partition.Matrix
+	// Decisions, in a compact run (Options.Compact), hold per pair of
+	// classes which listed ε it is within, in place of ClassD.
+	Decisions *Decisions
 	// D[t] is the matrix over all depth-t histories, d(h, h') =
 	// ClassD[t](class(h), class(h')), when it fits Options.FullLimit (nil
 	// otherwise; use At or Full). Depth T is all zero, with storage when
@@ -150,8 +161,10 @@ type PhaseTime struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// At returns d^Π between the depth-t histories i and j.
+// At returns d^Π between the depth-t histories i and j. It panics in a
+// compact run (Options.Compact), which keeps no distances.
 func (r *Result) At(t, i, j int) float64 {
+	r.needDistances("At")
 	l := r.Classes.Labels[t]
 	return r.ClassD[t].At(l[i], l[j])
 }
@@ -162,6 +175,7 @@ func (r *Result) Full() []partition.Matrix {
 	if r.D != nil {
 		return r.D
 	}
+	r.needDistances("Full")
 	return expand(r.Tree, r.Classes, r.ClassD)
 }
 
@@ -188,9 +202,19 @@ func expand(tree law.Tree, classes *partition.Partition, cd []partition.Matrix) 
 	return d
 }
 
+// needDistances panics, naming the method, when r is a compact run.
+func (r *Result) needDistances(method string) {
+	if r.Decisions != nil {
+		panic(fmt.Sprintf("distance: %s of a compact run (Options.Compact keeps which listed ε each pair is within, not its distance)", method))
+	}
+}
+
 // MaxDistance returns the largest distance over all pairs and depths (a
 // lower bound when it exceeds Cap).
 func (r *Result) MaxDistance() float64 {
+	if r.Decisions != nil {
+		return r.Decisions.Max
+	}
 	m := 0.0
 	for _, d := range r.ClassD {
 		m = math.Max(m, d.Max())
@@ -203,12 +227,18 @@ func (r *Result) MaxDistance() float64 {
 // same partition).
 //
 // It panics when eps exceeds the decided range of a decision-mode run
-// (Options.Eps): the distances above it are only known to be large.
+// (Options.Eps): the distances above it are only known to be large; and,
+// in a compact run (Options.Compact), when eps is not one of the listed ε.
 func (r *Result) Partition(eps float64) *partition.Partition {
 	if eps+partition.ZeroTol > r.Cap {
 		panic(fmt.Sprintf("distance: Partition(%g) of a run decided only up to ε = %g (Options.Eps); add %g to Options.Eps", eps, r.Cap-partition.ZeroTol, eps))
 	}
-	pc := partition.Greedy(r.ClassD, eps)
+	var pc *partition.Partition
+	if r.Decisions != nil {
+		pc = r.Decisions.partition(eps)
+	} else {
+		pc = partition.Greedy(r.ClassD, eps)
+	}
 	p := &partition.Partition{Labels: make([][]int, len(pc.Labels))}
 	for t, cl := range pc.Labels {
 		l := r.Classes.Labels[t]
@@ -275,6 +305,9 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 	// Phase "distances": one transport problem per pair of
 	// representatives.
 	pr.phase("distances")
+	if compact(opt) {
+		pr.r.dec = newDecisions(opt.Eps, res.Reps, T, pr.r.nT)
+	}
 	cd, tensor, standIns, err := pr.r.distances(ctx, pr.probes)
 	if err != nil {
 		return nil, err
@@ -283,6 +316,9 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 		res.StandIns += s
 	}
 	res.ClassD = cd
+	if pr.r.dec != nil {
+		res.ClassD, res.Decisions = nil, pr.r.dec
+	}
 	if opt.Tensor {
 		res.Tensor = tensor
 	}
@@ -291,7 +327,7 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 	}
 	if opt.AllPairs {
 		res.D = slices.Clone(cd)
-	} else if pr.fullLimit >= 0 && fullBytes(tree) <= pr.fullLimit {
+	} else if res.Decisions == nil && pr.fullLimit >= 0 && fullBytes(tree) <= pr.fullLimit {
 		pr.phase("expand")
 		res.D = expand(tree, res.Classes, cd)
 		if opt.Progress != nil {
@@ -377,6 +413,12 @@ func (pr *prepared) boundsPhase(ctx context.Context) error {
 		return nil
 	}
 	return pr.check(res.Cost, "after the bounds")
+}
+
+// compact reports whether a run with these options stores decisions
+// (Options.Compact).
+func compact(opt Options) bool {
+	return opt.Compact && len(opt.Eps) > 0 && !opt.AllPairs && !opt.Tensor
 }
 
 // boundsApply reports whether the bounds pass runs: W1, not a tensor, and

@@ -23,7 +23,10 @@
 // squared; the greedy ε-partitions are the same as over all pairs (the
 // proof is in Compute's doc comment). Given the ε values it will be asked
 // for (Options.Eps), Compute settles pairs above the largest by lower
-// bounds instead of solving them (docs/algorithms.md#decision-mode). Before computing, and again
+// bounds instead of solving them (docs/algorithms.md#decision-mode); with
+// Options.Compact it keeps only which listed ε each pair of classes is
+// within, a bit per pair and ε shared by the workers (Decisions), in place
+// of eight bytes per pair and worker. Before computing, and again
 // when the classes are known, it estimates its peak memory (Cost, Plan)
 // and refuses a run over Options.MemBudget with a *BudgetError naming the
 // largest term. Results carry the number of (history, probe) pairs that

@@ -30,6 +30,31 @@ func ExampleCompute() {
 	// ε = 0.5: 10 classes
 }
 
+// The same run in decision mode with the compact layout: only the listed
+// ε are decided, with a bit per pair of classes and ε, and the class counts
+// are those of ExampleCompute. The exact classes are 1, 2, 4, 8 at depths
+// 0–3: 0, 1, 6 and 28 pairs, one 64-bit word per depth with a pair and ε.
+func ExampleCompute_compact() {
+	b, _ := bench.Lookup("tiger")
+	fam, _ := fsc.NewStationary(b.Model.NumActions(), b.Model.NumObservations(), 2, fsc.Options{})
+	eps := []float64{0, 0.3, 0.5}
+	r, err := distance.Compute(context.Background(), b.Model, fam, 4, distance.Options{Ground: b.Ground, Eps: eps, Compact: true})
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range eps {
+		fmt.Printf("ε = %.1f: %d classes\n", e, r.Partition(e).Total())
+	}
+	fmt.Printf("max distance above ε = 0.5 (a lower bound): %v\n", r.MaxDistance() > r.Cap)
+	fmt.Printf("pair storage: %d bytes for %d ε\n", r.Cost.Matrix, r.Cost.Decisions)
+	// Output:
+	// ε = 0.0: 16 classes
+	// ε = 0.3: 14 classes
+	// ε = 0.5: 10 classes
+	// max distance above ε = 0.5 (a lower bound): true
+	// pair storage: 72 bytes for 3 ε
+}
+
 // Before a long run: the estimate of its peak memory and work, from the
 // cheap phases only (grouping by behaviour and the exact classes), and the
 // refusal of a run over the budget.

@@ -30,6 +30,11 @@ type pairWorker struct {
 	// tick, when set, is told the pairs done after every row; an error
 	// (the context's) stops accumulate.
 	tick func(pairs int) error
+	// dec, when set (Options.Compact), records the pairs' decisions in
+	// place of accumulate's matrices, which then have no storage; top is
+	// the largest value this worker recorded (Decisions.Max).
+	dec *Decisions
+	top float64
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -269,8 +274,8 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 			p := data[i*L : (i+1)*L]
 			for b := a + 1; b < n; b++ {
 				j := rt[b]
-				cur := m.Data[idx]
-				if decide && cur > pw.capped {
+				cur, settled := pw.known(m, t, idx)
+				if decide && settled {
 					idx++ // settled above the largest ε by an earlier probe
 					continue
 				}
@@ -278,7 +283,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 				if lbt != nil {
 					lbv = lbt[idx]
 					if decide && lbv > pw.capped {
-						m.Data[idx] = max(cur, lbv)
+						pw.record(m, t, idx, max(cur, lbv))
 						idx++
 						continue
 					}
@@ -337,7 +342,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 					}
 				}
 				if w > cur {
-					m.Data[idx] = w
+					pw.record(m, t, idx, w)
 				}
 				idx++
 			}
@@ -350,6 +355,31 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		}
 	}
 	return nil
+}
+
+// known returns what the pair loop knows of pair idx of depth t: cur, a
+// value such that a probe whose distance is at most cur changes nothing
+// (the entry of m, or with decisions the smaller of the pair's threshold
+// and the worker's largest value, which keeps Decisions.Max exact), and
+// whether the pair is settled above the decision threshold.
+func (pw *pairWorker) known(m partition.Matrix, t, idx int) (cur float64, settled bool) {
+	if pw.dec == nil {
+		cur = m.Data[idx]
+		return cur, cur > pw.capped
+	}
+	c := pw.dec.code(t, idx)
+	return min(pw.dec.upper(c), pw.top), c == len(pw.dec.Eps)
+}
+
+// record raises pair idx of depth t to w: the entry of m, or with
+// decisions the pair's code and the worker's largest value.
+func (pw *pairWorker) record(m partition.Matrix, t, idx int, w float64) {
+	if pw.dec == nil {
+		m.Data[idx] = w
+		return
+	}
+	pw.top = max(pw.top, w)
+	pw.dec.mark(t, idx, w)
 }
 
 // negligible is the upper bound on W1 below which a pair is not solved.

@@ -27,6 +27,9 @@ type runner struct {
 	capped  float64            // decision threshold (+Inf: exact distances)
 	lb      []partition.Matrix // lower bounds from the bounds pass (nil: none)
 	nT      int                // size of the depth-T matrices
+	// dec, when set (Options.Compact), receives the distances phase's
+	// decisions: the matrices it returns then have no storage.
+	dec *Decisions
 }
 
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
@@ -262,10 +265,16 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		pairs += c * (c - 1) / 2
 	}
 	err := r.poolTicks(ctx, idx, max(pairs, 1), func(w int) {
-		shards[w] = newClassMatrices(r.reps, r.T, r.nT)
+		if r.dec != nil {
+			// One shared set of decisions, marked atomically.
+			shards[w] = classShapes(r.reps, r.T, r.nT)
+		} else {
+			shards[w] = newClassMatrices(r.reps, r.T, r.nT)
+		}
 		pws[w] = newPairWorker(r.g, r.tree, r.opt.Metric)
 		pws[w].capped = r.capped
 		pws[w].lb = r.lb
+		pws[w].dec = r.dec
 	}, func(w int, tick func(int) error) {
 		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
@@ -287,6 +296,14 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	})
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if r.dec != nil {
+		for _, pw := range pws {
+			if pw != nil {
+				r.dec.Max = max(r.dec.Max, pw.top)
+			}
+		}
+		return classShapes(r.reps, r.T, r.nT), nil, standIns, nil
 	}
 	// Merge into the first shard, releasing each other shard once merged.
 	var d []partition.Matrix
@@ -323,5 +340,16 @@ func newClassMatrices(reps [][]int, T, nT int) []partition.Matrix {
 		}
 		d[t] = partition.NewMatrix(len(reps[t]))
 	}
+	return d
+}
+
+// classShapes returns matrices over the representatives of each depth
+// without storage: the pair loop's shape when decisions replace them.
+func classShapes(reps [][]int, T, nT int) []partition.Matrix {
+	d := make([]partition.Matrix, T+1)
+	for t := range d {
+		d[t] = partition.Matrix{N: len(reps[t])}
+	}
+	d[T].N = nT
 	return d
 }

@@ -105,6 +105,7 @@ func ComputePlanned(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, 
 		return nil, fmt.Errorf("distance: empty probe list")
 	}
 	opt.FullLimit = -1
+	opt.Compact = false // the parts merge distance matrices
 	pr, err := prepare(ctx, m, fam, T, opt, false, given{probes: probes, classes: classes})
 	if err != nil {
 		return nil, err
