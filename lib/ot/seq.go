@@ -41,6 +41,7 @@ type seqCost struct {
 	full, last     []float64
 	buf1, buf2     []float64
 	gcopy          []float64 // the ground the tables were built from, row-major
+	builds         int       // tables built so far (a reused solver builds them once)
 }
 
 // reset prepares for ground g and length k. The tables of the previous
@@ -78,6 +79,7 @@ func (sc *seqCost) same(g Ground) bool {
 
 func (sc *seqCost) setup() {
 	sc.ready = true
+	sc.builds++
 	o, k := sc.o, sc.k
 	if k == 0 {
 		sc.nc = 0
@@ -314,7 +316,9 @@ func (s *Solver) SeqW1(g Ground, k int, p, q []float64) (Result, error) {
 			return s.finite(s.seqLine())
 		}
 	}
-	s.seq.setup()
+	if !s.seq.ready {
+		s.seq.setup() // once per ground and length: reset keeps the tables
+	}
 	nc := s.seq.nc
 	s.chS = growI(s.chS, nr*nc)
 	s.chT = growI(s.chT, kr*nc)

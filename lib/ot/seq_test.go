@@ -354,3 +354,31 @@ func TestSeqW1ReusedSolver(t *testing.T) {
 		}
 	}
 }
+
+// A solver reused over many pairs of one length builds the sequence cost
+// tables once: the tables are O(maxTable) work, more than a small residual
+// problem, and were rebuilt before every simplex solve.
+func TestSeqCostTablesBuiltOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 19))
+	g := randMetric(rng, 3)
+	var s Solver
+	solves := 0
+	for _, k := range []int{3, 3, 4} {
+		for range 40 {
+			p, q := randLaw(rng, SeqLen(3, k), 0.2), randLaw(rng, SeqLen(3, k), 0.2)
+			r, err := s.SeqW1(g, k, p, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Method == MethodSimplex {
+				solves++
+			}
+		}
+	}
+	if solves < 40 {
+		t.Fatalf("only %d simplex solves: the test needs residual problems", solves)
+	}
+	if s.seq.builds != 2 {
+		t.Errorf("tables built %d times over %d simplex solves at two lengths, want 2", s.seq.builds, solves)
+	}
+}
