@@ -127,6 +127,9 @@ type Result struct {
 	// Metric and Convention used.
 	Metric     Metric
 	Convention law.Convention
+	// Solves counts the transport problems solved (the pairs and probes
+	// that no bound, closed form or repeat settled).
+	Solves int64
 	// Seconds is the wall time of Compute; Phases the time of each phase.
 	Seconds float64
 	Phases  []PhaseTime
@@ -283,6 +286,7 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 		res.StandIns += s
 	}
 	res.ClassD = cd
+	res.Solves = pr.r.solves
 	if opt.Tensor {
 		res.Tensor = tensor
 	}

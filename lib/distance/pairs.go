@@ -30,6 +30,11 @@ type pairWorker struct {
 	// tick, when set, is told the pairs done after every row; an error
 	// (the context's) stops accumulate.
 	tick func(pairs int) error
+	// index, when set, names per representative the first probe of the
+	// pass that met its law; probe is the current probe's number there.
+	index   *lawIndex
+	probe   int
+	scratch lawScratch
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -263,12 +268,23 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		if decide && lbt == nil {
 			marg = pw.marginals(data, rt, L, k)
 		}
+		// first[a]: the probe that first met representative a's law.
+		var first []int32
+		if pw.index != nil && prune {
+			first = pw.index.canon(&pw.scratch, pw.probe, t, data, rt, L)
+		}
 		idx := 0
 		for a := 0; a < n; a++ {
 			i := rt[a]
 			p := data[i*L : (i+1)*L]
 			for b := a + 1; b < n; b++ {
 				j := rt[b]
+				if first != nil && first[a] == first[b] && int(first[a]) != pw.probe {
+					// An earlier probe met these very two laws: it
+					// settles the pair with the same number.
+					idx++
+					continue
+				}
 				cur := m.Data[idx]
 				if decide && cur > pw.capped {
 					idx++ // settled above the largest ε by an earlier probe

@@ -1,0 +1,161 @@
+package distance
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/internal/randmodel"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// twinActionModel returns a random model with nA actions whose actions
+// 1 … nA−1 are copies of action 0: every controller of a stationary
+// m = 1 family gives every history the same law.
+func twinActionModel(seed uint64, nS, nA, nO int) *pomdp.Model {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	d := randmodel.Dense(fmt.Sprint("twins-", seed), nS, 1, nO, randmodel.Sparse(rng, 0.3))
+	for a := 1; a < nA; a++ {
+		d.Actions = append(d.Actions, fmt.Sprint("a", a))
+		d.T = append(d.T, d.T[0])
+		d.Z = append(d.Z, d.Z[0])
+	}
+	d.B0 = randmodel.Sparse(rng, 0.3)(nS)
+	return pomdp.Must(pomdp.New(d))
+}
+
+// A probe that meets two laws an earlier probe already compared solves no
+// transport problem: with three copies of one action, the family's three
+// controllers solve exactly what the first alone solves.
+func TestRepeatedLawsSolvedOnce(t *testing.T) {
+	const T = 4
+	for seed := uint64(1); seed <= 4; seed++ {
+		one := twinActionModel(seed, 4, 1, 3)
+		three := twinActionModel(seed, 4, 3, 3)
+		solves := func(m *pomdp.Model) int64 {
+			fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 1, T, fsc.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Compute(context.Background(), m, fam, T, Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.Solves
+		}
+		want := solves(one)
+		if want == 0 {
+			t.Fatalf("seed %d: no transport problem at all: the test needs some", seed)
+		}
+		if got := solves(three); got != want {
+			t.Errorf("seed %d: three identical probes solved %d transport problems, one alone %d", seed, got, want)
+		}
+	}
+}
+
+// sameDecisions compares two results of one run: the same partitions at
+// every ε of eps and of a grid through every distance value up to the
+// decided range, and the same distances (to rounding) up to it.
+func sameDecisions(t *testing.T, name string, got, want *Result, eps []float64) {
+	t.Helper()
+	capped := math.Min(got.Cap, want.Cap)
+	grid := slices.Clone(eps)
+	for tt, d := range want.ClassD {
+		g := got.ClassD[tt]
+		if len(g.Data) != len(d.Data) {
+			t.Fatalf("%s: depth %d: %d pairs, want %d", name, tt, len(g.Data), len(d.Data))
+		}
+		for i, w := range d.Data {
+			v := g.Data[i]
+			switch {
+			case w > capped || v > capped:
+				if !(w > capped && v > capped) {
+					t.Fatalf("%s: depth %d pair %d: %v, want %v (decided range %v)", name, tt, i, v, w, capped)
+				}
+			case math.Abs(v-w) > 1e-12*math.Max(1, w):
+				t.Fatalf("%s: depth %d pair %d: %v, want %v", name, tt, i, v, w)
+			default:
+				grid = append(grid, w, math.Nextafter(w+partition.ZeroTol, math.Inf(1)))
+			}
+		}
+	}
+	for _, e := range grid {
+		if e+partition.ZeroTol > capped {
+			continue
+		}
+		pg, pw := got.Partition(e), want.Partition(e)
+		for tt := range pw.Labels {
+			if !slices.Equal(pg.Labels[tt], pw.Labels[tt]) {
+				t.Fatalf("%s: ε = %v, depth %d: labels %v, want %v", name, e, tt, pg.Labels[tt], pw.Labels[tt])
+			}
+		}
+	}
+}
+
+// The exact W1 solve is the oracle of every shortcut of the distances
+// phase: on random models (many equal laws and tied distances) and
+// built-ins, in exact and decision mode, Compute with the shortcuts gives
+// the distances and partitions of Compute with each shortcut turned off.
+func TestShortcutsKeepDecisions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 13))
+	type run struct {
+		name string
+		m    *pomdp.Model
+		fam  fsc.Family
+		T    int
+		opt  Options
+	}
+	var runs []run
+	for trial := 0; trial < 120; trial++ {
+		nS, nA, nO := 2+rng.IntN(4), 1+rng.IntN(3), 2+rng.IntN(3)
+		T := 2 + rng.IntN(3)
+		m := gridModel(uint64(100+trial), nS, nA, nO)
+		kind, mem := fsc.KindStationary, 1+rng.IntN(2)
+		if trial%5 == 4 {
+			kind, mem = fsc.KindClock, 1
+		}
+		fam, err := fsc.New(kind, nA, nO, mem, T, fsc.Options{Limit: 3000})
+		if err != nil {
+			continue
+		}
+		opt := Options{Workers: 1 + trial%3}
+		if trial%3 == 0 {
+			opt.Eps = []float64{0, 0.1 * float64(trial%4), 0.5}
+		}
+		if trial%7 == 0 {
+			opt.Ground = ot.Ordered(nO)
+		}
+		runs = append(runs, run{fmt.Sprintf("trial %d (%s, %v, T=%d)", trial, m.Name, fam, T), m, fam, T, opt})
+	}
+	for _, b := range []struct {
+		name string
+		m, T int
+		eps  []float64
+	}{{"tiger", 2, 6, []float64{0, 0.3, 0.5}}, {"tiger", 1, 8, nil}, {"gridworld:3", 1, 3, []float64{0, 0.1, 0.3}}, {"witness", 2, 3, nil}} {
+		bm := lookup(t, b.name)
+		fam, err := fsc.New(fsc.KindStationary, bm.Model.NumActions(), bm.Model.NumObservations(), b.m, b.T, fsc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, run{fmt.Sprintf("%s m=%d T=%d", b.name, b.m, b.T), bm.Model, fam, b.T, Options{Ground: bm.Ground, Eps: b.eps}})
+	}
+	for _, r := range runs {
+		got, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		noLawIndex = true
+		want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
+		noLawIndex = false
+		if err != nil {
+			t.Fatalf("%s: without repeats skipped: %v", r.name, err)
+		}
+		sameDecisions(t, r.name+", repeats skipped", got, want, r.opt.Eps)
+	}
+}
