@@ -35,6 +35,7 @@ type pairWorker struct {
 	index   *lawIndex
 	probe   int
 	scratch lawScratch
+	ubuf    []float64 // treeUpper's scratch
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -329,6 +330,8 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 					w = float64(k) * pw.gmax * tv
 				case prune && float64(k)*pw.gmax*tv <= cur:
 					w = cur
+				case prune && k > 1 && pw.cannotRaise(p, q, k, cur, lbv):
+					w = cur
 				case decide && float64(k)*pw.gmax*tv > pw.capped:
 					// The exact value matters only up to the threshold:
 					// a lower bound above it settles the pair.
@@ -338,8 +341,12 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 							break
 						}
 					}
+					if v, ok := pw.small(p, q, k); ok && !noSmallDecide {
+						w = v // prune holds: decide implies it
+						break
+					}
 					var err error
-					if w, err = pw.w1.solve(p, q, k); err != nil {
+					if w, err = pw.exact(p, q, k, cur, lbv, prune); err != nil {
 						return err
 					}
 				default:
@@ -348,7 +355,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 						break
 					}
 					var err error
-					if w, err = pw.w1.solve(p, q, k); err != nil {
+					if w, err = pw.exact(p, q, k, cur, lbv, prune); err != nil {
 						return err
 					}
 				}
@@ -367,6 +374,130 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 	}
 	return nil
 }
+
+// exact returns W1(p, q), or cur once the simplex has a plan that shows
+// this probe cannot raise the pair's maximum (with prune): cheaper than
+// cur, or than lbv, another probe's lower bound, with the slack of
+// cannotRaise.
+func (pw *pairWorker) exact(p, q []float64, k int, cur, lbv float64, prune bool) (float64, error) {
+	stop := 0.0
+	if prune && !noEarlyStop {
+		stop = max(cur, lbv) / (1 + boundSlack)
+	}
+	if stop <= 0 {
+		return pw.w1.solve(p, q, k)
+	}
+	w, below, err := pw.w1.solveBelow(p, q, k, stop)
+	if below {
+		return cur, err
+	}
+	return w, err
+}
+
+// noSmallDecide keeps small out of the decision branch (tests compare
+// both ways).
+var noSmallDecide = false
+
+// noEarlyStop turns exact's early stop off (tests compare both ways).
+var noEarlyStop = false
+
+// cannotRaise reports whether this probe's W1(p, q) cannot raise the
+// pair's maximum over the family: an upper bound from couplings along
+// shared prefixes and shared suffixes (treeUpper) is at most cur, the
+// maximum so far, or below lbv, another probe's lower bound (the probe
+// attaining it is solved, as in accumulate). The slack absorbs the
+// rounding of the bound, so a skipped probe's value is below cur, never
+// equal to it up to rounding.
+func (pw *pairWorker) cannotRaise(p, q []float64, k int, cur, lbv float64) bool {
+	if noTreeUpper || (cur <= 0 && lbv <= 0) {
+		return false
+	}
+	ub := pw.treeUpper(p, q, k) * (1 + boundSlack)
+	return ub <= cur || ub < lbv
+}
+
+// treeUpper returns an upper bound on W1(p, q) under the additive
+// sequence cost over length-k sequences: the smaller of the costs of two
+// couplings. The first keeps mass within the longest shared prefix it
+// can: two sequences that first differ at position k − r + 1 are at most
+// r·max d_O apart, a tree (ultra)metric above the sequence cost, under
+// which W1 is the greedy matching from the leaves up (at each node the
+// surplus of p and the deficit of its children are matched, the rest
+// passed up). The second does the same with shared suffixes. Each is
+// O(|O|^k).
+func (pw *pairWorker) treeUpper(p, q []float64, k int) float64 {
+	nO := pw.tree.NumObs
+	L := len(p)
+	if cap(pw.ubuf) < L {
+		pw.ubuf = make([]float64, L)
+	}
+	e := pw.ubuf[:L]
+	tp, tq := 0.0, 0.0
+	for x := range p {
+		tp += p[x]
+		tq += q[x]
+	}
+	scale := 1.0
+	if tq != tp && tq > 0 {
+		scale = tp / tq // as the solver: q is rescaled to p's total
+	}
+	fill := func() {
+		for x, v := range p {
+			e[x] = v - q[x]*scale
+		}
+	}
+	// Shared prefixes: groups of |O| consecutive atoms differ in the
+	// last position only.
+	fill()
+	prefix := 0.0
+	n := L
+	for r := 1; n > 1; r++ {
+		m := 0.0
+		for g := 0; g < n/nO; g++ {
+			pos, neg := 0.0, 0.0
+			for _, v := range e[g*nO : (g+1)*nO] {
+				if v > 0 {
+					pos += v
+				} else {
+					neg -= v
+				}
+			}
+			m += float64(r) * min(pos, neg)
+			e[g] = pos - neg
+		}
+		prefix += m
+		n /= nO
+	}
+	prefix += float64(k) * math.Abs(e[0]) // rounding dust of the totals
+	// Shared suffixes: atoms x + j·stride differ in the first position
+	// only.
+	fill()
+	suffix := 0.0
+	for r, stride := 1, L/nO; stride >= 1; r, stride = r+1, stride/nO {
+		m := 0.0
+		for y := 0; y < stride; y++ {
+			pos, neg := 0.0, 0.0
+			for j := 0; j < nO; j++ {
+				if v := e[y+j*stride]; v > 0 {
+					pos += v
+				} else {
+					neg -= v
+				}
+			}
+			m += float64(r) * min(pos, neg)
+			e[y] = pos - neg
+		}
+		suffix += m
+		if stride == 1 {
+			break
+		}
+	}
+	suffix += float64(k) * math.Abs(e[0])
+	return pw.gmax * min(prefix, suffix)
+}
+
+// noTreeUpper turns cannotRaise off (tests compare both ways).
+var noTreeUpper = false
 
 // negligible is the upper bound on W1 below which a pair is not solved.
 const negligible = 1e-14

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -150,12 +151,94 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
-		noLawIndex = true
-		want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
-		noLawIndex = false
-		if err != nil {
-			t.Fatalf("%s: without repeats skipped: %v", r.name, err)
+		for _, off := range []struct {
+			name string
+			flag *bool
+		}{{"repeats skipped", &noLawIndex}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop}} {
+			*off.flag = true
+			want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
+			*off.flag = false
+			if err != nil {
+				t.Fatalf("%s: without %s: %v", r.name, off.name, err)
+			}
+			sameDecisions(t, r.name+", "+off.name, got, want, r.opt.Eps)
 		}
-		sameDecisions(t, r.name+", repeats skipped", got, want, r.opt.Eps)
+	}
+}
+
+// treeUpper is an upper bound on the exact W1 (the solver is the oracle),
+// and exact when two laws differ only in their last observation's
+// conditional law under a uniform ground.
+func TestTreeUpperBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 77))
+	for trial := 0; trial < 600; trial++ {
+		nO, k := 2+rng.IntN(3), 1+rng.IntN(4)
+		g := ot.Discrete(nO)
+		if trial%3 == 1 {
+			g = ot.Ordered(nO)
+		}
+		L := ot.SeqLen(nO, k)
+		row := randmodel.Sparse(rng, 0.4)
+		p, q := row(L), row(L)
+		if trial%4 == 3 {
+			// Same prefixes' masses, different last observations.
+			for x := 0; x < L; x += nO {
+				s := 0.0
+				for _, v := range p[x : x+nO] {
+					s += v
+				}
+				c := row(nO)
+				for o := range nO {
+					q[x+o] = s * c[o]
+				}
+			}
+		}
+		tr, err := law.NewTree(nO, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw := newPairWorker(g, tr, W1)
+		ub := pw.treeUpper(p, q, k)
+		w, err := ot.SeqW1(g, k, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ub < w-1e-12 {
+			t.Fatalf("trial %d (|O|=%d, k=%d): upper bound %v below W1 %v", trial, nO, k, ub, w)
+		}
+		if trial%4 == 3 && trial%3 != 1 && math.Abs(ub-w) > 1e-12 {
+			t.Fatalf("trial %d (|O|=%d, k=%d): laws differ in the last position only: bound %v, W1 %v", trial, nO, k, ub, w)
+		}
+	}
+}
+
+// The law index names the first probe of each law, stops registering at
+// its limit (a law met afterwards is its probe's own), and its worst case
+// is in the estimate.
+func TestLawIndex(t *testing.T) {
+	laws := []float64{0.5, 0.5, 1, 0, 0.5, 0.5, 0, 1}
+	x := newLawIndex(1, 3)
+	var s lawScratch
+	if got := x.canon(&s, 7, 0, laws, []int{0, 1}, 2); !slices.Equal(got, []int32{7, 7}) {
+		t.Fatalf("first probe: %v", got)
+	}
+	// Representative 0 meets probe 7's law again, representative 1 a new
+	// one.
+	if got := x.canon(&s, 9, 0, laws, []int{2, 3}, 2); !slices.Equal(got, []int32{7, 9}) {
+		t.Fatalf("second probe: %v", got)
+	}
+	// The index is full (3 entries): representative 0's law keeps its
+	// probe, representative 1's unseen law (0.5, 0.5) is not registered.
+	if got := x.canon(&s, 11, 0, laws, []int{0, 2}, 2); !slices.Equal(got, []int32{7, 11}) {
+		t.Fatalf("full index: %v", got)
+	}
+	if got := x.canon(&s, 12, 0, laws, []int{0, 2}, 2); !slices.Equal(got, []int32{7, 12}) {
+		t.Fatalf("full index, again: %v", got)
+	}
+	if got := lawIndexEntries([]int{3, 5}, 4); got != 32 {
+		t.Errorf("entries of 8 representatives and 4 probes: %d", got)
+	}
+	if got := lawIndexEntries([]int{1 << 20, 5}, 4); got != defaultLawIndexLimit {
+		t.Errorf("entries past the limit: %d", got)
 	}
 }

@@ -25,3 +25,15 @@ func (w *w1Solver) solve(p, q []float64, k int) (float64, error) {
 	}
 	return r.Value, nil
 }
+
+// solveBelow is solve that may stop early: below reports that W1(p, q)
+// is less than stop (a transport plan cheaper than stop was found), and
+// the value is then not returned.
+func (w *w1Solver) solveBelow(p, q []float64, k int, stop float64) (v float64, below bool, err error) {
+	w.solves++
+	r, err := w.s.SeqW1Below(w.g, k, p, q, stop)
+	if err != nil {
+		return 0, false, fmt.Errorf("distance: transport solve on %d sequences failed: %w", len(p), err)
+	}
+	return r.Value, r.Status == ot.Below, nil
+}

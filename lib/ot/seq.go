@@ -333,6 +333,22 @@ func (s *Solver) SeqW1(g Ground, k int, p, q []float64) (Result, error) {
 	return s.simplex()
 }
 
+// SeqW1Below is SeqW1 that may stop early: when a transport plan costing
+// less than stop is found (stop > 0), it returns Status Below with Value
+// that plan's cost, an upper bound on W1 below stop, and no plan,
+// potentials or dual values; otherwise the result of SeqW1. Callers that
+// only need W1 when it reaches stop — the largest of several distances,
+// say — save the simplex pivots after the plan drops below it.
+func (s *Solver) SeqW1Below(g Ground, k int, p, q []float64, stop float64) (Result, error) {
+	s.stop = stop
+	r, err := s.SeqW1(g, k, p, q)
+	s.stop = 0
+	if r.Status == Below {
+		s.ok = false
+	}
+	return r, err
+}
+
 // fill writes the nr×kr cost matrix between the chunk values chS and chT.
 func (sc *seqCost) fill(dst []float64, chS, chT []int, nr, kr int) {
 	nc, base, lb := sc.nc, sc.base, sc.lastBase
