@@ -1,7 +1,9 @@
 package distance
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -35,7 +37,8 @@ type pairWorker struct {
 	index   *lawIndex
 	probe   int
 	scratch lawScratch
-	ubuf    []float64 // treeUpper's scratch
+	ubuf    []float64   // treeUpper's scratch
+	items   []smallItem // twoMany's scratch
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -64,10 +67,11 @@ func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
 
 // small returns W1(p, q) under the sequence cost when, after the common
 // mass stays in place (optimal under a metric), the residual problem has
-// one source, one sink, or two of each: one source or sink is a sum; two
-// and two is a one-variable linear program whose optimum is at an end of
-// the feasible interval. ok is false for larger residual problems (and
-// for supports above smallMax, not scanned).
+// one source, one sink, or two of either: one source or sink is a sum;
+// two and two is a one-variable linear program whose optimum is at an end
+// of the feasible interval; two and many a fractional knapsack (twoMany).
+// ok is false for larger residual problems (and for supports above
+// smallMax, not scanned).
 func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 	if len(p) > smallMax {
 		return 0, false
@@ -88,7 +92,7 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 		b := q[x] * scale
 		switch {
 		case a > b:
-			if ns == 2 && nt >= 2 {
+			if ns == 2 && nt > 2 {
 				return 0, false
 			}
 			if ns < 2 {
@@ -96,13 +100,16 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 			}
 			ns++
 		case b > a:
-			if nt == 2 && ns >= 2 {
+			if nt == 2 && ns > 2 {
 				return 0, false
 			}
 			if nt < 2 {
 				snk[nt], tm[nt] = x, b-a
 			}
 			nt++
+		}
+		if ns > 2 && nt > 2 {
+			return 0, false
 		}
 	}
 	switch {
@@ -131,9 +138,63 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 			return x*c00 + (sm[0]-x)*c01 + (tm[0]-x)*c10 + (sm[1]-tm[0]+x)*c11
 		}
 		return math.Min(f(lo), f(hi)), true
+	case ns == 2 && !noTwoMany:
+		// Two sources, many sinks: source 0 sends x_j ≤ t_j to sink j
+		// (Σ x_j = s_0) and source 1 the rest, at cost Σ t_j c_1j +
+		// Σ x_j (c_0j − c_1j): a fractional knapsack, filled in order of
+		// c_0j − c_1j.
+		return pw.twoMany(p, q, scale, k, src, sm[0], true), true
+	case nt == 2 && !noTwoMany:
+		return pw.twoMany(p, q, scale, k, snk, tm[0], false), true
 	}
 	return 0, false
 }
+
+// twoMany is small's residual problem with two atoms on one side (ends,
+// the sources when sources is true, with mass first on ends[0]) and any
+// number on the other: the mass first of ends[0] goes, cheapest
+// difference first, to the atoms of the other side, whose residual
+// masses bound each shipment; ends[1] takes the rest.
+func (pw *pairWorker) twoMany(p, q []float64, scale float64, k int, ends [2]int, first float64, sources bool) float64 {
+	items := pw.items[:0]
+	base := 0.0
+	for x, a := range p {
+		r := q[x]*scale - a // residual mass of a sink
+		if !sources {
+			r = -r // of a source
+		}
+		if r <= 0 {
+			continue
+		}
+		var c0, c1 float64
+		if sources {
+			c0, c1 = pw.cost(ends[0], x, k), pw.cost(ends[1], x, k)
+		} else {
+			c0, c1 = pw.cost(x, ends[0], k), pw.cost(x, ends[1], k)
+		}
+		base += r * c1
+		items = append(items, smallItem{d: c0 - c1, m: r})
+	}
+	slices.SortFunc(items, func(u, v smallItem) int { return cmp.Compare(u.d, v.d) })
+	v, rem := base, first
+	for _, it := range items {
+		if rem <= 0 {
+			break
+		}
+		x := min(it.m, rem)
+		v += x * it.d
+		rem -= x
+	}
+	pw.items = items
+	return v
+}
+
+// smallItem is one atom of twoMany's many side: the cost difference
+// between the two ends and the atom's residual mass.
+type smallItem struct{ d, m float64 }
+
+// noTwoMany keeps twoMany out of small (tests compare both ways).
+var noTwoMany = false
 
 // boundSlack is the relative slack with which an upper bound must be
 // below another probe's lower bound for the probe to be skipped.

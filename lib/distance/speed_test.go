@@ -154,7 +154,7 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		for _, off := range []struct {
 			name string
 			flag *bool
-		}{{"repeats skipped", &noLawIndex}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop}} {
+		}{{"repeats skipped", &noLawIndex}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop}, {"two-and-many closed form", &noTwoMany}} {
 			*off.flag = true
 			want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 			*off.flag = false
@@ -241,4 +241,88 @@ func TestLawIndex(t *testing.T) {
 	if got := lawIndexEntries([]int{1 << 20, 5}, 4); got != defaultLawIndexLimit {
 		t.Errorf("entries past the limit: %d", got)
 	}
+}
+
+// small's two-and-many closed form against the network simplex: residual
+// problems with two atoms on one side and up to twelve on the other,
+// under discrete, ordered and random metrics.
+func TestSmallTwoMany(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 5))
+	counted := 0
+	for trial := 0; trial < 2000; trial++ {
+		nO, k := 2+rng.IntN(3), 2+rng.IntN(2)
+		g := ot.Discrete(nO)
+		switch trial % 3 {
+		case 1:
+			g = ot.Ordered(nO)
+		case 2:
+			g = randGround(rng, nO)
+		}
+		tree, err := law.NewTree(nO, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw := newPairWorker(g, tree, W1)
+		L := ot.SeqLen(nO, k)
+		// p has two atoms, q many (or the other way): disjoint supports.
+		perm := rng.Perm(L)
+		many := 3 + rng.IntN(min(10, L-2))
+		p, q := make([]float64, L), make([]float64, L)
+		for _, x := range perm[:2] {
+			p[x] = rng.Float64() + 0.05
+		}
+		for _, x := range perm[2 : 2+min(many, L-2)] {
+			q[x] = rng.Float64() + 0.05
+		}
+		normalize(p)
+		normalize(q)
+		if trial%2 == 1 {
+			p, q = q, p
+		}
+		got, ok := pw.small(p, q, k)
+		if !ok {
+			t.Fatalf("trial %d: two-and-many problem not taken", trial)
+		}
+		want, err := ot.SeqW1(g, k, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got-want) > 1e-12*math.Max(1, want) {
+			t.Fatalf("trial %d (|O| = %d, k = %d): small %v, solver %v\np %v\nq %v", trial, nO, k, got, want, p, q)
+		}
+		counted++
+	}
+	if counted < 1000 {
+		t.Fatalf("only %d trials", counted)
+	}
+}
+
+func normalize(v []float64) {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	for i := range v {
+		v[i] /= s
+	}
+}
+
+// randGround returns the metric of random points on a line (distinct
+// points: a metric, not a pseudometric).
+func randGround(rng *rand.Rand, n int) ot.Ground {
+	pts := make([]float64, n)
+	for i := range pts {
+		pts[i] = rng.Float64()
+	}
+	g := make(ot.Ground, n)
+	for i := range g {
+		g[i] = make([]float64, n)
+		for j := range g[i] {
+			g[i][j] = math.Abs(pts[i] - pts[j])
+			if i != j && g[i][j] == 0 {
+				g[i][j] = 1e-3
+			}
+		}
+	}
+	return g
 }
