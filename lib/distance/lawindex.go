@@ -36,14 +36,16 @@ type lawScratch struct {
 	keys []lawKey
 }
 
+// lawKey is a law's 128-bit hash with the representative folded into
+// its first half (two entries collide only if both halves do).
 type lawKey struct {
-	rep    int32
 	h0, h1 uint64
 }
 
-// lawIndexBytes is the memory of one entry of a lawIndex: the key, the
-// value and the map's own overhead.
-const lawIndexBytes = 64
+// lawIndexBytes is the memory of one entry of a lawIndex: the key and
+// value (24 bytes a slot) with the map's load factor and the old table
+// kept while it grows.
+const lawIndexBytes = 56
 
 // defaultLawIndexLimit bounds the entries of a lawIndex (64 MiB).
 const defaultLawIndexLimit = 1 << 20
@@ -68,7 +70,7 @@ func (x *lawIndex) canon(s *lawScratch, probe int, t int, data []float64, rt []i
 	for a, i := range rt {
 		p := data[i*L : (i+1)*L]
 		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), 8*len(p))
-		keys[a] = lawKey{rep: int32(a), h0: maphash.Bytes(x.seeds[0], b), h1: maphash.Bytes(x.seeds[1], b)}
+		keys[a] = lawKey{h0: maphash.Bytes(x.seeds[0], b) ^ (uint64(a)+1)*0x9e3779b97f4a7c15, h1: maphash.Bytes(x.seeds[1], b)}
 	}
 	x.mu[t].Lock()
 	m := x.first[t]
