@@ -194,7 +194,8 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		deferred = func(t int) bool { return tree.SuffixLen(t) >= boundsMinSuffix }
 	}
 	c.Transport = transportBytes(tree, c.Classes, deferred, nil, w)
-	if !opt.Tensor {
+	if !opt.Tensor && (allPairs || c.Known) {
+		// Like the pair term: counted once the representatives are known.
 		c.Index = lawIndexBytes * lawIndexEntries(c.Classes[:T], distinct)
 	}
 	if opt.Tensor {

@@ -326,3 +326,22 @@ func randGround(rng *rand.Rand, n int) ot.Ground {
 	}
 	return g
 }
+
+// The law index is counted, like the pair matrices, once the class
+// representatives are known, and not for tensors (no index).
+func TestEstimateLawIndex(t *testing.T) {
+	tree, err := law.NewTree(2, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := []int{1, 2, 4, 8, 16, 32, 1}
+	if c := estimate(tree, 2, 147, 75, 2, nil, Options{}, 0); c.Index != 0 {
+		t.Errorf("before the classes: index term %d", c.Index)
+	}
+	if c := estimate(tree, 2, 147, 75, 2, classes, Options{}, 0); c.Index != lawIndexBytes*63*75 {
+		t.Errorf("63 representatives, 75 probes: index term %d", c.Index)
+	}
+	if c := estimate(tree, 2, 147, 75, 2, classes, Options{Tensor: true}, 0); c.Index != 0 {
+		t.Errorf("tensor: index term %d", c.Index)
+	}
+}
