@@ -46,6 +46,10 @@ type Cost struct {
 	// (Options.Compact) stores a bit per pair for; 0: float matrices.
 	Decisions int
 	Full      int64 // history-level matrices kept in Result.D (Options.FullLimit)
+	// Index is the law index of the distances pass (lawIndex): an entry
+	// per representative and distinct law met, at most
+	// defaultLawIndexLimit.
+	Index int64
 	// Transport is the solvers' scratch: a dense cost matrix of the
 	// residual problem, at most (L/2)² entries for suffix laws of L =
 	// |O|^{T−t} atoms, per worker, at the deepest suffixes with two
@@ -68,7 +72,7 @@ const runtimeBase = 12 << 20
 
 // Bytes returns the estimated peak resident memory.
 func (c Cost) Bytes() int64 {
-	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport
+	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport + c.Index
 	return runtimeBase + c.Base + int64(gcFactor*float64(live))
 }
 
@@ -85,6 +89,7 @@ func (c Cost) Largest() (string, int64) {
 		{"family grouping", c.Family},
 		{"history-level matrices (Result.D)", c.Full},
 		{"transport solver scratch (suffixes of |O|^{T−t} atoms)", c.Transport},
+		{"law index (distinct laws per class representative)", c.Index},
 	}
 	switch {
 	case !c.Known:
@@ -128,8 +133,8 @@ func (c Cost) String() string {
 	if c.Decisions > 0 {
 		pairs = fmt.Sprintf("pair decisions (%d ε)", c.Decisions)
 	}
-	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, base %s\n",
-		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Base))
+	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, law index %s, base %s\n",
+		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Index), FormatBytes(c.Base))
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
 	return b.String()
@@ -211,6 +216,10 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		deferred = func(t int) bool { return tree.SuffixLen(t) >= boundsMinSuffix }
 	}
 	c.Transport = transportBytes(tree, c.Classes, deferred, nil, w)
+	if !opt.Tensor && (allPairs || c.Known) {
+		// Like the pair term: counted once the representatives are known.
+		c.Index = lawIndexBytes * lawIndexEntries(c.Classes[:T], distinct)
+	}
 	if opt.Tensor {
 		// Every distinct probe keeps its own matrices over all pairs.
 		c.Matrix += 8 * c.Pairs * int64(distinct)
@@ -219,6 +228,17 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		c.Full = fb
 	}
 	return c
+}
+
+// lawIndexEntries is the largest number of entries of the distances
+// pass's law index: one per representative (classes per depth) and
+// distinct probe, at most defaultLawIndexLimit.
+func lawIndexEntries(classes []int, probes int) int64 {
+	var n int64
+	for _, c := range classes {
+		n += int64(c)
+	}
+	return min(n*int64(max(probes, 1)), defaultLawIndexLimit)
 }
 
 // transportBytes is Cost.Transport: (L/2)² entries per worker for the

@@ -138,6 +138,9 @@ type Result struct {
 	// Metric and Convention used.
 	Metric     Metric
 	Convention law.Convention
+	// Solves counts the transport problems solved (the pairs and probes
+	// that no bound, closed form or repeat settled).
+	Solves int64
 	// Seconds is the wall time of Compute; Phases the time of each phase.
 	Seconds float64
 	Phases  []PhaseTime
@@ -319,6 +322,7 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 	if pr.r.dec != nil {
 		res.ClassD, res.Decisions = nil, pr.r.dec
 	}
+	res.Solves = pr.r.solves
 	if opt.Tensor {
 		res.Tensor = tensor
 	}

@@ -1,7 +1,9 @@
 package distance
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -35,6 +37,13 @@ type pairWorker struct {
 	// the largest value this worker recorded (Decisions.Max).
 	dec *Decisions
 	top float64
+	// index, when set, names per representative the first probe of the
+	// pass that met its law; probe is the current probe's number there.
+	index   *lawIndex
+	probe   int
+	scratch lawScratch
+	ubuf    []float64   // treeUpper's scratch
+	items   []smallItem // twoMany's scratch
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -63,10 +72,11 @@ func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
 
 // small returns W1(p, q) under the sequence cost when, after the common
 // mass stays in place (optimal under a metric), the residual problem has
-// one source, one sink, or two of each: one source or sink is a sum; two
-// and two is a one-variable linear program whose optimum is at an end of
-// the feasible interval. ok is false for larger residual problems (and
-// for supports above smallMax, not scanned).
+// one source, one sink, or two of either: one source or sink is a sum;
+// two and two is a one-variable linear program whose optimum is at an end
+// of the feasible interval; two and many a fractional knapsack (twoMany).
+// ok is false for larger residual problems (and for supports above
+// smallMax, not scanned).
 func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 	if len(p) > smallMax {
 		return 0, false
@@ -87,7 +97,7 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 		b := q[x] * scale
 		switch {
 		case a > b:
-			if ns == 2 && nt >= 2 {
+			if ns == 2 && nt > 2 {
 				return 0, false
 			}
 			if ns < 2 {
@@ -95,13 +105,16 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 			}
 			ns++
 		case b > a:
-			if nt == 2 && ns >= 2 {
+			if nt == 2 && ns > 2 {
 				return 0, false
 			}
 			if nt < 2 {
 				snk[nt], tm[nt] = x, b-a
 			}
 			nt++
+		}
+		if ns > 2 && nt > 2 {
+			return 0, false
 		}
 	}
 	switch {
@@ -130,9 +143,63 @@ func (pw *pairWorker) small(p, q []float64, k int) (float64, bool) {
 			return x*c00 + (sm[0]-x)*c01 + (tm[0]-x)*c10 + (sm[1]-tm[0]+x)*c11
 		}
 		return math.Min(f(lo), f(hi)), true
+	case ns == 2 && !noTwoMany:
+		// Two sources, many sinks: source 0 sends x_j ≤ t_j to sink j
+		// (Σ x_j = s_0) and source 1 the rest, at cost Σ t_j c_1j +
+		// Σ x_j (c_0j − c_1j): a fractional knapsack, filled in order of
+		// c_0j − c_1j.
+		return pw.twoMany(p, q, scale, k, src, sm[0], true), true
+	case nt == 2 && !noTwoMany:
+		return pw.twoMany(p, q, scale, k, snk, tm[0], false), true
 	}
 	return 0, false
 }
+
+// twoMany is small's residual problem with two atoms on one side (ends,
+// the sources when sources is true, with mass first on ends[0]) and any
+// number on the other: the mass first of ends[0] goes, cheapest
+// difference first, to the atoms of the other side, whose residual
+// masses bound each shipment; ends[1] takes the rest.
+func (pw *pairWorker) twoMany(p, q []float64, scale float64, k int, ends [2]int, first float64, sources bool) float64 {
+	items := pw.items[:0]
+	base := 0.0
+	for x, a := range p {
+		r := q[x]*scale - a // residual mass of a sink
+		if !sources {
+			r = -r // of a source
+		}
+		if r <= 0 {
+			continue
+		}
+		var c0, c1 float64
+		if sources {
+			c0, c1 = pw.cost(ends[0], x, k), pw.cost(ends[1], x, k)
+		} else {
+			c0, c1 = pw.cost(x, ends[0], k), pw.cost(x, ends[1], k)
+		}
+		base += r * c1
+		items = append(items, smallItem{d: c0 - c1, m: r})
+	}
+	slices.SortFunc(items, func(u, v smallItem) int { return cmp.Compare(u.d, v.d) })
+	v, rem := base, first
+	for _, it := range items {
+		if rem <= 0 {
+			break
+		}
+		x := min(it.m, rem)
+		v += x * it.d
+		rem -= x
+	}
+	pw.items = items
+	return v
+}
+
+// smallItem is one atom of twoMany's many side: the cost difference
+// between the two ends and the atom's residual mass.
+type smallItem struct{ d, m float64 }
+
+// noTwoMany keeps twoMany out of small (tests compare both ways).
+var noTwoMany = false
 
 // boundSlack is the relative slack with which an upper bound must be
 // below another probe's lower bound for the probe to be skipped.
@@ -268,12 +335,23 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		if decide && lbt == nil {
 			marg = pw.marginals(data, rt, L, k)
 		}
+		// first[a]: the probe that first met representative a's law.
+		var first []int32
+		if pw.index != nil && prune {
+			first = pw.index.canon(&pw.scratch, pw.probe, t, data, rt, L)
+		}
 		idx := 0
 		for a := 0; a < n; a++ {
 			i := rt[a]
 			p := data[i*L : (i+1)*L]
 			for b := a + 1; b < n; b++ {
 				j := rt[b]
+				if first != nil && first[a] == first[b] && int(first[a]) != pw.probe {
+					// An earlier probe met these very two laws: it
+					// settles the pair with the same number.
+					idx++
+					continue
+				}
 				cur, settled := pw.known(m, t, idx)
 				if decide && settled {
 					idx++ // settled above the largest ε by an earlier probe
@@ -318,6 +396,8 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 					w = float64(k) * pw.gmax * tv
 				case prune && float64(k)*pw.gmax*tv <= cur:
 					w = cur
+				case prune && k > 1 && pw.cannotRaise(p, q, k, cur, lbv):
+					w = cur
 				case decide && float64(k)*pw.gmax*tv > pw.capped:
 					// The exact value matters only up to the threshold:
 					// a lower bound above it settles the pair.
@@ -327,8 +407,12 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 							break
 						}
 					}
+					if v, ok := pw.small(p, q, k); ok && !noSmallDecide {
+						w = v // prune holds: decide implies it
+						break
+					}
 					var err error
-					if w, err = pw.w1.solve(p, q, k); err != nil {
+					if w, err = pw.exact(p, q, k, cur, lbv, prune); err != nil {
 						return err
 					}
 				default:
@@ -337,7 +421,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 						break
 					}
 					var err error
-					if w, err = pw.w1.solve(p, q, k); err != nil {
+					if w, err = pw.exact(p, q, k, cur, lbv, prune); err != nil {
 						return err
 					}
 				}
@@ -381,6 +465,130 @@ func (pw *pairWorker) record(m partition.Matrix, t, idx int, w float64) {
 	pw.top = max(pw.top, w)
 	pw.dec.mark(t, idx, w)
 }
+
+// exact returns W1(p, q), or cur once the simplex has a plan that shows
+// this probe cannot raise the pair's maximum (with prune): cheaper than
+// cur, or than lbv, another probe's lower bound, with the slack of
+// cannotRaise.
+func (pw *pairWorker) exact(p, q []float64, k int, cur, lbv float64, prune bool) (float64, error) {
+	stop := 0.0
+	if prune && !noEarlyStop {
+		stop = max(cur, lbv) / (1 + boundSlack)
+	}
+	if stop <= 0 {
+		return pw.w1.solve(p, q, k)
+	}
+	w, below, err := pw.w1.solveBelow(p, q, k, stop)
+	if below {
+		return cur, err
+	}
+	return w, err
+}
+
+// noSmallDecide keeps small out of the decision branch (tests compare
+// both ways).
+var noSmallDecide = false
+
+// noEarlyStop turns exact's early stop off (tests compare both ways).
+var noEarlyStop = false
+
+// cannotRaise reports whether this probe's W1(p, q) cannot raise the
+// pair's maximum over the family: an upper bound from couplings along
+// shared prefixes and shared suffixes (treeUpper) is at most cur, the
+// maximum so far, or below lbv, another probe's lower bound (the probe
+// attaining it is solved, as in accumulate). The slack absorbs the
+// rounding of the bound, so a skipped probe's value is below cur, never
+// equal to it up to rounding.
+func (pw *pairWorker) cannotRaise(p, q []float64, k int, cur, lbv float64) bool {
+	if noTreeUpper || (cur <= 0 && lbv <= 0) {
+		return false
+	}
+	ub := pw.treeUpper(p, q, k) * (1 + boundSlack)
+	return ub <= cur || ub < lbv
+}
+
+// treeUpper returns an upper bound on W1(p, q) under the additive
+// sequence cost over length-k sequences: the smaller of the costs of two
+// couplings. The first keeps mass within the longest shared prefix it
+// can: two sequences that first differ at position k − r + 1 are at most
+// r·max d_O apart, a tree (ultra)metric above the sequence cost, under
+// which W1 is the greedy matching from the leaves up (at each node the
+// surplus of p and the deficit of its children are matched, the rest
+// passed up). The second does the same with shared suffixes. Each is
+// O(|O|^k).
+func (pw *pairWorker) treeUpper(p, q []float64, k int) float64 {
+	nO := pw.tree.NumObs
+	L := len(p)
+	if cap(pw.ubuf) < L {
+		pw.ubuf = make([]float64, L)
+	}
+	e := pw.ubuf[:L]
+	tp, tq := 0.0, 0.0
+	for x := range p {
+		tp += p[x]
+		tq += q[x]
+	}
+	scale := 1.0
+	if tq != tp && tq > 0 {
+		scale = tp / tq // as the solver: q is rescaled to p's total
+	}
+	fill := func() {
+		for x, v := range p {
+			e[x] = v - q[x]*scale
+		}
+	}
+	// Shared prefixes: groups of |O| consecutive atoms differ in the
+	// last position only.
+	fill()
+	prefix := 0.0
+	n := L
+	for r := 1; n > 1; r++ {
+		m := 0.0
+		for g := 0; g < n/nO; g++ {
+			pos, neg := 0.0, 0.0
+			for _, v := range e[g*nO : (g+1)*nO] {
+				if v > 0 {
+					pos += v
+				} else {
+					neg -= v
+				}
+			}
+			m += float64(r) * min(pos, neg)
+			e[g] = pos - neg
+		}
+		prefix += m
+		n /= nO
+	}
+	prefix += float64(k) * math.Abs(e[0]) // rounding dust of the totals
+	// Shared suffixes: atoms x + j·stride differ in the first position
+	// only.
+	fill()
+	suffix := 0.0
+	for r, stride := 1, L/nO; stride >= 1; r, stride = r+1, stride/nO {
+		m := 0.0
+		for y := 0; y < stride; y++ {
+			pos, neg := 0.0, 0.0
+			for j := 0; j < nO; j++ {
+				if v := e[y+j*stride]; v > 0 {
+					pos += v
+				} else {
+					neg -= v
+				}
+			}
+			m += float64(r) * min(pos, neg)
+			e[y] = pos - neg
+		}
+		suffix += m
+		if stride == 1 {
+			break
+		}
+	}
+	suffix += float64(k) * math.Abs(e[0])
+	return pw.gmax * min(prefix, suffix)
+}
+
+// noTreeUpper turns cannotRaise off (tests compare both ways).
+var noTreeUpper = false
 
 // negligible is the upper bound on W1 below which a pair is not solved.
 const negligible = 1e-14

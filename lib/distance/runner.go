@@ -26,6 +26,7 @@ type runner struct {
 	reps    [][]int            // class representatives per depth (distances phase)
 	capped  float64            // decision threshold (+Inf: exact distances)
 	lb      []partition.Matrix // lower bounds from the bounds pass (nil: none)
+	solves  int64              // transport problems solved by distances
 	nT      int                // size of the depth-T matrices
 	// dec, when set (Options.Compact), receives the distances phase's
 	// decisions: the matrices it returns then have no storage.
@@ -175,10 +176,6 @@ func (r *runner) refine(ctx context.Context, idx []int, labels [][]int) ([]int, 
 	return standIns, nil
 }
 
-// distances computes the laws of the family members idx and, per depth,
-// the distance between every pair of class representatives r.reps,
-// merged by maximum over the probes. With Options.Tensor it also returns
-// every probe's own matrices.
 // boundsMinSuffix is the smallest suffix support at which the bounds
 // pass pays: below it transport problems are cheap.
 var boundsMinSuffix = 512 // a variable so that tests can apply the pass everywhere
@@ -251,6 +248,14 @@ func (r *runner) bounds(ctx context.Context, idx []int) ([]partition.Matrix, []i
 	return proto, supp, nil
 }
 
+// noLawIndex turns off the skipping of repeated law pairs (tests compare
+// both ways).
+var noLawIndex = false
+
+// distances computes the laws of the family members idx and, per depth,
+// the distance between every pair of class representatives r.reps,
+// merged by maximum over the probes. With Options.Tensor it also returns
+// every probe's own matrices.
 func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, [][]partition.Matrix, []int, error) {
 	standIns := make([]int, len(idx))
 	shards := make([][]partition.Matrix, r.workers)
@@ -264,6 +269,10 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		c := int64(len(r.reps[t]))
 		pairs += c * (c - 1) / 2
 	}
+	var index *lawIndex
+	if !r.opt.Tensor && !noLawIndex {
+		index = newLawIndex(r.T, defaultLawIndexLimit)
+	}
 	err := r.poolTicks(ctx, idx, max(pairs, 1), func(w int) {
 		if r.dec != nil {
 			// One shared set of decisions, marked atomically.
@@ -275,10 +284,12 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		pws[w].capped = r.capped
 		pws[w].lb = r.lb
 		pws[w].dec = r.dec
+		pws[w].index = index
 	}, func(w int, tick func(int) error) {
 		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
 		standIns[k] = laws.StandIns
+		pws[w].probe = k
 		target := shards[w]
 		if r.opt.Tensor {
 			target = newClassMatrices(r.reps, r.T, r.nT)
@@ -296,6 +307,11 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	})
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	for _, pw := range pws {
+		if pw != nil {
+			r.solves += pw.w1.solves
+		}
 	}
 	if r.dec != nil {
 		for _, pw := range pws {

@@ -60,6 +60,13 @@ type network struct {
 	block, next int
 	pivots      int
 
+	// stop, when positive, ends solve as soon as the plan costs less
+	// (below is then set); obj tracks the plan's cost between checks.
+	stop  float64
+	below bool
+	obj   float64
+	inRC  float64 // reduced cost of the entering arc
+
 	// State of the current pivot.
 	in, join, uIn, vIn, uOut int
 	delta                    float64
@@ -280,6 +287,14 @@ func (nw *network) arcCost(e int) float64 {
 // declared, so that rounding drift cannot decide the outcome.
 func (nw *network) solve(maxPivots int) bool {
 	recompute := max(64, nw.root)
+	nw.below = false
+	if nw.stop > 0 {
+		nw.obj = nw.value()
+		if nw.obj < nw.stop {
+			nw.below = true
+			return false
+		}
+	}
 	for {
 		if !nw.findEntering() {
 			nw.recomputePotentials()
@@ -300,6 +315,17 @@ func (nw *network) solve(maxPivots int) bool {
 		nw.updateTree()
 		nw.updatePotential()
 		nw.pivots++
+		if nw.stop > 0 {
+			// The plan's cost falls by delta·|reduced cost|; confirm a
+			// crossing on the plan itself (the running sum drifts).
+			nw.obj += nw.delta * nw.inRC
+			if nw.obj < nw.stop {
+				if nw.obj = nw.value(); nw.obj < nw.stop {
+					nw.below = true
+					return false
+				}
+			}
+		}
 		if nw.pivots%recompute == 0 {
 			nw.recomputePotentials()
 		}
@@ -352,6 +378,7 @@ func (nw *network) findEntering() bool {
 		return false
 	}
 	nw.in = in
+	nw.inRC = minC
 	nw.next = e
 	return true
 }

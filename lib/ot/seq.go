@@ -41,6 +41,7 @@ type seqCost struct {
 	full, last     []float64
 	buf1, buf2     []float64
 	gcopy          []float64 // the ground the tables were built from, row-major
+	builds         int       // tables built so far (a reused solver builds them once)
 }
 
 // reset prepares for ground g and length k. The tables of the previous
@@ -78,6 +79,7 @@ func (sc *seqCost) same(g Ground) bool {
 
 func (sc *seqCost) setup() {
 	sc.ready = true
+	sc.builds++
 	o, k := sc.o, sc.k
 	if k == 0 {
 		sc.nc = 0
@@ -314,7 +316,9 @@ func (s *Solver) SeqW1(g Ground, k int, p, q []float64) (Result, error) {
 			return s.finite(s.seqLine())
 		}
 	}
-	s.seq.setup()
+	if !s.seq.ready {
+		s.seq.setup() // once per ground and length: reset keeps the tables
+	}
 	nc := s.seq.nc
 	s.chS = growI(s.chS, nr*nc)
 	s.chT = growI(s.chT, kr*nc)
@@ -327,6 +331,22 @@ func (s *Solver) SeqW1(g Ground, k int, p, q []float64) (Result, error) {
 	s.nw.resize(nr, kr)
 	s.seq.fill(s.nw.cost, s.chS, s.chT, nr, kr)
 	return s.simplex()
+}
+
+// SeqW1Below is SeqW1 that may stop early: when a transport plan costing
+// less than stop is found (stop > 0), it returns Status Below with Value
+// that plan's cost, an upper bound on W1 below stop, and no plan,
+// potentials or dual values; otherwise the result of SeqW1. Callers that
+// only need W1 when it reaches stop — the largest of several distances,
+// say — save the simplex pivots after the plan drops below it.
+func (s *Solver) SeqW1Below(g Ground, k int, p, q []float64, stop float64) (Result, error) {
+	s.stop = stop
+	r, err := s.SeqW1(g, k, p, q)
+	s.stop = 0
+	if r.Status == Below {
+		s.ok = false
+	}
+	return r, err
 }
 
 // fill writes the nr×kr cost matrix between the chunk values chS and chT.

@@ -354,3 +354,81 @@ func TestSeqW1ReusedSolver(t *testing.T) {
 		}
 	}
 }
+
+// A solver reused over many pairs of one length builds the sequence cost
+// tables once: the tables are O(maxTable) work, more than a small residual
+// problem, and were rebuilt before every simplex solve.
+func TestSeqCostTablesBuiltOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 19))
+	g := randMetric(rng, 3)
+	var s Solver
+	solves := 0
+	for _, k := range []int{3, 3, 4} {
+		for range 40 {
+			p, q := randLaw(rng, SeqLen(3, k), 0.2), randLaw(rng, SeqLen(3, k), 0.2)
+			r, err := s.SeqW1(g, k, p, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Method == MethodSimplex {
+				solves++
+			}
+		}
+	}
+	if solves < 40 {
+		t.Fatalf("only %d simplex solves: the test needs residual problems", solves)
+	}
+	if s.seq.builds != 2 {
+		t.Errorf("tables built %d times over %d simplex solves at two lengths, want 2", s.seq.builds, solves)
+	}
+}
+
+// SeqW1Below stops only at a plan cheaper than its bound, whose cost is
+// then an upper bound on W1 below it; otherwise it is SeqW1. The fresh
+// solve is the oracle.
+func TestSeqW1Below(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 1))
+	var s Solver
+	stopped, solved := 0, 0
+	for trial := 0; trial < 400; trial++ {
+		o, k := 2+rng.IntN(3), 2+rng.IntN(3)
+		g := randMetric(rng, o)
+		n := SeqLen(o, k)
+		p, q := randLaw(rng, n, 0.3), randLaw(rng, n, 0.3)
+		want, err := SeqW1(g, k, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := want * (0.5 + rng.Float64())
+		r, err := s.SeqW1Below(g, k, p, q, stop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch r.Status {
+		case Below:
+			stopped++
+			if !(r.Value < stop) || r.Value < want-1e-12 {
+				t.Fatalf("trial %d: stopped at %v with bound %v, W1 %v", trial, r.Value, stop, want)
+			}
+			if !panics(func() { s.Potentials(nil, nil) }) {
+				t.Fatalf("trial %d: potentials after an early stop", trial)
+			}
+		case Optimal:
+			solved++
+			if math.Abs(r.Value-want) > 1e-12*max(1, want) {
+				t.Fatalf("trial %d: %v, W1 %v", trial, r.Value, want)
+			}
+		default:
+			t.Fatalf("trial %d: status %v", trial, r.Status)
+		}
+	}
+	if stopped < 20 || solved < 20 {
+		t.Fatalf("%d early stops, %d solves: the test needs both", stopped, solved)
+	}
+}
+
+func panics(f func()) (did bool) {
+	defer func() { did = recover() != nil }()
+	f()
+	return false
+}

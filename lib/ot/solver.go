@@ -27,6 +27,11 @@ const (
 	// IterationLimit means the simplex stopped at Settings.MaxPivots; the
 	// Value is NaN and ErrIterationLimit is returned with the Result.
 	IterationLimit
+	// Below means the simplex of SeqW1Below stopped at a plan cheaper
+	// than the requested bound: Value is that plan's cost, an upper bound
+	// on W1 (not the optimum), and the solver has no plan or potentials
+	// to report.
+	Below
 )
 
 func (s Status) String() string {
@@ -37,6 +42,8 @@ func (s Status) String() string {
 		return "Optimal"
 	case IterationLimit:
 		return "IterationLimit"
+	case Below:
+		return "Below"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -154,6 +161,7 @@ type Solver struct {
 	digits           []int
 	gflat            []float64
 	inner            *Solver
+	stop             float64 // SeqW1Below's bound (0: none)
 }
 
 // W1 returns the optimal transport cost between the masses p (n sources)
@@ -378,8 +386,13 @@ func (s *Solver) simplex() (Result, error) {
 		maxPivots = 100000 + 100*(n+k)
 	}
 	r := Result{Method: MethodSimplex, Sources: n, Sinks: k}
+	nw.stop = s.stop
 	optimal := nw.solve(maxPivots)
 	r.Pivots = nw.pivots
+	if nw.below {
+		r.Status, r.Value = Below, nw.value()
+		return r, nil
+	}
 	if !optimal {
 		r.Value = math.NaN()
 		if nw.pivots >= maxPivots {
