@@ -277,7 +277,7 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 		if err != nil {
 			var tl *fsc.TooLargeError
 			if errors.As(err, &tl) {
-				f.Refused = Infeasible(tl, m.NumActions(), m.NumObservations())
+				f.Refused = Infeasible(tl, m, r.T, b)
 				r.Families = append(r.Families, f)
 				continue
 			}
