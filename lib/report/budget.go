@@ -367,6 +367,12 @@ func ChooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, ms []int, b Bud
 			return 0, "", err
 		}
 		if T > 0 {
+			// Say the larger families' refusals at the horizon chosen.
+			for j, k := range sorted[i+1:] {
+				if e, err := Preflight(ctx, m, kind, k, T, b); err == nil && e.Size == 0 {
+					whys[len(whys)-1-j] = fmt.Sprintf("m ≤ %d fits at no horizon: %s", k, e.Refused)
+				}
+			}
 			if len(whys) > 0 {
 				why += " (" + strings.Join(whys, "; ") + ")"
 			}

@@ -185,6 +185,10 @@ func TestChooseT(t *testing.T) {
 		!strings.Contains(why, "the m ≤ 1 family") || strings.Contains(why, "raise the limit") {
 		t.Fatalf("tag: T = %d (%s), %v", T, why, err)
 	}
+	// The search that would work is named at the horizon chosen.
+	if want := fmt.Sprintf("exact branch-and-bound search (pomdpq quotient --family stationary --m 2 --search --T %d)", T); !strings.Contains(why, want) {
+		t.Errorf("tag: T = %d, %q does not say %q", T, why, want)
+	}
 }
 
 // TestChooseTBudget: the horizon is monotone in the time budget, and the
