@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
@@ -202,15 +203,22 @@ func pilotRun(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, part *
 	run, cancel := context.WithTimeout(ctx, time.Duration(limit*float64(time.Second)))
 	defer cancel()
 	times := map[string]float64{}
-	var last string
+	var (
+		mu   sync.Mutex // the callbacks may come from other goroutines
+		last string
+		done int64 // pairs × probes solved, by the distances phase's progress
+	)
 	at := time.Now()
 	phase := func(name string) {
+		mu.Lock()
+		defer mu.Unlock()
 		now := time.Now()
 		times[last] += now.Sub(at).Seconds()
 		last, at = name, now
 	}
-	var done int64 // pairs × probes solved, by the distances phase's progress
 	progress := func(d, _ int) {
+		mu.Lock()
+		defer mu.Unlock()
 		if last == "distances" {
 			done = int64(d)
 		}
