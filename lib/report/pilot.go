@@ -20,8 +20,9 @@ import (
 // public API of package distance (ComputePlanned over a coarser
 // partition), on one worker, so its times are of one core.
 const (
-	// PilotSeconds bounds the time the pilot of one horizon spends (each
-	// run of it is given at least a quarter of it).
+	// PilotSeconds bounds the time the pilot of one horizon spends on
+	// transport problems (each of its runs also recomputes its probes'
+	// laws, and is given at least a quarter of it).
 	PilotSeconds = 1.0
 	// PilotProbes is the number of probes the pilot computes.
 	PilotProbes = 2
@@ -106,14 +107,6 @@ func pilotPartition(classes *partition.Partition, t, k int) *partition.Partition
 	return partition.FromLabels(labels)
 }
 
-// pilotPairs is the number of pairs pilotPartition(classes, t, k) has.
-func pilotPairs(c, k int) int64 {
-	if k >= c-1 {
-		return int64(c) * int64(c-1) / 2
-	}
-	return int64(k) * int64(k+1) / 2
-}
-
 // runPilot measures the seconds of one transport problem per depth of
 // model m, family fam at horizon T, whose exact partition is classes,
 // deepest depth first (the cheapest problems).
@@ -157,7 +150,7 @@ func runPilot(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, classe
 			}
 			spent += secs
 			p.Probes = probes
-			p.Sampled[t], p.PerPair[t] = pairs, secs/float64(done)
+			p.Sampled[t], p.PerPair[t] = done/int64(max(probes, 1)), secs/float64(done)
 			if done == 0 {
 				p.Lower, p.PerPair[t] = true, secs/float64(pairs*int64(probes))
 			}

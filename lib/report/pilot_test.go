@@ -86,9 +86,6 @@ func TestPilotPartition(t *testing.T) {
 		if got := p.Counts(); got[0] != 1 || got[1] != c.want || got[2] != 1 {
 			t.Errorf("k = %d: counts %v, want [1 %d 1]", c.k, got, c.want)
 		}
-		if n := pilotPairs(6, c.k); n != int64(c.want*(c.want-1)/2) {
-			t.Errorf("k = %d: pilotPairs %d, want %d", c.k, n, c.want*(c.want-1)/2)
-		}
 		// Every class of p has a first member that is a true representative,
 		// and the members of a true class stay together.
 		seen := map[int]bool{}
@@ -104,6 +101,18 @@ func TestPilotPartition(t *testing.T) {
 					t.Errorf("k = %d: histories %d and %d of one class split", c.k, h, h2)
 				}
 			}
+		}
+	}
+}
+
+// TestPilotK: the least k with k(k+1)/2 ≥ n pairs, at most c − 1.
+func TestPilotK(t *testing.T) {
+	for _, c := range []struct {
+		n       float64
+		c, want int
+	}{{1, 10, 1}, {3, 10, 2}, {4, 10, 3}, {6, 10, 3}, {7, 10, 4}, {1000, 10, 9}, {0, 2, 1}} {
+		if got := pilotK(c.n, c.c); got != c.want {
+			t.Errorf("pilotK(%g, %d) = %d, want %d", c.n, c.c, got, c.want)
 		}
 	}
 }
