@@ -158,7 +158,7 @@ func TestAnalyzeSeconds(t *testing.T) {
 		// the default's T = 6, and the next horizon's cost is said with its
 		// memory.
 		{[]string{"analyze", "maze4x3", "--m", "1", "--seconds", "1"},
-			[]string{"is the largest horizon the budget of 1 s", " would need ", "transport problems at", "of memory (largest term"}},
+			[]string{"is the largest horizon the budget of 1 s", " would need ", "transport problems", "of memory (largest term"}},
 		// Tag's 870 states, 30 observations: m ≤ 2 cannot be enumerated;
 		// the branch-and-bound search can.
 		{[]string{"analyze", "tag", "--m", "1,2", "--seconds", "1"},
