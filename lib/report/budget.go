@@ -7,37 +7,36 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/statbb"
 )
 
-// The time model of the pre-flight: the distance computation's two
-// terms, per second of one core of the project's (shared, loaded) machine,
-// measured with `pomdpq quotient --exact-distances --progress lines` on
-// two models far apart:
+// The time model of the pre-flight. Only the laws are estimated from a
+// rate, before anything runs, to decide whether the cheap phases may run
+// at all; everything else is measured on the model: distance.Plan gives
+// the exact classes (so the true class pairs) and the time of the laws,
+// and a pilot (runPilot) times a sample of the transport problems.
 //
-//   - law work, controllers × histories × |S|: maze4x3 m ≤ 2, T = 3,
-//     65 540 × 259 × 11 in the "classes" phase in 4.5 s (4.1·10⁷ per
-//     second); random:204:4:28:1 (mit's sizes) m ≤ 1, T = 3, 4 × 22 765 ×
-//     204 in "classes" and "bounds" in 1.4 s (1.3·10⁷);
-//   - transport work, distinct probes × Σ_t (class pairs at depth t) ×
-//     |O|^(T−t) (the atoms of a suffix law): maze4x3 m ≤ 2, T = 3,
-//     1.26·10⁸ in the "distances" phase in 10.7 s (1.2·10⁷ per second);
-//     random:204:4:28:1 m ≤ 1, T = 3, 3.56·10⁷ in 13.6 s (2.6·10⁶).
-//
-// The rates are the slower of each pair, rounded down, so that the
-// estimate errs long (by up to about 5× on maze4x3).
+// LawRate is law work (controllers × histories × |S|) per second of one
+// core of the project's (shared, loaded) machine, measured with `pomdpq
+// quotient --exact-distances --progress lines`: maze4x3 m ≤ 2, T = 3,
+// 65 540 × 259 × 11 in the "classes" phase in 4.5 s (4.1·10⁷ per second);
+// random:204:4:28:1 (mit's sizes) m ≤ 1, T = 3, 4 × 22 765 × 204 in
+// "classes" and "bounds" in 1.4 s (1.3·10⁷); the slower, rounded down.
 const (
 	// LawRate is law work per second.
 	LawRate = 1.3e7
-	// PairRate is transport work per second.
-	PairRate = 2.5e6
+	// PlanPasses is the number of law passes of distance.Plan (the
+	// classes and the bounds): the modelled cost of the pre-flight itself.
+	PlanPasses = 2
 	// Passes is the number of times a report may compute the distances of
 	// its largest family: for the classes and curves, for the
 	// certificates' per-probe tensor, and in the planning section once per
-	// reward (two).
+	// reward (two). Estimate.Seconds is Passes × Estimate.Compute.
 	Passes = 4
 	// DefaultSeconds is the time budget of a report whose horizon is
 	// chosen (Options.Seconds, pomdpq analyze --seconds).
@@ -49,9 +48,10 @@ const (
 type Budget struct {
 	Bytes   int64
 	Seconds float64
-	// Slowdown multiplies the time estimates, which are of native code
-	// (0 means 1): the web page runs WebAssembly, WasmSlowdown times
-	// slower.
+	// Slowdown multiplies the modelled law estimate, which is of native
+	// code (0 means 1): the web page runs WebAssembly, WasmSlowdown times
+	// slower. Measured times (Plan, the pilot) are of the code that runs
+	// them and are not multiplied.
 	Slowdown float64
 }
 
@@ -72,7 +72,8 @@ func (b Budget) String() string {
 
 // Estimate is the pre-flight of one probe family at one horizon: what
 // `pomdpq analyze` and the web page show before they run, from the same
-// estimates as `pomdpq quotient --dry-run` (distance.Plan).
+// estimates as `pomdpq quotient --dry-run` (distance.Plan) and a pilot of
+// the transport problems.
 type Estimate struct {
 	Kind fsc.Kind
 	M, T int
@@ -80,17 +81,32 @@ type Estimate struct {
 	// enumerated); Histories the histories Σ_t |O|^t.
 	Size      int
 	Histories int
-	// Planned says whether distance.Plan ran (Cost, Bytes and PairWork
-	// are then set).
+	// Planned says whether distance.Plan ran (Cost, Bytes, Pairs,
+	// PairWork, Pilot and Compute are then set).
 	Planned bool
 	Cost    distance.Cost
 	Bytes   int64
-	// LawWork is controllers × histories × |S|, PairWork distinct probes
-	// × Σ_t (class pairs at depth t) × |O|^(T−t); Seconds is Passes ×
-	// (LawWork/LawRate + PairWork/PairRate), or the law term alone when
-	// not planned.
-	LawWork, PairWork float64
-	Seconds           float64
+	// LawWork is controllers × histories × |S|: the modelled law term
+	// (LawRate) that decides whether Plan runs.
+	LawWork float64
+	// PairWork is the transport problems of one distance computation:
+	// distinct probes × Pairs, Pairs being Σ_{t<T} c_t(c_t − 1)/2 over
+	// the exact classes c_t (what distance.Compute solves).
+	PairWork float64
+	Pairs    int64
+	// PlanSeconds is the measured time of distance.Plan's phases (probes,
+	// classes, bounds) times its workers, LawSeconds that of its classes
+	// phase alone (the laws, which distance.Compute computes once more);
+	// PairSeconds is Σ_t Pilot.PerPair[t] × c_t(c_t − 1)/2 × distinct
+	// probes.
+	PlanSeconds, LawSeconds, PairSeconds float64
+	Pilot                                Pilot
+	// Compute is the estimated seconds of one core of one distance
+	// computation, PlanSeconds + LawSeconds + PairSeconds; Seconds is
+	// Passes × Compute (a report), or the modelled law term of Plan
+	// alone when Plan did not run.
+	Compute float64
+	Seconds float64
 	// Refused says, in words, why the run does not fit (empty when it
 	// does).
 	Refused string
@@ -100,7 +116,7 @@ type Estimate struct {
 func (e Estimate) Fits() bool { return e.Refused == "" }
 
 // Summary says the estimate in one line, e.g. "stationary m ≤ 1, T = 3:
-// 4 controllers, 259 histories, about 0.001 s and 7.1 MiB".
+// 4 controllers, 259 histories, about 0.01 s or less and 7.1 MiB".
 func (e Estimate) Summary() string {
 	s := fmt.Sprintf("%s m ≤ %d, T = %d: ", e.Kind, e.M, e.T)
 	if e.Size == 0 {
@@ -112,6 +128,47 @@ func (e Estimate) Summary() string {
 		s += fmt.Sprintf(" and %s (largest term %s, %s)", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v))
 	}
 	return s
+}
+
+// Work says the estimate's time terms in words, e.g. "5 distinct probes ×
+// 60241 class pairs = 3.01e+05 transport problems at 1 µs each on
+// average (timed on a pilot of 120482), and 0.076 s of laws and classes".
+func (e Estimate) Work() string {
+	if !e.Planned {
+		return fmt.Sprintf("the laws of %d controllers on %d histories (%.3g, modelled at %.2g per second)", e.Size, e.Histories, e.LawWork, LawRate)
+	}
+	if e.Pairs == 0 {
+		return fmt.Sprintf("no class pairs (one exact class per depth), %s of laws and classes", seconds(e.PlanSeconds+e.LawSeconds))
+	}
+	laws := seconds(e.PlanSeconds + e.LawSeconds)
+	if e.Pilot.Lower {
+		from := len(e.Pilot.Sampled)
+		for t, n := range e.Pilot.Sampled {
+			if n > 0 {
+				from = min(from, t)
+			}
+		}
+		return fmt.Sprintf("%d distinct probes × %d class pairs = %.3g transport problems, of which those at depths %d and below take %s (timed on a pilot of %d) and the shallower ones, on longer suffix laws, were not timed; and %s of laws and classes",
+			e.Cost.Distinct, e.Pairs, e.PairWork, from, seconds(e.PairSeconds), e.Pilot.sampled()*int64(e.Pilot.Probes), laws)
+	}
+	per := 0.0
+	if e.PairWork > 0 {
+		per = e.PairSeconds / e.PairWork
+	}
+	return fmt.Sprintf("%d distinct probes × %d class pairs = %.3g transport problems at %s each on average (timed on a pilot of %d), and %s of laws and classes",
+		e.Cost.Distinct, e.Pairs, e.PairWork, shortSeconds(per), e.Pilot.sampled()*int64(e.Pilot.Probes), laws)
+}
+
+// shortSeconds writes a short duration: "12 µs", "3.4 ms", "1.2 s".
+func shortSeconds(s float64) string {
+	switch {
+	case s < 1e-3:
+		return fmt.Sprintf("%.2g µs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.2g ms", s*1e3)
+	default:
+		return fmt.Sprintf("%.2g s", s)
+	}
 }
 
 func seconds(s float64) string {
@@ -130,12 +187,13 @@ func seconds(s float64) string {
 const maxHistories = 1 << 31
 
 // Preflight estimates the report's distance computation for the family
-// (kind, mm) of model m at horizon T against budget b, without computing
-// distances: the family size and the law work first (free), then
-// distance.Plan (the cheap phases, run only when the law work fits the
-// time budget), its memory estimate and the transport work. A run that
-// does not fit has Refused set, in words; errors are only cancellation
-// and failures of the model.
+// (kind, mm) of model m at horizon T against budget b: the family size
+// and the modelled law work first (free), then, when the laws fit the
+// time budget, distance.Plan (the cheap phases: the exact classes and the
+// memory estimate) and a pilot of the transport problems (runPilot, about
+// PilotSeconds), extrapolated to every class pair and distinct probe. A
+// run that does not fit has Refused set, in words; errors are only
+// cancellation and failures of the model.
 func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b Budget) (Estimate, error) {
 	if kind == "" {
 		kind = fsc.KindStationary
@@ -156,7 +214,7 @@ func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b 
 	if err != nil {
 		var tl *fsc.TooLargeError
 		if errors.As(err, &tl) {
-			e.Refused = Infeasible(tl, m.NumActions(), nO)
+			e.Refused = Infeasible(tl, m, T, b)
 			return e, nil
 		}
 		return e, err
@@ -167,68 +225,96 @@ func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b 
 	if slow <= 0 {
 		slow = 1
 	}
-	e.Seconds = slow * Passes * e.LawWork / LawRate
+	e.Seconds = slow * PlanPasses * e.LawWork / LawRate
 	if b.Seconds > 0 && e.Seconds > b.Seconds {
-		e.Refused = fmt.Sprintf("about %s: the laws of %d controllers on %d histories over %d states (%.3g) take more than the %s budget", seconds(e.Seconds), e.Size, h, m.NumStates(), e.LawWork, seconds(b.Seconds))
+		e.Refused = fmt.Sprintf("about %s and more: the laws of %d controllers on %d histories over %d states (%.3g) take more than the %s budget before any distance", seconds(e.Seconds), e.Size, h, m.NumStates(), e.LawWork, seconds(b.Seconds))
 		return e, nil
 	}
-	cost, _, err := distance.Plan(ctx, m, fam, T, distance.Options{MemBudget: b.Bytes})
+	return e, e.measure(ctx, m, fam, b)
+}
+
+// measure runs distance.Plan and the pilot and fills the estimate.
+func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, b Budget) error {
+	times := map[string]float64{}
+	var last string
+	at := time.Now()
+	phase := func(name string) {
+		now := time.Now()
+		times[last] += now.Sub(at).Seconds()
+		last, at = name, now
+	}
+	cost, classes, err := distance.Plan(ctx, m, fam, e.T, distance.Options{MemBudget: b.Bytes, Phase: phase})
+	phase("")
 	if err != nil {
 		if ctx.Err() != nil {
-			return e, ctx.Err()
+			return ctx.Err()
 		}
 		var be *distance.BudgetError
 		if errors.As(err, &be) {
 			e.Refused = be.Error()
-			return e, nil
+			return nil
 		}
-		return e, err
+		return err
 	}
-	e.Planned, e.Cost, e.Bytes = true, cost, cost.Bytes()
-	e.PairWork = float64(cost.Distinct) * pairAtoms(cost.Classes, T, nO)
-	e.Seconds = slow * Passes * (e.LawWork/LawRate + e.PairWork/PairRate)
+	busy := float64(min(max(cost.Workers, 1), max(cost.Distinct, 1)))
+	e.Planned, e.Cost, e.Bytes, e.Pairs = true, cost, cost.Bytes(), cost.Pairs
+	e.PairWork = float64(cost.Distinct) * float64(cost.Pairs)
+	e.PlanSeconds = busy * (times["probes"] + times["classes"] + times["bounds"])
+	e.LawSeconds = busy * times["classes"]
+	e.Compute = e.PlanSeconds + e.LawSeconds
+	e.Seconds = Passes * e.Compute
 	if b.Bytes > 0 && e.Bytes > b.Bytes {
 		name, v := cost.Largest()
 		e.Refused = fmt.Sprintf("an estimated %s of memory (largest term %s, %s), over the budget %s", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), distance.FormatBytes(b.Bytes))
-		return e, nil
+		return nil
 	}
-	if b.Seconds > 0 && e.Seconds > b.Seconds {
-		e.Refused = fmt.Sprintf("about %s: %d distinct probes × %d class pairs, on suffix laws of up to %d atoms (%.3g), take more than the %s budget", seconds(e.Seconds), cost.Distinct, cost.Pairs, pow(nO, T), e.PairWork, seconds(b.Seconds))
-	}
-	return e, nil
-}
-
-// pairAtoms is Σ_{t<T} c_t(c_t − 1)/2 × |O|^(T−t) for classes c_t per depth.
-func pairAtoms(classes []int, T, nO int) float64 {
-	w, L := 0.0, 1.0
-	for t := T; t >= 0; t-- {
-		if t < T && t < len(classes) {
-			c := float64(classes[t])
-			w += c * (c - 1) / 2 * L
+	if cost.Pairs > 0 {
+		limit := 0.0
+		if b.Seconds > 0 {
+			limit = b.Seconds
 		}
-		L *= float64(nO)
+		if e.Pilot, err = runPilot(ctx, m, fam, e.T, classes, cost.Distinct, times["classes"]/float64(max(cost.Distinct, 1))*busy, limit, b.Bytes); err != nil {
+			return err
+		}
+		for t, per := range e.Pilot.PerPair {
+			c := float64(classes.Classes(t))
+			e.PairSeconds += per * c * (c - 1) / 2 * float64(cost.Distinct)
+		}
 	}
-	return w
+	e.Compute += e.PairSeconds
+	e.Seconds = Passes * e.Compute
+	about := "about"
+	if e.Pilot.Lower {
+		about = "at least"
+	}
+	name, v := cost.Largest()
+	switch {
+	case b.Seconds > 0 && e.Seconds > b.Seconds:
+		e.Refused = fmt.Sprintf("%s %s (%d passes of %s: %s) and %s of memory (largest term %s, %s), more than the %s budget",
+			about, seconds(e.Seconds), Passes, seconds(e.Compute), e.Work(), distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), seconds(b.Seconds))
+	case e.Pilot.Lower:
+		e.Refused = fmt.Sprintf("at least %s (%d passes of %s: %s) and %s of memory (largest term %s, %s): the pilot of the transport problems did not finish within its own bound of %s of transport problems, so the time is not known",
+			seconds(e.Seconds), Passes, seconds(e.Compute), e.Work(), distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), seconds(PilotSeconds))
+	}
+	return nil
 }
 
-func pow(b, e int) int {
-	p := 1
-	for range e {
-		p *= b
-	}
-	return p
-}
-
-// Infeasible explains in words why a family cannot be enumerated and what
-// would work instead: the largest smaller memory bound that can, and a
-// sampled family.
-func Infeasible(e *fsc.TooLargeError, nA, nO int) string {
+// Infeasible explains in words why a family of model m at horizon T
+// cannot be enumerated and what would work instead: for a stationary family of 2 or
+// 3 nodes the exact branch-and-bound search (package statbb, `pomdpq
+// quotient --search`) when its memory estimate fits budget b; the largest
+// smaller memory bound that can be enumerated; and a sampled family.
+func Infeasible(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
+	nA, nO := m.NumActions(), m.NumObservations()
 	what := "controllers"
 	if e.Kind == fsc.KindClock {
 		what = fmt.Sprintf("clock-aware controllers at T = %d", e.T)
 	}
 	s := fmt.Sprintf("m ≤ %d has %s %s: enumerating them is impossible (the enumeration stops at %s)", e.M, Magnitude(e.Size), what, Magnitude(big.NewInt(e.Limit)))
 	var alt []string
+	if w := searchWords(e, m, T, b); w != "" {
+		alt = append(alt, w)
+	}
 	for k := e.M - 1; k >= 1; k-- {
 		size, err := fsc.Size(e.Kind, nA, nO, k, e.T)
 		if err == nil && size.IsInt64() && size.Int64() <= e.Limit {
@@ -238,6 +324,30 @@ func Infeasible(e *fsc.TooLargeError, nA, nO int) string {
 	}
 	alt = append(alt, fmt.Sprintf("a sampled family (pomdpq quotient --family stochastic-%s --samples 1000) gives the quotient for the probes drawn, not for every m ≤ %d controller", e.Kind, e.M))
 	return s + "; what would work: " + strings.Join(alt, "; ")
+}
+
+// searchWords says whether the exact branch-and-bound search of package
+// statbb would compute the stationary family of e at horizon T within
+// budget b's memory (its own pre-flight, statbb.EstimateCost); empty when
+// the search does not apply (another kind, m < 2 or m > statbb.MaxM, no
+// horizon).
+func searchWords(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
+	if e.Kind != fsc.KindStationary || e.M < 2 || e.M > statbb.MaxM {
+		return ""
+	}
+	cmd := fmt.Sprintf("pomdpq quotient --family stationary --m %d --search", e.M)
+	if T < 1 {
+		return fmt.Sprintf("the exact branch-and-bound search (%s --T T) computes the distances of every m ≤ %d controller without enumerating them, at small horizons", cmd, e.M)
+	}
+	cost := statbb.EstimateCost(m, T, 0)
+	name, v := cost.Largest()
+	work := statbb.Work(m.NumActions(), m.NumObservations(), e.M, T)
+	mem := fmt.Sprintf("estimated memory %s (largest term %s, %s)", distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v))
+	if b.Bytes > 0 && cost.Bytes() > b.Bytes {
+		return fmt.Sprintf("the exact branch-and-bound search (%s --T %d) does not fit either: %s, over the budget %s", cmd, T, mem, distance.FormatBytes(b.Bytes))
+	}
+	return fmt.Sprintf("the exact branch-and-bound search (%s --T %d) computes the distances of every m ≤ %d controller without enumerating them: %s; its worst case is %.2g combinations, and each history pair's search stops after %.2g nodes (--max-nodes)",
+		cmd, T, e.M, mem, work, statbb.DefaultMaxNodes)
 }
 
 // Magnitude writes a count in words a reader can weigh: exactly up to
@@ -268,6 +378,12 @@ func ChooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, ms []int, b Bud
 			return 0, "", err
 		}
 		if T > 0 {
+			// Say the larger families' refusals at the horizon chosen.
+			for j, k := range sorted[i+1:] {
+				if e, err := Preflight(ctx, m, kind, k, T, b); err == nil && e.Size == 0 {
+					whys[len(whys)-1-j] = fmt.Sprintf("m ≤ %d fits at no horizon: %s", k, e.Refused)
+				}
+			}
 			if len(whys) > 0 {
 				why += " (" + strings.Join(whys, "; ") + ")"
 			}

@@ -66,9 +66,9 @@ func ExamplePreflight() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("T chosen within 1 s:", T)
+	fmt.Println("T chosen within 1 s is 3 or more:", T >= 3)
 	// Output:
 	// T = 3: 4 controllers, 259 histories, fits: true
 	// T = 9: 4 controllers, 12093235 histories, fits: false
-	// T chosen within 1 s: 5
+	// T chosen within 1 s is 3 or more: true
 }

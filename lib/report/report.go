@@ -10,9 +10,11 @@
 // estimate exceeds it is not run, and the page says why (the
 // distance.BudgetError message) instead of the numbers. Without a horizon
 // it picks the largest whose pre-flight estimate (Preflight: family size,
-// law and transport work, distance.Plan's memory) fits a time and memory
-// Budget, and says what the next would cost (budget.go); a family too large
-// to enumerate is explained in words (Infeasible). A quotient with more
+// distance.Plan's exact classes, laws and memory, and a timed pilot of the
+// transport problems, pilot.go) fits a time and memory Budget, and says
+// what the next would cost (budget.go); a family too large to enumerate is
+// explained in words, with the branch-and-bound search where it applies
+// (Infeasible). A quotient with more
 // than DiagramPerDepth classes at a depth is drawn collapsed, with a table
 // of its classes beside it (diagram.go).
 //
@@ -277,7 +279,7 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 		if err != nil {
 			var tl *fsc.TooLargeError
 			if errors.As(err, &tl) {
-				f.Refused = Infeasible(tl, m.NumActions(), m.NumObservations())
+				f.Refused = Infeasible(tl, m, r.T, b)
 				r.Families = append(r.Families, f)
 				continue
 			}

@@ -185,50 +185,88 @@ func TestChooseT(t *testing.T) {
 		!strings.Contains(why, "the m ≤ 1 family") || strings.Contains(why, "raise the limit") {
 		t.Fatalf("tag: T = %d (%s), %v", T, why, err)
 	}
+	// The search that would work is named at the horizon chosen.
+	if want := fmt.Sprintf("exact branch-and-bound search (pomdpq quotient --family stationary --m 2 --search --T %d)", T); !strings.Contains(why, want) {
+		t.Errorf("tag: T = %d, %q does not say %q", T, why, want)
+	}
 }
 
-// TestChooseTBudget: the horizon is the largest whose estimate fits the
-// time budget, and the sentence names the next horizon and its cost. The
-// law term of the estimate alone is computed here (controllers × Σ_t |O|^t
-// × Passes / LawRate) as an independent lower bound on the next T's
-// seconds.
+// TestChooseTBudget: the horizon is monotone in the time budget, and the
+// sentence names the next horizon, its seconds and its memory with the
+// largest term. The budgets are 100× apart so that the noise of the
+// measured estimates cannot reorder them.
 func TestChooseTBudget(t *testing.T) {
 	m, _ := tiger(t)
-	for _, secs := range []float64{0.001, 0.01} {
+	prev := 0
+	for _, secs := range []float64{1e-6, 0.1, 10, 1e3} {
 		b := Budget{Bytes: distance.DefaultMemBudget(), Seconds: secs}
 		T, why, err := ChooseT(context.Background(), m, fsc.KindStationary, []int{2}, b)
+		if secs == 1e-6 {
+			if err == nil {
+				t.Errorf("%g s: T = %d (%s), want no horizon", secs, T, why)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		law := func(T int) float64 { return Passes * 147 * float64(int(1)<<(T+1)-1) * 2 / LawRate }
-		if law(T) > secs {
-			t.Errorf("%g s: T = %d whose law work alone takes %g s", secs, T, law(T))
+		if T < prev {
+			t.Errorf("%g s: T = %d, below the %d of a smaller budget", secs, T, prev)
 		}
-		if T < MaxDefaultT && !strings.Contains(why, fmt.Sprintf("T = %d would need about", T+1)) {
-			t.Errorf("%g s: T = %d, the sentence %q does not say what T = %d would cost", secs, T, why, T+1)
+		prev = T
+		if T < MaxDefaultT {
+			next := fmt.Sprintf("T = %d would need ", T+1)
+			if !strings.Contains(why, next+"about") && !strings.Contains(why, next+"at least") {
+				t.Errorf("%g s: T = %d, the sentence %q does not say what T = %d would need", secs, T, why, T+1)
+			}
+			if !strings.Contains(why, "of memory (largest term") {
+				t.Errorf("%g s: T = %d, the sentence %q does not say the memory", secs, T, why)
+			}
 		}
+	}
+	if prev < 4 {
+		t.Errorf("tiger m ≤ 2 within 1000 s: T = %d", prev)
 	}
 }
 
 // TestInfeasibleWords: a family too large to enumerate is explained by
-// its size and what would work, never by "raise the limit".
+// its size and what would work, never by "raise the limit"; a stationary
+// m ≤ 2 family names the branch-and-bound search.
 func TestInfeasibleWords(t *testing.T) {
-	_, err := fsc.New(fsc.KindStationary, 4, 28, 2, 3, fsc.Options{})
+	b, err := bench.Lookup("random:204:4:28:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Model
+	_, err = fsc.New(fsc.KindStationary, 4, 28, 2, 3, fsc.Options{})
 	var tl *fsc.TooLargeError
 	if !errors.As(err, &tl) {
 		t.Fatalf("m ≤ 2 with 4 actions and 28 observations: %v, want a *fsc.TooLargeError", err)
 	}
-	s := Infeasible(tl, 4, 28)
+	s := Infeasible(tl, m, 3, Budget{Bytes: 1 << 30})
 	// The size by hand: k-node controllers have |A|^k action labels and
 	// k^(k·|O|) transition tables; m ≤ 2 gives 4 + 4²·2^56 ≈ 1.153·10^18,
 	// written 1.2·10^18.
-	for _, want := range []string{"m ≤ 2 has 1.2·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary"} {
+	for _, want := range []string{"m ≤ 2 has 1.2·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary",
+		"exact branch-and-bound search (pomdpq quotient --family stationary --m 2 --search --T 3) computes"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q does not say %q", s, want)
 		}
 	}
 	if strings.Contains(s, "raise the limit") {
 		t.Errorf("%q", s)
+	}
+	// A budget below the search's own estimate says it does not fit.
+	if s := Infeasible(tl, m, 3, Budget{Bytes: 1}); !strings.Contains(s, "search (pomdpq quotient --family stationary --m 2 --search --T 3) does not fit either") {
+		t.Errorf("1 byte: %q", s)
+	}
+	// Clock-aware families have no search.
+	_, err = fsc.New(fsc.KindClock, 4, 28, 2, 3, fsc.Options{})
+	if !errors.As(err, &tl) {
+		t.Fatalf("clock m ≤ 2: %v", err)
+	}
+	if s := Infeasible(tl, m, 3, Budget{Bytes: 1 << 30}); strings.Contains(s, "--search") {
+		t.Errorf("clock: %q", s)
 	}
 }
 

@@ -126,7 +126,7 @@ func TestModels(t *testing.T) {
 // and says why; the run at that T carries the sentence into the report.
 func TestChosenT(t *testing.T) {
 	var e Engine
-	est := e.Handle(context.Background(), Request{Op: "estimate", Model: "tiger", M: []int{2}, Seconds: 0.01}, nil)
+	est := e.Handle(context.Background(), Request{Op: "estimate", Model: "tiger", M: []int{2}, Seconds: 1}, nil)
 	if est.Error != "" || !est.Fits || est.T < 1 || !strings.Contains(est.TReason, "is the largest horizon the budget") {
 		t.Fatalf("estimate: %+v", est)
 	}
