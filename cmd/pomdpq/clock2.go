@@ -97,7 +97,7 @@ func quotientClock2(a clock2Args) error {
 	}
 	q.Histories, q.ExactClasses = res.Tree.Len(), res.Partition(0).Total()
 	q.MaxDistance = res.MaxDistance()
-	q.MaxDistanceExact = q.MaxDistance <= res.Cap
+	q.MaxDistanceExact = res.MaxDistanceExact()
 	q.StandIns, q.Convention = -1, a.conv.String()
 	q.Ground = newGroundJSON(a.ground, "")
 	q.EstimateBytes, q.EstimatePhases = cost.Bytes(), []estimateJSON{{"search", cost.Bytes()}}
@@ -117,7 +117,7 @@ func quotientClock2(a clock2Args) error {
 	fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
-		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by a probe; --exact-distances for the exact value)", q.MaxDistance, slices.Max(eps))
+		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by a probe; --exact-distances for the exact value)", slices.Max(eps))
 	}
 	fmt.Fprintf(a.stdout, "histories %d in %d exact classes, %d distinct tail problems, %d search nodes, max distance %s\n",
 		q.Histories, q.ExactClasses, res.RootPairs, res.Nodes, maxd)

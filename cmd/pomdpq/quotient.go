@@ -31,8 +31,9 @@ type quotientJSON struct {
 	Histories    int     `json:"histories"`
 	ExactClasses int     `json:"exact_classes"`
 	MaxDistance  float64 `json:"max_distance"`
-	// MaxDistanceExact is false when max_distance is only a lower bound
-	// (decision mode: pairs above the largest ε were not solved exactly).
+	// MaxDistanceExact is false when some pair lies above the largest ε
+	// (decision mode: such pairs are not solved exactly); max_distance is
+	// then that ε plus partition.ZeroTol, a lower bound the same in every run.
 	MaxDistanceExact bool `json:"max_distance_exact"`
 	// Seconds is the wall time of the whole command; Phases its parts.
 	Seconds float64     `json:"seconds"`
@@ -310,7 +311,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, Histories: res.Tree.Len(), ExactClasses: res.Classes.Total(),
-		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: cv.String(),
+		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistanceExact(), StandIns: res.StandIns, Convention: cv.String(),
 		Ground: newGroundJSON(gd, unused)}
 	var est phaseEstimates
 	est.add("distances", res.Cost.Bytes())
@@ -365,7 +366,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, groundLine(gd, unused))
 	maxd := fmt.Sprintf("%.6g", out.MaxDistance)
 	if !out.MaxDistanceExact {
-		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by bounds; --exact-distances for the exact value)", out.MaxDistance, slices.Max(eps))
+		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by bounds; --exact-distances for the exact value)", slices.Max(eps))
 	}
 	fmt.Fprintf(stdout, "histories %d in %d exact classes, distinct probes %d, max distance %s\n", out.Histories, out.ExactClasses, res.Distinct, maxd)
 	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", cv, res.StandIns)

@@ -262,7 +262,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	}
 	h := parts[0].Header
 	q := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, ExactClasses: res.Classes.Total(),
-		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistance() <= res.Cap, StandIns: res.StandIns, Convention: h.Convention}
+		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistanceExact(), StandIns: res.StandIns, Convention: h.Convention}
 	for _, l := range res.Classes.Labels {
 		q.Histories += len(l)
 	}
@@ -280,7 +280,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "ground metric: %s, %s\n", q.Ground.Label, q.Ground.Source)
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
-		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by bounds; --exact-distances in round 2 for the exact value)", q.MaxDistance, res.Cap-partition.ZeroTol)
+		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by bounds; --exact-distances in round 2 for the exact value)", res.Cap-partition.ZeroTol)
 	}
 	fmt.Fprintf(stdout, "histories %d in %d exact classes, probes over the shards %d, max distance %s\n", q.Histories, q.ExactClasses, q.Distinct, maxd)
 	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", h.Convention, q.StandIns)

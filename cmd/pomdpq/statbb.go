@@ -118,7 +118,7 @@ func quotientStatbb(a statbbArgs) error {
 	}
 	q.Histories, q.ExactClasses = res.Tree.Len(), res.Partition(0).Total()
 	q.MaxDistance = res.MaxDistance()
-	q.MaxDistanceExact = q.MaxDistance <= res.Cap
+	q.MaxDistanceExact = res.MaxDistanceExact()
 	q.StandIns, q.Convention = -1, a.conv.String()
 	q.Ground = newGroundJSON(a.ground, "")
 	q.EstimateBytes, q.EstimatePhases = cost.Bytes(), []estimateJSON{{"search", cost.Bytes()}}
@@ -138,7 +138,7 @@ func quotientStatbb(a statbbArgs) error {
 	fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
-		maxd = fmt.Sprintf("≥ %.6g (pairs above ε = %g decided by a probe; --exact-distances for the exact value)", q.MaxDistance, slices.Max(a.eps))
+		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by a probe; --exact-distances for the exact value)", slices.Max(a.eps))
 	}
 	fmt.Fprintf(a.stdout, "histories %d in %d exact classes, %d search nodes, %d beliefs, max distance %s\n", q.Histories, q.ExactClasses, res.Nodes, res.Beliefs, maxd)
 	fmt.Fprintf(a.stdout, "impossible histories take the %s stand-in (not counted by the search)\n", a.conv)

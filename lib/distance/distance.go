@@ -85,8 +85,8 @@ type Options struct {
 	// it (a probe's value, or a cheap lower bound from the one-step
 	// marginals) is settled without further transport problems and holds
 	// a lower bound above the threshold. Partition(ε) is then exact for
-	// every ε ≤ max(Eps), and MaxDistance is a lower bound when above it
-	// (Result.Cap). Ignored with Tensor and AllPairs.
+	// every ε ≤ max(Eps), and MaxDistance stops at the threshold
+	// (Result.Cap, MaxDistanceExact). Ignored with Tensor and AllPairs.
 	Eps []float64
 	// Compact, with Eps, stores per pair of classes only which listed ε
 	// it is within (Result.Decisions: a bit per pair and ε, shared by the
@@ -212,9 +212,21 @@ func (r *Result) needDistances(method string) {
 	}
 }
 
-// MaxDistance returns the largest distance over all pairs and depths (a
-// lower bound when it exceeds Cap).
+// MaxDistance returns the largest distance over all pairs and depths. When
+// that exceeds the decided range (a decision-mode run, Options.Eps), it
+// returns the range's end, Cap, a lower bound (MaxDistanceExact is then
+// false): a pair above the range is settled by whichever probe first shows
+// it there, and parallel workers vary that order from run to run, so no
+// larger value would be the same twice.
 func (r *Result) MaxDistance() float64 {
+	return min(r.rawMax(), r.Cap)
+}
+
+// MaxDistanceExact reports whether MaxDistance is the exact largest
+// distance rather than a lower bound at the end of the decided range.
+func (r *Result) MaxDistanceExact() bool { return r.rawMax() <= r.Cap }
+
+func (r *Result) rawMax() float64 {
 	if r.Decisions != nil {
 		return r.Decisions.Max
 	}

@@ -45,13 +45,13 @@ func ExampleCompute_compact() {
 	for _, e := range eps {
 		fmt.Printf("ε = %.1f: %d classes\n", e, r.Partition(e).Total())
 	}
-	fmt.Printf("max distance above ε = 0.5 (a lower bound): %v\n", r.MaxDistance() > r.Cap)
+	fmt.Printf("max distance above ε = 0.5 (reported as a lower bound): %v\n", !r.MaxDistanceExact())
 	fmt.Printf("pair storage: %d bytes for %d ε\n", r.Cost.Matrix, r.Cost.Decisions)
 	// Output:
 	// ε = 0.0: 16 classes
 	// ε = 0.3: 14 classes
 	// ε = 0.5: 10 classes
-	// max distance above ε = 0.5 (a lower bound): true
+	// max distance above ε = 0.5 (reported as a lower bound): true
 	// pair storage: 72 bytes for 3 ε
 }
 

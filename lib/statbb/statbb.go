@@ -92,9 +92,17 @@ func (r *Result) Partition(eps float64) *partition.Partition {
 	return partition.Greedy(r.Lower, eps)
 }
 
-// MaxDistance returns the largest value of Lower (a lower bound when it
-// exceeds Cap).
-func (r *Result) MaxDistance() float64 {
+// MaxDistance returns the largest value of Lower, or Cap when that exceeds
+// the decided range (MaxDistanceExact is then false): pairs above it keep
+// whichever bound first settled them, which the search order decides, so
+// no larger value would be reproducible.
+func (r *Result) MaxDistance() float64 { return min(r.rawMax(), r.Cap) }
+
+// MaxDistanceExact reports whether MaxDistance is the exact largest
+// distance rather than a lower bound at the end of the decided range.
+func (r *Result) MaxDistanceExact() bool { return r.rawMax() <= r.Cap }
+
+func (r *Result) rawMax() float64 {
 	m := 0.0
 	for _, d := range r.Lower {
 		m = max(m, d.Max())
