@@ -150,22 +150,24 @@ func planCLI(t *testing.T, started func(*os.Process), args ...string) (string, i
 // a missing binary, a non-zero exit, a garbage policy file, a hang past
 // --timeout, and a hang ended by SIGTERM to pomdpq. Each exits with
 // status 1 and an error naming the command and what went wrong; after a
-// hang, the solver's shell and the child it started are gone. Today's
-// main died on SIGTERM without killing the solver's process group (the
-// solver ran on).
+// hang, the solver's shell and the child it started are gone, also when
+// pomdpq itself is SIGKILLed (at f76fb23 both ran on: the case SIGKILL
+// failed).
 func TestPlanBadSolverCLI(t *testing.T) {
 	dir := t.TempDir()
 	shPid, kidPid := filepath.Join(dir, "sh.pid"), filepath.Join(dir, "kid.pid")
 	hang := "echo $$ > " + shPid + "; sleep 60 & echo $! > " + kidPid + "; echo hanging; wait # {model}"
-	waitFile := func(p *os.Process) {
-		// SIGTERM once the solver has written both pids.
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if b, err := os.ReadFile(kidPid); err == nil && len(bytes.TrimSpace(b)) > 0 {
-				p.Signal(syscall.SIGTERM)
-				return
+	signalOnce := func(sig os.Signal) func(p *os.Process) {
+		// sig once the solver has written both pids.
+		return func(p *os.Process) {
+			deadline := time.Now().Add(10 * time.Second)
+			for time.Now().Before(deadline) {
+				if b, err := os.ReadFile(kidPid); err == nil && len(bytes.TrimSpace(b)) > 0 {
+					p.Signal(sig)
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	for _, tc := range []struct {
@@ -178,16 +180,25 @@ func TestPlanBadSolverCLI(t *testing.T) {
 		{"exit 3", "echo solving; echo out of memory >&2; exit 3 # {model}", "10s", nil, []string{"exited with status 3", "out of memory"}, false},
 		{"garbage", "echo hello world > {policy}.pg # {model}", "10s", nil, []string{"cannot be read", "policy.pg"}, false},
 		{"hang past --timeout", hang, "500ms", nil, []string{"did not finish within 500ms", "killed with its process group", "hanging"}, true},
-		{"SIGTERM", hang, "60s", waitFile, []string{"was cancelled", "killed with its process group"}, true},
+		{"SIGTERM", hang, "60s", signalOnce(syscall.SIGTERM), []string{"was cancelled", "killed with its process group"}, true},
+		// pomdpq itself SIGKILLed: nothing of it runs to kill the group;
+		// the kernel's parent-death signal ends the shell and the watcher
+		// the child (exit status -1: killed by a signal, no message).
+		{"SIGKILL", hang, "60s", signalOnce(syscall.SIGKILL), nil, true},
 	} {
 		os.Remove(shPid)
 		os.Remove(kidPid)
 		start := time.Now()
 		stderr, code := planCLI(t, tc.started, "--model", "tiger", "--T", "2", "--eps", "0", "--planner", "cmd:"+tc.cmd, "--timeout", tc.timeout)
-		if code != 1 {
-			t.Errorf("%s: exit status %d, want 1\n%s", tc.name, code, stderr)
+		if want := 1; tc.want == nil && code != -1 || tc.want != nil && code != want {
+			t.Errorf("%s: exit status %d, want 1 (-1 after SIGKILL)\n%s", tc.name, code, stderr)
 		}
-		for _, w := range append(tc.want, "pomdpq: ", tc.cmd) {
+		if tc.want == nil {
+			tc.want = []string{} // killed: nothing printed, nothing to check
+		} else {
+			tc.want = append(tc.want, "pomdpq: ", tc.cmd)
+		}
+		for _, w := range tc.want {
 			if !strings.Contains(stderr, w) {
 				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, w, stderr)
 			}

@@ -85,7 +85,13 @@ var ErrNoBaseline = errors.New("no baseline")
 // the exported model, see Discount). The command runs in its own process
 // group under Timeout; on timeout or cancellation the whole group is
 // killed, and it is killed after a normal exit too, so nothing is left
-// running. The policy is read back by extension (RegisterReader): the
+// running. Should pomdpq itself be killed (SIGKILL, which it cannot
+// catch), the shell gets the kernel's parent-death signal (Linux) and a
+// watcher process, reading a pipe that closes when pomdpq dies, kills the
+// group. What escapes all of these: a process that leaves the group
+// (setsid or setpgid, as a daemonising solver does) and outlives its
+// parent; run such a solver under a tool that contains it (a cgroup,
+// systemd-run --scope, a container). The policy is read back by extension (RegisterReader): the
 // first of {policy}.pg, {policy}.alpha and other registered extensions
 // that exists, else {policy} itself (a file starting with '<' goes to the
 // ".policy" reader).
@@ -327,7 +333,11 @@ func findPolicy(prefix string) (string, string, error) {
 
 // run runs line with sh in its own process group under timeout, returning
 // its combined output. The group is killed on timeout, on cancellation
-// and as soon as the command exits (a solver's leftover children included).
+// and as soon as the command exits (a solver's leftover children
+// included), and, should pomdpq itself be killed (SIGKILL included), by
+// the kernel's parent-death signal (Linux) and by watchGroup's watcher.
+// What escapes: a process that leaves the group (setsid or setpgid) and
+// outlives its parent.
 // The output goes to a file in dir, not a pipe, so that a leftover child
 // holding it open does not keep run waiting.
 func run(ctx context.Context, line, dir string, timeout time.Duration) ([]byte, error) {
@@ -344,9 +354,13 @@ func run(ctx context.Context, line, dir string, timeout time.Duration) ([]byte, 
 	cmd.Stdout, cmd.Stderr = log, log
 	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
-	err = cmd.Run()
-	if cmd.Process != nil {
+	if err = cmd.Start(); err == nil {
+		stop, werr := watchGroup(cmd.Process.Pid)
+		err = cmd.Wait()
 		_ = killGroup(cmd) // stray children of the solver
+		if werr == nil {
+			stop()
+		}
 	}
 	out, _ := os.ReadFile(logPath)
 	switch {
