@@ -369,39 +369,68 @@ func Magnitude(n *big.Int) string {
 // When the largest family fits at no horizon, the next smaller memory bound
 // of ms decides (the larger family is then refused by Build).
 func ChooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, ms []int, b Budget) (int, string, error) {
+	c, err := Choose(ctx, m, kind, ms, b, Preflight)
+	return c.T, c.Why, err
+}
+
+// PreflightFunc is the signature of Preflight: Choose takes one, so that
+// a caller can count or reuse the pre-flights it runs.
+type PreflightFunc func(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b Budget) (Estimate, error)
+
+// Choice is the horizon Choose picked, the sentence saying why, and the
+// estimates it made at that horizon (by memory bound), which a caller
+// reuses instead of running the pre-flight again.
+type Choice struct {
+	T         int
+	Why       string
+	Estimates map[int]Estimate
+}
+
+// Choose is ChooseT with the pre-flight pf (Preflight, or a wrapper), and
+// returns the estimates at the chosen horizon too: the deciding family's
+// and those of the larger families of ms.
+func Choose(ctx context.Context, m *pomdp.Model, kind fsc.Kind, ms []int, b Budget, pf PreflightFunc) (Choice, error) {
 	sorted := append([]int(nil), ms...)
 	slices.Sort(sorted)
 	var whys []string
 	for i := len(sorted) - 1; i >= 0; i-- {
-		T, why, err := chooseT(ctx, m, kind, sorted[i], b)
+		best, why, err := chooseT(ctx, m, kind, sorted[i], b, pf)
 		if err != nil {
-			return 0, "", err
+			return Choice{}, err
 		}
-		if T > 0 {
+		if T := best.T; T > 0 {
+			c := Choice{T: T, Estimates: map[int]Estimate{sorted[i]: best}}
 			// Say the larger families' refusals at the horizon chosen.
 			for j, k := range sorted[i+1:] {
-				if e, err := Preflight(ctx, m, kind, k, T, b); err == nil && e.Size == 0 {
+				e, err := pf(ctx, m, kind, k, T, b)
+				if err != nil {
+					return Choice{}, err
+				}
+				c.Estimates[k] = e
+				if e.Size == 0 {
 					whys[len(whys)-1-j] = fmt.Sprintf("m ≤ %d fits at no horizon: %s", k, e.Refused)
 				}
 			}
 			if len(whys) > 0 {
 				why += " (" + strings.Join(whys, "; ") + ")"
 			}
-			return T, why, nil
+			c.Why = why
+			return c, nil
 		}
 		whys = append(whys, fmt.Sprintf("m ≤ %d fits at no horizon: %s", sorted[i], why))
 	}
-	return 0, "", fmt.Errorf("report: no horizon fits the budget of %s: %s", b, strings.Join(whys, "; "))
+	return Choice{}, fmt.Errorf("report: no horizon fits the budget of %s: %s", b, strings.Join(whys, "; "))
 }
 
-// chooseT is ChooseT for one memory bound mm; T = 0 when none fits.
-func chooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm int, b Budget) (int, string, error) {
+// chooseT is Choose for one memory bound mm: the estimate at the largest
+// horizon that fits (T = 0 when none does) and the sentence saying why.
+func chooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm int, b Budget, pf PreflightFunc) (Estimate, string, error) {
 	var best Estimate
 	why := ""
 	for T := 1; T <= MaxDefaultT; T++ {
-		e, err := Preflight(ctx, m, kind, mm, T, b)
+		e, err := pf(ctx, m, kind, mm, T, b)
 		if err != nil {
-			return 0, "", err
+			return Estimate{}, "", err
 		}
 		if !e.Fits() {
 			why = fmt.Sprintf("T = %d would need %s", T, e.Refused)
@@ -416,8 +445,8 @@ func chooseT(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm int, b Budge
 		}
 	}
 	if best.T == 0 {
-		return 0, why, nil
+		return Estimate{}, why, nil
 	}
-	return best.T, fmt.Sprintf("T = %d is the largest horizon the budget of %s allows for %s m ≤ %d (estimated %s); %s",
+	return best, fmt.Sprintf("T = %d is the largest horizon the budget of %s allows for %s m ≤ %d (estimated %s); %s",
 		best.T, b, best.Kind, mm, strings.TrimPrefix(best.Summary(), fmt.Sprintf("%s m ≤ %d, T = %d: ", best.Kind, mm, best.T)), why), nil
 }

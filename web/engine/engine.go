@@ -12,6 +12,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -129,10 +130,31 @@ type File struct {
 // Progress receives the run's phases and their progress.
 type Progress func(phase string, done, total int)
 
-// Engine holds the last report, which "eps" requests draw again.
+// Engine holds the last report, which "eps" requests draw again, and the
+// last pre-flight, which a "run" with the same settings reuses (the page
+// sends an "estimate" and then a "run" at the horizon it chose).
 type Engine struct {
 	r    *report.Report
 	base string
+	last *estimated
+}
+
+// estimated is a pre-flight's answer and the settings it was made for.
+type estimated struct {
+	key  string
+	resp Response
+}
+
+// preflightFunc runs one family's pre-flight at one horizon
+// (report.Preflight; a test counts the calls through it).
+var preflightFunc report.PreflightFunc = report.Preflight
+
+// preflightKey says what a pre-flight depends on: the model (file name
+// and a digest of its text, or the built-in's name), the family, the
+// memory bounds and the budget; the horizon is compared apart.
+func preflightKey(req Request, s *settings) string {
+	sum := sha256.Sum256([]byte(req.Data))
+	return fmt.Sprintf("%q %x %q %s %v %+v", req.File, sum, req.Model, s.kind, s.ms, s.budget)
 }
 
 // Handle answers one request. It never panics on bad input: every
@@ -260,14 +282,33 @@ func (e *Engine) estimate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	return preflight(ctx, s, req.T)
+	return e.preflight(ctx, req, s)
 }
 
+// preflight returns the pre-flight of settings s: the last one when it was
+// made for the same settings and its horizon is the one asked (or none
+// was asked), else a new one (remembered for the next request).
+func (e *Engine) preflight(ctx context.Context, req Request, s *settings) (Response, error) {
+	key := preflightKey(req, s)
+	if l := e.last; l != nil && l.key == key && (req.T <= 0 || req.T == l.resp.T) {
+		return l.resp, nil
+	}
+	resp, err := preflight(ctx, s, req.T)
+	if err == nil {
+		e.last = &estimated{key: key, resp: resp}
+	}
+	return resp, err
+}
+
+// preflight chooses the horizon (when T ≤ 0) and estimates every family
+// at it, each (family, horizon) once: the estimates the choice made are
+// reused.
 func preflight(ctx context.Context, s *settings, T int) (Response, error) {
 	resp := Response{Fits: true, Budget: fmt.Sprintf("%s of one thread and %s of the page's WebAssembly memory (at most 4 GiB in a browser)",
 		fmt.Sprintf("%g s", s.budget.Seconds), distance.FormatBytes(s.budget.Bytes)), Name: s.model.Name}
+	var done map[int]report.Estimate
 	if T <= 0 {
-		t, why, err := report.ChooseT(ctx, s.model, s.kind, s.ms, s.budget)
+		c, err := report.Choose(ctx, s.model, s.kind, s.ms, s.budget, preflightFunc)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Response{}, err
@@ -275,15 +316,18 @@ func preflight(ctx context.Context, s *settings, T int) (Response, error) {
 			resp.Fits, resp.Refusal = false, err.Error()
 			return resp, nil
 		}
-		T, resp.TReason = t, why
+		T, resp.TReason, done = c.T, c.Why, c.Estimates
 	} else {
 		resp.TReason = fmt.Sprintf("T = %d given", T)
 	}
 	resp.T = T
 	for _, k := range s.ms {
-		est, err := report.Preflight(ctx, s.model, s.kind, k, T, s.budget)
-		if err != nil {
-			return Response{}, err
+		est, ok := done[k]
+		if !ok {
+			var err error
+			if est, err = preflightFunc(ctx, s.model, s.kind, k, T, s.budget); err != nil {
+				return Response{}, err
+			}
 		}
 		resp.Estimates = append(resp.Estimates, Estimate{M: k, T: T, Summary: est.Summary(), Fits: est.Fits(), Bytes: est.Bytes, Seconds: est.Seconds})
 		if !est.Fits() {
@@ -303,7 +347,7 @@ func (e *Engine) run(ctx context.Context, req Request, progress Progress) (Respo
 		return Response{}, err
 	}
 	progress("pre-flight", 0, 1)
-	resp, err := preflight(ctx, s, req.T)
+	resp, err := e.preflight(ctx, req, s)
 	if err != nil || !resp.Fits {
 		return resp, err
 	}

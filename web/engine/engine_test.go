@@ -11,6 +11,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/report"
 )
 
 func mazeFile(t *testing.T) (string, string) {
@@ -133,5 +134,59 @@ func TestChosenT(t *testing.T) {
 	run := e.Handle(context.Background(), Request{Op: "run", Model: "tiger", M: []int{2}, T: est.T, TReason: est.TReason}, nil)
 	if run.Error != "" || !strings.Contains(run.Report, "is the largest horizon the budget") {
 		t.Errorf("run at the chosen T = %d: error %q; the report does not say why T was chosen", est.T, run.Error)
+	}
+}
+
+// TestPreflightOnce runs the page's sequence (index.html's run(): an
+// "estimate" without a horizon, then a "run" at the horizon it chose, with
+// its sentence) on maze4x3.pomdp and counts the pre-flights through
+// preflightFunc: each (family, horizon) is estimated once. At f76fb23 the
+// chosen horizon's family was estimated three times (in ChooseT, again
+// per family, and again by the "run").
+func TestPreflightOnce(t *testing.T) {
+	_, data := mazeFile(t)
+	type at struct{ m, T int }
+	calls := map[at]int{}
+	saved := preflightFunc
+	defer func() { preflightFunc = saved }()
+	preflightFunc = func(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b report.Budget) (report.Estimate, error) {
+		calls[at{mm, T}]++
+		return report.Preflight(ctx, m, kind, mm, T, b)
+	}
+	for _, tc := range []struct {
+		name string
+		ms   []int
+	}{
+		{"m ≤ 1", []int{1}},
+		{"m ≤ 1 and 2 (the larger refused)", []int{1, 2}},
+	} {
+		clear(calls)
+		var e Engine
+		req := Request{Op: "estimate", File: "maze4x3.pomdp", Data: data, M: tc.ms, Eps: []float64{0, 0.3}, Seconds: 2}
+		est := e.Handle(context.Background(), req, nil)
+		if est.Error != "" || est.T < 1 {
+			t.Fatalf("%s: estimate: %+v", tc.name, est)
+		}
+		req.Op, req.T, req.TReason = "run", est.T, est.TReason
+		if resp := e.Handle(context.Background(), req, nil); resp.Error != "" || resp.T != est.T {
+			t.Fatalf("%s: run: %v (T = %d, estimated %d)", tc.name, resp.Error, resp.T, est.T)
+		}
+		for _, k := range tc.ms {
+			if calls[at{k, est.T}] == 0 {
+				t.Errorf("%s: m ≤ %d never estimated at the chosen T = %d: %v", tc.name, k, est.T, calls)
+			}
+		}
+		for k, n := range calls {
+			if n != 1 {
+				t.Errorf("%s: m ≤ %d, T = %d estimated %d times, want once", tc.name, k.m, k.T, n)
+			}
+		}
+		// A run with other settings estimates anew.
+		req.Seconds = 3
+		before := len(calls) + calls[at{tc.ms[0], est.T}]
+		e.Handle(context.Background(), req, nil)
+		if after := len(calls) + calls[at{tc.ms[0], est.T}]; after == before {
+			t.Errorf("%s: a run with another budget reused the last pre-flight", tc.name)
+		}
 	}
 }
