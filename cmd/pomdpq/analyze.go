@@ -12,7 +12,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
-const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--seconds S] [--eps E] [--ground discrete|FILE] [--mem SIZE]"
+const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out report.html] [--m 1,2] [--T T] [--seconds S] [--curve-max E] [--eps E] [--ground discrete|FILE] [--mem SIZE]"
 
 // cmdAnalyze writes the one-page HTML report of a model (package report)
 // and, beside it, the quotient as .pomdp and JSON.
@@ -24,6 +24,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	msList := fs.String("m", "1,2", "memory bounds of the stationary probe families, comma-separated")
 	T := fs.Int("T", 0, "horizon (0: the largest T ≤ 6 whose estimate fits --seconds and --mem)")
 	secs := fs.Float64("seconds", report.DefaultSeconds, "time budget of a chosen horizon, in estimated seconds of one core (0: none)")
+	curveMax := fs.Float64("curve-max", 0, "end of the class-count curves' ε grid, up to which the partitions are decided (0: half the ground metric's largest entry)")
 	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
 	ground := groundFlag(fs)
 	progress := progressFlag("auto")
@@ -67,7 +68,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	if timeBudget == 0 {
 		timeBudget = -1 // no time budget
 	}
-	opt := report.Options{T: *T, Seconds: timeBudget, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
+	opt := report.Options{T: *T, Seconds: timeBudget, CurveTop: *curveMax, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
 	var pol *solverPolicy
 	if *policyPath != "" {
 		if pol, err = loadPolicy(*policyPath, md); err != nil {

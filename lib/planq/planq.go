@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
@@ -48,6 +50,13 @@ type Config struct {
 	// memory budget, phase and progress callbacks); its Eps, Ground and
 	// Metric are set by Run.
 	Distance distance.Options
+	// Distances, when set, are the distances of the family at horizon T
+	// computed already (W1 under Ground, with Distance's convention) for a
+	// model with the same transitions and observations as Model (the
+	// reward plays no part in them), whose Partition holds at every Eps:
+	// Run then uses them instead of computing its own (pomdpq analyze
+	// plans for two rewards from the distances of its curves).
+	Distances *distance.Result
 	// Limit bounds the family size (0: fsc.DefaultLimit).
 	Limit int64
 	// MaxWork bounds the estimated steps of planning on the original and
@@ -174,6 +183,25 @@ type Result struct {
 	PlannerSettings string
 }
 
+// distances returns cfg.Distances, checked against the family and the
+// horizon, or computes them in decision mode at cfg.Eps.
+func (cfg Config) distances(ctx context.Context, fam fsc.Family, g ot.Ground) (*distance.Result, error) {
+	if d := cfg.Distances; d != nil {
+		if d.Tree.T != cfg.T || d.FamilySize != fam.Len() || d.Metric != distance.W1 {
+			return nil, fmt.Errorf("planq: the distances given are of T = %d, %d controllers, %v, not of T = %d, %s (W1)", d.Tree.T, d.FamilySize, d.Metric, cfg.T, fam)
+		}
+		for _, e := range cfg.Eps {
+			if e+partition.ZeroTol > d.Cap || (d.Decisions != nil && !slices.Contains(d.Decisions.Eps, e)) {
+				return nil, fmt.Errorf("planq: the distances given do not decide ε = %g", e)
+			}
+		}
+		return d, nil
+	}
+	dopt := cfg.Distance
+	dopt.Metric, dopt.Ground, dopt.Eps = distance.W1, g, cfg.Eps
+	return distance.Compute(ctx, cfg.Model, fam, cfg.T, dopt)
+}
+
 // Run plans through the ε-quotients of cfg.Model for every cfg.Eps.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	m := cfg.Model
@@ -223,14 +251,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 
 	// The ε-quotients: the engine of `pomdpq quotient`.
-	dopt := cfg.Distance
-	dopt.Metric, dopt.Ground, dopt.Eps = distance.W1, g, cfg.Eps
-	start := time.Now()
-	dist, err := distance.Compute(ctx, m, fam, cfg.T, dopt)
+	dist, err := cfg.distances(ctx, fam, g)
 	if err != nil {
 		return nil, err
 	}
-	res.DistanceSeconds = time.Since(start).Seconds()
+	res.DistanceSeconds = dist.Seconds
 	res.Histories = dist.Tree.Len()
 	res.StandIns = dist.StandIns
 

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
@@ -102,6 +104,62 @@ func TestWritePGHeader(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), c.want) {
 			t.Errorf("Ctrl = %d: header %q, want %q", c.ctrl, strings.SplitN(b.String(), "\n", 2)[0], c.want)
+		}
+	}
+}
+
+// TestGivenDistances: Run with Config.Distances (computed once, in
+// decision mode with Compact at more ε than planned, as pomdpq analyze
+// does) gives the rows of Run computing its own, for the model's reward
+// and for an observation reward on the same kernels; distances that do
+// not decide a planned ε, or of another horizon, are refused.
+func TestGivenDistances(t *testing.T) {
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Model
+	eps := []float64{0, 0.3, 0.5}
+	fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 2, 3, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := distance.Compute(context.Background(), m, fam, 3, distance.Options{Ground: b.Ground, Eps: []float64{0, 0.1, 0.3, 0.4, 0.5}, Compact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	om, err := value.WithObsReward(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, model := range []*pomdp.Model{m, om} {
+		cfg := Config{Model: model, Ground: b.Ground, Kind: fsc.KindStationary, M: 2, T: 3, Eps: eps, Planner: BestFSC{}}
+		own, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Distances = d
+		given, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range own.Rows {
+			g := given.Rows[i]
+			if g.Classes != r.Classes || g.VM != r.VM || g.VQ != r.VQ || g.Policy != r.Policy {
+				t.Errorf("%s ε = %g: given distances %d classes, V_M %g, V_Q %g, %s; own %d, %g, %g, %s", model.Name, r.Eps, g.Classes, g.VM, g.VQ, g.Policy, r.Classes, r.VM, r.VQ, r.Policy)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"ε not decided", Config{Model: m, Ground: b.Ground, Kind: fsc.KindStationary, M: 2, T: 3, Eps: []float64{0.2}, Planner: BestFSC{}, Distances: d}, "do not decide ε = 0.2"},
+		{"other horizon", Config{Model: m, Ground: b.Ground, Kind: fsc.KindStationary, M: 2, T: 2, Eps: []float64{0}, Planner: BestFSC{}, Distances: d}, "T = 3"},
+	} {
+		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -33,11 +33,14 @@ const (
 	// PlanPasses is the number of law passes of distance.Plan (the
 	// classes and the bounds): the modelled cost of the pre-flight itself.
 	PlanPasses = 2
-	// Passes is the number of times a report may compute the distances of
-	// its largest family: for the classes and curves, for the
-	// certificates' per-probe tensor, and in the planning section once per
-	// reward (two). Estimate.Seconds is Passes × Estimate.Compute.
-	Passes = 4
+	// Passes is the number of times a report computes the distances of
+	// its largest family: once, in decision mode at the curves' grid
+	// (CurveGrid), whose partitions serve the curves, the requested ε, the
+	// quotient drawn and the planning section (both rewards); one more
+	// (TensorPass) for the certificates' per-probe tensor when it fits
+	// DefaultTensorEntries. Estimate.Seconds is Estimate.Passes ×
+	// Estimate.Compute.
+	Passes = 1
 	// DefaultSeconds is the time budget of a report whose horizon is
 	// chosen (Options.Seconds, pomdpq analyze --seconds).
 	DefaultSeconds = 20
@@ -53,6 +56,9 @@ type Budget struct {
 	// slower. Measured times (Plan, the pilot) are of the code that runs
 	// them and are not multiplied.
 	Slowdown float64
+	// CurveTop is the end of the ε grid the run decides (Options.CurveTop;
+	// 0: DefaultCurveTop of the discrete metric).
+	CurveTop float64
 }
 
 // WasmSlowdown is how much slower the engine runs as WebAssembly in a
@@ -89,6 +95,14 @@ type Estimate struct {
 	// LawWork is controllers × histories × |S|: the modelled law term
 	// (LawRate) that decides whether Plan runs.
 	LawWork float64
+	// Grid is the ε values the estimate decides, in decision mode as
+	// Build does: CurveGrid to Budget.CurveTop, by default that of the
+	// discrete metric (the pre-flight measures with distance.Plan's
+	// default ground metric).
+	Grid []float64
+	// Passes is the number of distance computations of a report: Passes,
+	// plus one when the certificates' tensor fits (TensorPass).
+	Passes int
 	// PairWork is the transport problems of one distance computation:
 	// distinct probes × Pairs, Pairs being Σ_{t<T} c_t(c_t − 1)/2 over
 	// the exact classes c_t (what distance.Compute solves).
@@ -98,15 +112,24 @@ type Estimate struct {
 	// classes, bounds) times its workers, LawSeconds that of its classes
 	// phase alone (the laws, which distance.Compute computes once more);
 	// PairSeconds is Σ_t Pilot.PerPair[t] × c_t(c_t − 1)/2 × distinct
-	// probes.
+	// probes, of the problems left after the pairs the decision mode
+	// settles without them (the pilot runs it).
 	PlanSeconds, LawSeconds, PairSeconds float64
 	Pilot                                Pilot
 	// Compute is the estimated seconds of one core of one distance
 	// computation, PlanSeconds + LawSeconds + PairSeconds; Seconds is
-	// Passes × Compute (a report), or the modelled law term of Plan
-	// alone when Plan did not run.
+	// Passes × Compute + AfterSeconds (a report), or the modelled law
+	// term of Plan alone when Plan did not run.
 	Compute float64
-	Seconds float64
+	// Valuations is the probe law passes of the phases after the
+	// distances, the soundness checks (up to DefaultSoundnessProbes
+	// probes at two ε) and the planning section (every controller on the
+	// model and on PlanEpsPoints quotients, for two rewards, when that
+	// fits MaxPlanValuations); AfterSeconds their time, at the measured
+	// law time of one probe.
+	Valuations   int
+	AfterSeconds float64
+	Seconds      float64
 	// Refused says, in words, why the run does not fit (empty when it
 	// does).
 	Refused string
@@ -243,7 +266,9 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 		times[last] += now.Sub(at).Seconds()
 		last, at = name, now
 	}
-	cost, classes, err := distance.Plan(ctx, m, fam, e.T, distance.Options{MemBudget: b.Bytes, Phase: phase})
+	e.Grid = CurveGrid(curveTop(b.CurveTop, 1), DefaultGridPoints)
+	dopt := distance.Options{MemBudget: b.Bytes, Phase: phase, Eps: e.Grid, Compact: true}
+	cost, classes, err := distance.Plan(ctx, m, fam, e.T, dopt)
 	phase("")
 	if err != nil {
 		if ctx.Err() != nil {
@@ -262,7 +287,13 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 	e.PlanSeconds = busy * (times["probes"] + times["classes"] + times["bounds"])
 	e.LawSeconds = busy * times["classes"]
 	e.Compute = e.PlanSeconds + e.LawSeconds
-	e.Seconds = Passes * e.Compute
+	e.Passes = Passes
+	if TensorFits(cost) {
+		e.Passes++
+	}
+	e.Valuations = afterValuations(e.Size)
+	e.AfterSeconds = float64(e.Valuations) * e.LawSeconds / float64(max(cost.Distinct, 1))
+	e.Seconds = float64(e.Passes)*e.Compute + e.AfterSeconds
 	if b.Bytes > 0 && e.Bytes > b.Bytes {
 		name, v := cost.Largest()
 		e.Refused = fmt.Sprintf("an estimated %s of memory (largest term %s, %s), over the budget %s", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), distance.FormatBytes(b.Bytes))
@@ -271,9 +302,9 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 	if cost.Pairs > 0 {
 		limit := 0.0
 		if b.Seconds > 0 {
-			limit = b.Seconds
+			limit = max(b.Seconds-e.AfterSeconds, 0) / float64(e.Passes)
 		}
-		if e.Pilot, err = runPilot(ctx, m, fam, e.T, classes, cost.Distinct, times["classes"]/float64(max(cost.Distinct, 1))*busy, limit, b.Bytes); err != nil {
+		if e.Pilot, err = runPilot(ctx, m, fam, e.T, classes, cost.Distinct, times["classes"]/float64(max(cost.Distinct, 1))*busy, limit, dopt); err != nil {
 			return err
 		}
 		for t, per := range e.Pilot.PerPair {
@@ -282,7 +313,7 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 		}
 	}
 	e.Compute += e.PairSeconds
-	e.Seconds = Passes * e.Compute
+	e.Seconds = float64(e.Passes)*e.Compute + e.AfterSeconds
 	about := "about"
 	if e.Pilot.Lower {
 		about = "at least"
@@ -290,13 +321,44 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 	name, v := cost.Largest()
 	switch {
 	case b.Seconds > 0 && e.Seconds > b.Seconds:
-		e.Refused = fmt.Sprintf("%s %s (%d passes of %s: %s) and %s of memory (largest term %s, %s), more than the %s budget",
-			about, seconds(e.Seconds), Passes, seconds(e.Compute), e.Work(), distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), seconds(b.Seconds))
+		e.Refused = fmt.Sprintf("%s %s (%s) and %s of memory (largest term %s, %s), more than the %s budget",
+			about, seconds(e.Seconds), e.timeText(), distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), seconds(b.Seconds))
 	case e.Pilot.Lower:
-		e.Refused = fmt.Sprintf("at least %s (%d passes of %s: %s) and %s of memory (largest term %s, %s): the pilot of the transport problems did not finish within its own bound of %s of transport problems, so the time is not known",
-			seconds(e.Seconds), Passes, seconds(e.Compute), e.Work(), distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), seconds(PilotSeconds))
+		e.Refused = fmt.Sprintf("at least %s (%s) and %s of memory (largest term %s, %s): the pilot of the transport problems did not finish within its own bound of %s of transport problems, so the time is not known",
+			seconds(e.Seconds), e.timeText(), distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), seconds(PilotSeconds))
 	}
 	return nil
+}
+
+// timeText says the time terms: the distance passes and the phases
+// after them.
+func (e Estimate) timeText() string {
+	pass := "passes"
+	if e.Passes == 1 {
+		pass = "pass"
+	}
+	return fmt.Sprintf("%d %s of %s: %s; and %s of soundness checks and planning, %d valuations of one probe's laws", e.Passes, pass, seconds(e.Compute), e.Work(), seconds(e.AfterSeconds), e.Valuations)
+}
+
+// afterValuations returns the probe law passes of a report's phases
+// after the distances for a family of size controllers (Estimate.Valuations).
+func afterValuations(size int) int {
+	n := 2 * min(size, DefaultSoundnessProbes)
+	if plan := size * (PlanEpsPoints + 1); plan <= MaxPlanValuations {
+		n += 2 * plan
+	}
+	return n
+}
+
+// TensorFits reports whether the certificates' per-probe tensor of a run
+// with this cost (every pair of histories times every distinct probe)
+// fits DefaultTensorEntries, so that Build computes it: one more pass.
+func TensorFits(c distance.Cost) bool {
+	pairs := int64(0)
+	for _, n := range c.Histories {
+		pairs += int64(n) * int64(n-1) / 2
+	}
+	return pairs*int64(c.Distinct) <= DefaultTensorEntries
 }
 
 // Infeasible explains in words why a family of model m at horizon T

@@ -22,7 +22,11 @@ func ExampleBuild() {
 		panic(err)
 	}
 	for _, f := range r.Families {
-		fmt.Printf("m ≤ %d: %d probes, %d exact classes, max distance %.2f\n", f.M, f.Size, f.Exact, f.MaxDistance)
+		above := "" // decision mode: the max is known only to exceed the grid's end
+		if !f.MaxExact {
+			above = "> "
+		}
+		fmt.Printf("m ≤ %d: %d probes, %d exact classes, max distance %s%.2f\n", f.M, f.Size, f.Exact, above, f.MaxDistance)
 	}
 	fmt.Printf("quotient: %d classes, soundness gap ≤ %g: %v\n", r.Quotient.Classes(), report.SoundTol, r.Soundness[0].MaxGap <= report.SoundTol)
 
@@ -41,8 +45,8 @@ func ExampleBuild() {
 		}
 	}
 	// Output:
-	// m ≤ 1: 3 probes, 7 exact classes, max distance 0.98
-	// m ≤ 2: 147 probes, 8 exact classes, max distance 0.98
+	// m ≤ 1: 3 probes, 7 exact classes, max distance > 0.50
+	// m ≤ 2: 147 probes, 8 exact classes, max distance > 0.50
 	// quotient: 8 classes, soundness gap ≤ 1e-09: true
 	// wrote tiger-quotient.pomdp
 	// wrote tiger-quotient.json

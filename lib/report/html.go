@@ -197,10 +197,15 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 			rows = append(rows, []string{fmt.Sprintf("m ≤ %d", f.M), itoa(f.Size), "—", "—", "—", "—", est, largest, "refused"})
 			continue
 		}
+		maxd := num(f.MaxDistance)
+		if !f.MaxExact {
+			maxd = "> " + maxd // decision mode: a lower bound
+		}
 		rows = append(rows, []string{fmt.Sprintf("m ≤ %d", f.M), itoa(f.Size), itoa(f.Distinct), itoa(f.Exact),
-			num(f.MaxDistance), itoa(f.StandIns), est, largest, fmt.Sprintf("%.3f", f.Seconds)})
+			maxd, itoa(f.StandIns), est, largest, fmt.Sprintf("%.3f", f.Seconds)})
 	}
 	r.table(b, "Stationary probe families", []string{"family", "controllers", "distinct", "exact classes", "max distance", "stand-ins", "estimated peak", "largest term", "seconds"}, rows)
+	fmt.Fprintf(b, "<p class=\"note\">%s</p>\n", esc(r.DecisionNote()))
 	for _, f := range r.Families {
 		if f.Refused != "" {
 			fmt.Fprintf(b, "<p class=\"refused\">m ≤ %d not computed: %s</p>\n", f.M, esc(f.Refused))
@@ -224,7 +229,7 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(b, "<figure class=\"curves\">%s<figcaption>Total classes over depths 0 … %d of the greedy complete-linkage ε-partition, per family.</figcaption></figure>\n", svg, r.T)
+		fmt.Fprintf(b, "<figure class=\"curves\">%s<figcaption>Total classes over depths 0 … %d of the greedy complete-linkage ε-partition, per family, at the %d ε of the grid %s (decision mode).</figcaption></figure>\n", svg, r.T, len(r.Grid), esc(gridText(r.Grid)))
 		header := []string{"ε"}
 		for _, c := range curves {
 			header = append(header, "classes, "+c.Label)
@@ -522,6 +527,34 @@ func ints(xs []int) string {
 		s[i] = itoa(x)
 	}
 	return "[" + strings.Join(s, " ") + "]"
+}
+
+// DecisionNote says what the partitions depend on: the ε at which they
+// were decided (decision mode) and what that means for the maximum
+// distance.
+func (r *Report) DecisionNote() string {
+	end := "given"
+	if r.opt.CurveTop <= 0 {
+		end = fmt.Sprintf("%g × the ground metric's largest entry g_max = %s; d^Π of depth-t histories is at most g_max·(T − t), %s at depth 0", DefaultCurveTop, num(r.GroundMax), num(r.GroundMax*float64(r.T)))
+	}
+	s := fmt.Sprintf("Decision mode: the partitions were decided at the %d ε values of the grid %s (its end %s), fixed before the run", len(r.Grid), gridText(r.Grid), end)
+	if extra := len(r.Decided) - len(r.Grid); extra > 0 {
+		s += fmt.Sprintf(", and at the %d other ε requested (%d in all)", extra, len(r.Decided))
+	}
+	s += ". Each pair of classes is known only to be within or beyond each of them (distance.Options.Eps with Compact): a pair is settled as soon as it is known to be beyond the largest, without the transport problems that would give its exact distance, so counts exist at these ε only and a max distance written \"> x\" is a lower bound (pomdpq quotient --exact-distances gives the exact value)."
+	return s
+}
+
+// gridText writes a grid as "0, 0.0333, …, 1 (step 0.0333)".
+func gridText(g []float64) string {
+	if len(g) <= 3 {
+		parts := make([]string, len(g))
+		for i, v := range g {
+			parts[i] = num(v)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%s, %s, …, %s (step %s)", num(g[0]), num(g[1]), num(g[len(g)-1]), num(g[1]-g[0]))
 }
 
 func preview(names []string) string {

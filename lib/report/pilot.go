@@ -119,10 +119,13 @@ func pilotPartition(classes *partition.Partition, t, k int) *partition.Partition
 // grown (at most maxRounds runs) until they do or the whole depth is
 // sampled. The pilot stops early, with Lower set, once its pairs have
 // taken PilotSeconds, or once the pairs measured so far, extrapolated
-// (distinct probes × their depth's class pairs) and times Passes, exceed
-// the budget of limit seconds (0: none): the estimate is then a lower
+// (distinct probes × their depth's class pairs), exceed the budget of
+// limit seconds of one pass (0: none): the estimate is then a lower
 // bound, enough to refuse.
-func runPilot(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, classes *partition.Partition, distinct int, lawPer, limit float64, bytes int64) (Pilot, error) {
+//
+// The pilot's runs use the options of the computation estimated (dopt:
+// decision mode at its listed ε, the memory budget), on one worker.
+func runPilot(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, classes *partition.Partition, distinct int, lawPer, limit float64, dopt distance.Options) (Pilot, error) {
 	start := time.Now()
 	p := Pilot{Sampled: make([]int64, T), PerPair: make([]float64, T)}
 	sub := subFamily{Family: fam, idx: spread(fam.Len(), min(PilotProbes, fam.Len()))}
@@ -144,7 +147,7 @@ func runPilot(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, classe
 			left := max(PilotSeconds-spent, PilotSeconds/4)
 			n = min(max(n, 3), all, left/max(prev*nO*float64(sub.Len()), 1e-9))
 			k := pilotK(n, c)
-			pairs, secs, probes, done, err := pilotRun(ctx, m, sub, T, pilotPartition(classes, t, k), 3*laws+0.05+left, bytes)
+			pairs, secs, probes, done, err := pilotRun(ctx, m, sub, T, pilotPartition(classes, t, k), 3*laws+0.05+left, dopt)
 			if err != nil {
 				return p, err
 			}
@@ -161,7 +164,7 @@ func runPilot(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, classe
 		}
 		prev = p.PerPair[t]
 		total += prev * all * float64(distinct)
-		if p.Lower || (limit > 0 && Passes*total > limit) || spent > PilotSeconds {
+		if p.Lower || (limit > 0 && total > limit) || spent > PilotSeconds {
 			p.Lower = p.Lower || hasPairs(classes, t-1)
 			break
 		}
@@ -192,7 +195,7 @@ func hasPairs(classes *partition.Partition, t int) bool {
 // seconds spent on them (the distances phase less the laws, timed by the
 // classes phase, which computes the same laws), the distinct probes and
 // the pairs × probes solved (all of them, unless cut short).
-func pilotRun(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, part *partition.Partition, limit float64, bytes int64) (int64, float64, int, int64, error) {
+func pilotRun(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, part *partition.Partition, limit float64, dopt distance.Options) (int64, float64, int, int64, error) {
 	run, cancel := context.WithTimeout(ctx, time.Duration(limit*float64(time.Second)))
 	defer cancel()
 	times := map[string]float64{}
@@ -216,7 +219,8 @@ func pilotRun(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, part *
 			done = int64(d)
 		}
 	}
-	res, err := distance.ComputePlanned(run, m, fam, T, distance.Options{Workers: 1, MemBudget: bytes, Phase: phase, Progress: progress}, part, nil)
+	dopt.Workers, dopt.Phase, dopt.Progress = 1, phase, progress
+	res, err := distance.ComputePlanned(run, m, fam, T, dopt, part, nil)
 	phase("")
 	switch {
 	case ctx.Err() != nil:

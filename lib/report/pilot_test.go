@@ -116,3 +116,37 @@ func TestPilotK(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflightDecides: the pre-flight estimates what Build runs, the
+// distances in decision mode at the curves' grid (the default end, or
+// Budget.CurveTop), in one pass plus one for the certificates' tensor
+// when it fits, and the soundness checks and planning as probe
+// valuations (at f76fb23 it estimated exact distances, four passes, and
+// nothing after them).
+func TestPreflightDecides(t *testing.T) {
+	m, _ := tiger(t)
+	for _, tc := range []struct {
+		top, end float64
+	}{
+		{0, DefaultCurveTop},
+		{1.5, 1.5},
+	} {
+		e, err := Preflight(context.Background(), m, fsc.KindStationary, 1, 3, Budget{Bytes: 1 << 30, Seconds: 20, CurveTop: tc.top})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.Planned || len(e.Grid) != DefaultGridPoints || e.Grid[0] != 0 || e.Grid[len(e.Grid)-1] != tc.end {
+			t.Errorf("CurveTop %g: planned %v, grid %v: want %d values from 0 to %g", tc.top, e.Planned, e.Grid, DefaultGridPoints, tc.end)
+		}
+		want := Passes
+		if TensorFits(e.Cost) {
+			want++
+		}
+		// Tiger m = 1: 3 controllers, each checked for soundness at two
+		// ε and valued on the model and PlanEpsPoints quotients for two
+		// rewards.
+		if after := 2*3 + 2*3*(PlanEpsPoints+1); e.Size != 3 || e.Passes != want || e.Valuations != after || e.Seconds != float64(e.Passes)*e.Compute+e.AfterSeconds {
+			t.Errorf("CurveTop %g: %d passes, %g s of %g s each and %d valuations (%g s); want %d passes and %d valuations", tc.top, e.Passes, e.Seconds, e.Compute, e.Valuations, e.AfterSeconds, want, after)
+		}
+	}
+}

@@ -76,6 +76,7 @@ func (r *Report) planning(ctx context.Context, opt Options, budget int64, phase 
 	p := &Planning{Eps: planEps(r.Grid)}
 	r.Planning = p
 	var skipped []string
+	var dist *distance.Result // the chosen family's, decided at the grid
 	for i := len(r.Families) - 1; i >= 0 && p.M == 0; i-- {
 		f := r.Families[i]
 		if f.res == nil {
@@ -86,7 +87,7 @@ func (r *Report) planning(ctx context.Context, opt Options, budget int64, phase 
 				f.M, f.Size, len(p.Eps), n, MaxPlanValuations))
 			continue
 		}
-		p.M = f.M
+		p.M, dist = f.M, f.res
 	}
 	if p.M == 0 {
 		p.Refused = "no computed family fits: " + strings.Join(skipped, "; ")
@@ -115,7 +116,7 @@ func (r *Report) planning(ctx context.Context, opt Options, budget int64, phase 
 			continue
 		}
 		cfg := planq.Config{Model: m, Ground: r.ground, Reward: "own (the model's R(s, a))", Kind: r.Kind, M: p.M, T: r.T, Eps: p.Eps,
-			Planner: planq.BestFSC{}, MaxWork: PlanMaxWork,
+			Planner: planq.BestFSC{}, MaxWork: PlanMaxWork, Distances: dist,
 			Distance: distance.Options{MemBudget: budget, Progress: opt.Progress,
 				Phase: func(s string) { phase(strings.TrimSpace(fmt.Sprintf("plan (%s) %s", run.Label, s))) }}}
 		if i == 1 {
