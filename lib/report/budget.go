@@ -7,11 +7,12 @@ import (
 	"math/big"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/statbb"
 )
 
@@ -109,7 +110,9 @@ type Estimate struct {
 	PairWork float64
 	Pairs    int64
 	// PlanSeconds is the measured time of distance.Plan's phases (probes,
-	// classes, bounds) times its workers, LawSeconds that of its classes
+	// classes, bounds), in CPU seconds of the process where the system
+	// gives them (cpuNow; else wall time times its workers: a browser),
+	// so that a loaded machine does not inflate it; LawSeconds that of its classes
 	// phase alone (the laws, which distance.Compute computes once more);
 	// PairSeconds is Σ_t Pilot.PerPair[t] × c_t(c_t − 1)/2 × distinct
 	// probes, of the problems left after the pairs the decision mode
@@ -121,15 +124,18 @@ type Estimate struct {
 	// Passes × Compute + AfterSeconds (a report), or the modelled law
 	// term of Plan alone when Plan did not run.
 	Compute float64
-	// Valuations is the probe law passes of the phases after the
-	// distances, the soundness checks (up to DefaultSoundnessProbes
-	// probes at two ε) and the planning section (every controller on the
-	// model and on PlanEpsPoints quotients, for two rewards, when that
-	// fits MaxPlanValuations); AfterSeconds their time, at the measured
-	// law time of one probe.
-	Valuations   int
-	AfterSeconds float64
-	Seconds      float64
+	// Valuations is the valuations of the phases after the distances,
+	// in soundness checks: the soundness checks themselves (up to
+	// DefaultSoundnessProbes probes at two ε) and the planning section
+	// (every controller on the model and on PlanEpsPoints quotients, for
+	// two rewards, when that fits MaxPlanValuations), one of whose
+	// valuations counts PlanValuationWeight of a check. ValuationSeconds
+	// is one soundness check timed on the exact quotient, AfterSeconds
+	// their product.
+	Valuations       float64
+	ValuationSeconds float64
+	AfterSeconds     float64
+	Seconds          float64
 	// Refused says, in words, why the run does not fit (empty when it
 	// does).
 	Refused string
@@ -260,10 +266,10 @@ func Preflight(ctx context.Context, m *pomdp.Model, kind fsc.Kind, mm, T int, b 
 func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, b Budget) error {
 	times := map[string]float64{}
 	var last string
-	at := time.Now()
+	at := cpuNow()
 	phase := func(name string) {
-		now := time.Now()
-		times[last] += now.Sub(at).Seconds()
+		now := cpuNow()
+		times[last] += now - at
 		last, at = name, now
 	}
 	e.Grid = CurveGrid(curveTop(b.CurveTop, 1), DefaultGridPoints)
@@ -281,7 +287,10 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 		}
 		return err
 	}
-	busy := float64(min(max(cost.Workers, 1), max(cost.Distinct, 1)))
+	busy := 1.0 // CPU time is of every thread already
+	if !cpuClock {
+		busy = float64(min(max(cost.Workers, 1), max(cost.Distinct, 1)))
+	}
 	e.Planned, e.Cost, e.Bytes, e.Pairs = true, cost, cost.Bytes(), cost.Pairs
 	e.PairWork = float64(cost.Distinct) * float64(cost.Pairs)
 	e.PlanSeconds = busy * (times["probes"] + times["classes"] + times["bounds"])
@@ -291,14 +300,16 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 	if TensorFits(cost) {
 		e.Passes++
 	}
-	e.Valuations = afterValuations(e.Size)
-	e.AfterSeconds = float64(e.Valuations) * e.LawSeconds / float64(max(cost.Distinct, 1))
-	e.Seconds = float64(e.Passes)*e.Compute + e.AfterSeconds
+	e.Seconds = float64(e.Passes) * e.Compute
 	if b.Bytes > 0 && e.Bytes > b.Bytes {
 		name, v := cost.Largest()
 		e.Refused = fmt.Sprintf("an estimated %s of memory (largest term %s, %s), over the budget %s", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), distance.FormatBytes(b.Bytes))
 		return nil
 	}
+	if err := e.timeValuation(ctx, m, fam, classes); err != nil {
+		return err
+	}
+	e.Seconds += e.AfterSeconds
 	if cost.Pairs > 0 {
 		limit := 0.0
 		if b.Seconds > 0 {
@@ -337,17 +348,46 @@ func (e Estimate) timeText() string {
 	if e.Passes == 1 {
 		pass = "pass"
 	}
-	return fmt.Sprintf("%d %s of %s: %s; and %s of soundness checks and planning, %d valuations of one probe's laws", e.Passes, pass, seconds(e.Compute), e.Work(), seconds(e.AfterSeconds), e.Valuations)
+	return fmt.Sprintf("%d %s of %s: %s; and %s of soundness checks and planning, %g soundness checks at %s each (one timed)", e.Passes, pass, seconds(e.Compute), e.Work(), seconds(e.AfterSeconds), e.Valuations, shortSeconds(e.ValuationSeconds))
 }
 
-// afterValuations returns the probe law passes of a report's phases
-// after the distances for a family of size controllers (Estimate.Valuations).
-func afterValuations(size int) int {
-	n := 2 * min(size, DefaultSoundnessProbes)
+// PlanValuationWeight is the cost of one valuation of the planning
+// section (a controller on the model or on a quotient) in soundness
+// checks: measured on hallway, m ≤ 1, T = 4 (pomdpq analyze --T 4
+// --progress lines), 10 soundness checks took 37 s and 2 × 40 planning
+// valuations 136 s of wall time, about 0.43 of a check each; rounded up.
+const PlanValuationWeight = 0.5
+
+// afterValuations returns the valuations, in soundness checks, of a
+// report's phases after the distances for a family of size controllers
+// (Estimate.Valuations).
+func afterValuations(size int) float64 {
+	n := 2 * float64(min(size, DefaultSoundnessProbes))
 	if plan := size * (PlanEpsPoints + 1); plan <= MaxPlanValuations {
-		n += 2 * plan
+		n += 2 * PlanValuationWeight * float64(plan)
 	}
 	return n
+}
+
+// timeValuation times one soundness check, of the family's first
+// controller on the exact quotient (classes), and sets the estimate's
+// Valuations, ValuationSeconds and AfterSeconds.
+func (e *Estimate) timeValuation(ctx context.Context, m *pomdp.Model, fam fsc.Family, classes *partition.Partition) error {
+	e.Valuations = afterValuations(e.Size)
+	q, err := quotient.New(m, e.T, classes)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	t0 := cpuNow()
+	if _, _, err := q.SoundnessGap(fam.At(0)); err != nil {
+		return err
+	}
+	e.ValuationSeconds = cpuNow() - t0
+	e.AfterSeconds = e.Valuations * e.ValuationSeconds
+	return nil
 }
 
 // TensorFits reports whether the certificates' per-probe tensor of a run

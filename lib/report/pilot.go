@@ -18,7 +18,8 @@ import (
 // for a few probes, depth by depth, and the time per transport problem is
 // extrapolated to every pair and every distinct probe. It uses only the
 // public API of package distance (ComputePlanned over a coarser
-// partition), on one worker, so its times are of one core.
+// partition), on one worker, so its times are of one core (CPU seconds
+// of the process, cpuNow, where the system gives them).
 const (
 	// PilotSeconds bounds the time the pilot of one horizon spends on
 	// transport problems (each of its runs also recomputes its probes'
@@ -204,12 +205,12 @@ func pilotRun(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, part *
 		last string
 		done int64 // pairs × probes solved, by the distances phase's progress
 	)
-	at := time.Now()
+	at := cpuNow()
 	phase := func(name string) {
 		mu.Lock()
 		defer mu.Unlock()
-		now := time.Now()
-		times[last] += now.Sub(at).Seconds()
+		now := cpuNow()
+		times[last] += now - at
 		last, at = name, now
 	}
 	progress := func(d, _ int) {
