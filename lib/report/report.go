@@ -8,10 +8,17 @@
 //
 // Build computes everything under a memory budget: a computation whose
 // estimate exceeds it is not run, and the page says why (the
-// distance.BudgetError message) instead of the numbers. Without a horizon
+// distance.BudgetError message) instead of the numbers. The distances
+// are computed once per family, in decision mode at a grid of ε fixed
+// before the run (CurveGrid, to DefaultCurveTop times the ground
+// metric's largest entry, with the requested ε): the curves, the
+// requested counts, the quotient drawn and the planning section read
+// their partitions, and a max distance beyond the grid is printed as a
+// bound ("> 0.5"). Without a horizon
 // it picks the largest whose pre-flight estimate (Preflight: family size,
-// distance.Plan's exact classes, laws and memory, and a timed pilot of the
-// transport problems, pilot.go) fits a time and memory Budget, and says
+// distance.Plan's exact classes, laws and memory, a timed pilot of the
+// transport problems in decision mode, pilot.go, and one timed soundness
+// check for the phases after the distances) fits a time and memory Budget, and says
 // what the next would cost (budget.go); a family too large to enumerate is
 // explained in words, with the branch-and-bound search where it applies
 // (Infeasible). A quotient with more
@@ -49,8 +56,10 @@ const (
 	// MaxDefaultT is the largest horizon ChooseT picks (its budget
 	// decides below it).
 	MaxDefaultT = 6
-	// DefaultGridPoints is the number of ε values of the class-count curves.
-	DefaultGridPoints = 31
+	// DefaultGridPoints is the number of ε values of the class-count
+	// curves: steps of 0.02 on the default grid [0, 0.5] of the discrete
+	// metric (DefaultCurveTop).
+	DefaultGridPoints = 26
 	// DiagramPerDepth is the most classes of one depth the quotient
 	// diagram draws as nodes: past it the depth's smallest classes are
 	// collapsed into one node with their count, and a table lists every
@@ -84,7 +93,7 @@ type Options struct {
 	// Seconds is the time budget of a chosen horizon, in estimated
 	// seconds of one core (0: DefaultSeconds, negative: none).
 	Seconds float64
-	// GridPoints is the number of ε values of the curves (default 31).
+	// GridPoints is the number of ε values of the curves (default DefaultGridPoints).
 	GridPoints int
 	// CurveTop is the end of the curves' ε grid (0: DefaultCurveTop times
 	// the ground metric's largest entry). The partitions are decided up
