@@ -38,9 +38,9 @@ const (
 	// its largest family: once, in decision mode at the curves' grid
 	// (CurveGrid), whose partitions serve the curves, the requested ε, the
 	// quotient drawn and the planning section (both rewards); one more
-	// (TensorPass) for the certificates' per-probe tensor when it fits
-	// DefaultTensorEntries. Estimate.Seconds is Estimate.Passes ×
-	// Estimate.Compute.
+	// for the certificates' per-probe tensor when it fits (TensorFits,
+	// DefaultTensorEntries). Estimate.Seconds is Estimate.Passes ×
+	// Estimate.Compute + Estimate.AfterSeconds.
 	Passes = 1
 	// DefaultSeconds is the time budget of a report whose horizon is
 	// chosen (Options.Seconds, pomdpq analyze --seconds).
@@ -102,7 +102,7 @@ type Estimate struct {
 	// default ground metric).
 	Grid []float64
 	// Passes is the number of distance computations of a report: Passes,
-	// plus one when the certificates' tensor fits (TensorPass).
+	// plus one when the certificates' tensor fits (TensorFits).
 	Passes int
 	// PairWork is the transport problems of one distance computation:
 	// distinct probes × Pairs, Pairs being Σ_{t<T} c_t(c_t − 1)/2 over
