@@ -131,7 +131,9 @@ type Estimate struct {
 	// two rewards, when that fits MaxPlanValuations), one of whose
 	// valuations counts PlanValuationWeight of a check. ValuationSeconds
 	// is one soundness check timed on the exact quotient, AfterSeconds
-	// their product.
+	// their product; they are timed (AfterTimed) only when the distances
+	// fit the budget (otherwise the estimate is a lower bound).
+	AfterTimed       bool
 	Valuations       float64
 	ValuationSeconds float64
 	AfterSeconds     float64
@@ -306,14 +308,10 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 		e.Refused = fmt.Sprintf("an estimated %s of memory (largest term %s, %s), over the budget %s", distance.FormatBytes(e.Bytes), name, distance.FormatBytes(v), distance.FormatBytes(b.Bytes))
 		return nil
 	}
-	if err := e.timeValuation(ctx, m, fam, classes); err != nil {
-		return err
-	}
-	e.Seconds += e.AfterSeconds
 	if cost.Pairs > 0 {
 		limit := 0.0
 		if b.Seconds > 0 {
-			limit = max(b.Seconds-e.AfterSeconds, 0) / float64(e.Passes)
+			limit = b.Seconds / float64(e.Passes)
 		}
 		if e.Pilot, err = runPilot(ctx, m, fam, e.T, classes, cost.Distinct, times["classes"]/float64(max(cost.Distinct, 1))*busy, limit, dopt); err != nil {
 			return err
@@ -324,9 +322,16 @@ func (e *Estimate) measure(ctx context.Context, m *pomdp.Model, fam fsc.Family, 
 		}
 	}
 	e.Compute += e.PairSeconds
-	e.Seconds = float64(e.Passes)*e.Compute + e.AfterSeconds
+	e.Seconds = float64(e.Passes) * e.Compute
+	if !e.Pilot.Lower && (b.Seconds <= 0 || e.Seconds <= b.Seconds) {
+		// The distances fit: time the phases after them too.
+		if err := e.timeValuation(ctx, m, fam, classes); err != nil {
+			return err
+		}
+		e.Seconds += e.AfterSeconds
+	}
 	about := "about"
-	if e.Pilot.Lower {
+	if e.Pilot.Lower || !e.AfterTimed {
 		about = "at least"
 	}
 	name, v := cost.Largest()
@@ -348,7 +353,11 @@ func (e Estimate) timeText() string {
 	if e.Passes == 1 {
 		pass = "pass"
 	}
-	return fmt.Sprintf("%d %s of %s: %s; and %s of soundness checks and planning, %g soundness checks at %s each (one timed)", e.Passes, pass, seconds(e.Compute), e.Work(), seconds(e.AfterSeconds), e.Valuations, shortSeconds(e.ValuationSeconds))
+	s := fmt.Sprintf("%d %s of %s: %s", e.Passes, pass, seconds(e.Compute), e.Work())
+	if !e.AfterTimed {
+		return s + "; and the soundness checks and planning, not timed since the distances alone do not fit"
+	}
+	return s + fmt.Sprintf("; and %s of soundness checks and planning, %g soundness checks at %s each (one timed)", seconds(e.AfterSeconds), e.Valuations, shortSeconds(e.ValuationSeconds))
 }
 
 // PlanValuationWeight is the cost of one valuation of the planning
@@ -385,7 +394,7 @@ func (e *Estimate) timeValuation(ctx context.Context, m *pomdp.Model, fam fsc.Fa
 	if _, _, err := q.SoundnessGap(fam.At(0)); err != nil {
 		return err
 	}
-	e.ValuationSeconds = cpuNow() - t0
+	e.ValuationSeconds, e.AfterTimed = cpuNow()-t0, true
 	e.AfterSeconds = e.Valuations * e.ValuationSeconds
 	return nil
 }

@@ -145,7 +145,7 @@ func TestPreflightDecides(t *testing.T) {
 		// Tiger m = 1: 3 controllers, each checked for soundness at two
 		// ε and valued on the model and PlanEpsPoints quotients for two
 		// rewards.
-		if after := 2*3 + 2*PlanValuationWeight*3*(PlanEpsPoints+1); e.Size != 3 || e.Passes != want || e.Valuations != after || e.AfterSeconds != after*e.ValuationSeconds || e.Seconds != float64(e.Passes)*e.Compute+e.AfterSeconds {
+		if after := 2*3 + 2*PlanValuationWeight*3*(PlanEpsPoints+1); e.Size != 3 || e.Passes != want || !e.AfterTimed || e.Valuations != after || e.AfterSeconds != after*e.ValuationSeconds || e.Seconds != float64(e.Passes)*e.Compute+e.AfterSeconds {
 			t.Errorf("CurveTop %g: %d passes, %g s of %g s each and %g valuations (%g s); want %d passes and %g valuations", tc.top, e.Passes, e.Seconds, e.Compute, e.Valuations, e.AfterSeconds, want, after)
 		}
 	}
