@@ -155,11 +155,13 @@ func TestAnalyzePolicy(t *testing.T) {
 func TestAnalyzeSeconds(t *testing.T) {
 	dir := t.TempDir()
 	// maze4x3, m ≤ 1: the budget is a tenth of the T = 6 estimate measured
-	// here (3.5–8 s on the loaded 2-core project machine; a fixed 0.5 s
-	// would fit T = 6, the default's last, on a machine 7–16 times
-	// faster): it stops below T = 6 on any machine, with a tenfold margin
-	// for the noise between this measurement and the command's own, and
-	// the next horizon's cost is said with its memory.
+	// here (0.74–1.2 s on the 2-core project machine since the pre-flight
+	// counts CPU seconds, 3.5–8 s when it counted wall time under load; a
+	// fixed 0.5 s would fit T = 6, the default's last, on a machine twice
+	// as fast and print no "would need"): it stops below T = 6 on any
+	// machine, with a tenfold margin for the noise between this
+	// measurement and the command's own, and the next horizon's cost is
+	// said with its memory.
 	maze, err := bench.Lookup("maze4x3")
 	if err != nil {
 		t.Fatal(err)
