@@ -117,7 +117,8 @@ func quotientClock2(a clock2Args) error {
 	fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
-		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by a probe; --exact-distances for the exact value)", slices.Max(eps))
+		lo, hi := res.MaxBracket()
+		maxd = searchedMaxText(lo, hi, slices.Min(eps))
 	}
 	fmt.Fprintf(a.stdout, "histories %d in %d exact classes, %d distinct tail problems, %d search nodes, max distance %s\n",
 		q.Histories, q.ExactClasses, res.RootPairs, res.Nodes, maxd)

@@ -34,6 +34,11 @@ type quotientJSON struct {
 	// MaxDistanceExact is false when some pair lies above the largest ε
 	// (decision mode: such pairs are not solved exactly); max_distance is
 	// then that ε plus partition.ZeroTol, a lower bound the same in every run.
+	// The searched families (clock m = 2, --search) decide every pair only
+	// up to its ε-bracket: in decision mode max_distance_exact is always
+	// false and max_distance is the lower end of the maximum's bracket (the
+	// largest listed ε below it plus partition.ZeroTol; 0 below the
+	// smallest ε).
 	MaxDistanceExact bool `json:"max_distance_exact"`
 	// Seconds is the wall time of the whole command; Phases its parts.
 	Seconds float64     `json:"seconds"`

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"slices"
 
@@ -138,7 +139,8 @@ func quotientStatbb(a statbbArgs) error {
 	fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
 	if !q.MaxDistanceExact {
-		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by a probe; --exact-distances for the exact value)", slices.Max(a.eps))
+		lo, hi := res.MaxBracket()
+		maxd = searchedMaxText(lo, hi, slices.Min(a.eps))
 	}
 	fmt.Fprintf(a.stdout, "histories %d in %d exact classes, %d search nodes, %d beliefs, max distance %s\n", q.Histories, q.ExactClasses, res.Nodes, res.Beliefs, maxd)
 	fmt.Fprintf(a.stdout, "impossible histories take the %s stand-in (not counted by the search)\n", a.conv)
@@ -165,4 +167,21 @@ func init() {
 	} {
 		addBench(benchRow{name: q.name, estimate: quotientRow(q.model, "--m", "2", "--T", q.T, "--eps", "0,0.1,0.3")})
 	}
+}
+
+// searchedMaxText writes the max distance of a decision-mode search
+// (lib/statbb, lib/clock2) from its bracket (lo, hi] of listed ε (the
+// smallest listed ε is first; below it the bracket is [0, first]): the
+// searches decide each pair only up to its ε-bracket, and the value they
+// keep inside it depends on the search order, so only the bracket is
+// printed.
+func searchedMaxText(lo, hi, first float64) string {
+	const exact = "--exact-distances for the exact value"
+	switch {
+	case math.IsInf(hi, 1):
+		return fmt.Sprintf("> %g (pairs above the largest ε decided by a probe; %s)", lo, exact)
+	case hi == first:
+		return fmt.Sprintf("≤ %g (decided only at the listed ε; %s)", hi, exact)
+	}
+	return fmt.Sprintf("in (%g, %g] (decided only at the listed ε; %s)", lo, hi, exact)
 }

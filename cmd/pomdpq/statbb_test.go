@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +80,36 @@ func TestQuotientStationarySearchErrors(t *testing.T) {
 	out, err := runCLI(t, "quotient", "--model", "tag", "--m", "2", "--T", "3", "--dry-run", "--progress=off")
 	if err != nil || !strings.Contains(out, "searched by branch and bound") || !strings.Contains(out, "worst case") || !strings.Contains(out, "budget") {
 		t.Errorf("--dry-run: %q, %v", out, err)
+	}
+}
+
+// TestSearchedMaxDistanceText: in decision mode the searched families
+// (clock m = 2, --search) print the ε-bracket of the max distance, the
+// same in every run, never a value inside it (which the search order
+// chooses); --exact-distances prints the exact value (GridWorld 3×3 at
+// T = 2: 0.4386 for both families, the enumeration's value in notebook
+// 11, ex2_collapse_eps_m2 and ex5_max_d_clock2).
+func TestSearchedMaxDistanceText(t *testing.T) {
+	base := []string{"quotient", "--model", "gridworld:3", "--T", "2", "--m", "2", "--progress=off"}
+	for _, fam := range [][]string{{"--family", "clock"}, {"--family", "stationary", "--search"}} {
+		for _, c := range []struct {
+			eps, want string
+		}{
+			{"0,0.3,5", "max distance in (0.3, 5] (decided only at the listed ε; --exact-distances for the exact value)"},
+			{"0,0.1,0.3", "max distance > 0.3 (pairs above the largest ε decided by a probe; --exact-distances for the exact value)"},
+			{"0.5,1", "max distance ≤ 0.5 (decided only at the listed ε; --exact-distances for the exact value)"},
+			{"0,0.3,5 --exact-distances", "max distance 0.438601\n"},
+		} {
+			args := append(append(slices.Clone(base), fam...), append([]string{"--eps"}, strings.Fields(c.eps)...)...)
+			for _, w := range []string{"1", "3"} {
+				out, err := runCLI(t, append(args, "--workers", w)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(out, c.want) {
+					t.Errorf("%v --workers %s: output\n%s\ndoes not say %q", args[1:], w, out, c.want)
+				}
+			}
+		}
 	}
 }

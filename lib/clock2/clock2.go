@@ -215,15 +215,47 @@ func (r *Result) Partition(eps float64) *partition.Partition {
 	return partition.Greedy(r.Lower, eps)
 }
 
-// MaxDistance returns the largest value of Lower, or Cap when that exceeds
-// the decided range (MaxDistanceExact is then false): pairs above it keep
-// whichever bound first settled them, which the search order decides, so
-// no larger value would be reproducible.
-func (r *Result) MaxDistance() float64 { return min(r.rawMax(), r.Cap) }
+// MaxDistance returns the largest distance over all pairs and depths in
+// exact mode. In decision mode (Options.Eps) a pair's value is known only
+// up to its ε-bracket: which value inside it the search keeps depends on the order in
+// which the workers meet the tail problems (a memo they share), so it
+// can differ from run to run and from the exact maximum. MaxDistance then returns the lower end of
+// the maximum's bracket (MaxBracket: the largest listed ε below it plus
+// partition.ZeroTol, Cap above the largest ε, 0 below the smallest), the
+// same in every run, and MaxDistanceExact is false.
+func (r *Result) MaxDistance() float64 {
+	if r.Eps == nil {
+		return r.rawMax()
+	}
+	lo, hi := r.MaxBracket()
+	if hi == r.Eps[0] {
+		return 0
+	}
+	return lo + partition.ZeroTol
+}
 
 // MaxDistanceExact reports whether MaxDistance is the exact largest
-// distance rather than a lower bound at the end of the decided range.
-func (r *Result) MaxDistanceExact() bool { return r.rawMax() <= r.Cap }
+// distance (exact mode) rather than a lower bound (decision mode).
+func (r *Result) MaxDistanceExact() bool { return r.Eps == nil }
+
+// MaxBracket returns the listed ε around the largest distance: in
+// decision mode, max(d) ∈ (lo, hi] with lo, hi consecutive listed ε (lo =
+// 0 when max(d) ≤ min(Eps), hi = +Inf when max(d) > max(Eps)), each ε
+// with partition.ZeroTol; in exact mode lo = hi = max(d). The bracket is
+// the same in every run (every value of Lower lies in its distance's).
+func (r *Result) MaxBracket() (lo, hi float64) {
+	m := r.rawMax()
+	if r.Eps == nil {
+		return m, m
+	}
+	for _, e := range r.Eps {
+		if m <= e+partition.ZeroTol {
+			return lo, e
+		}
+		lo = e
+	}
+	return lo, math.Inf(1)
+}
 
 func (r *Result) rawMax() float64 {
 	m := 0.0

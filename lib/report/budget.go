@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -441,7 +442,10 @@ func Infeasible(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
 // statbb would compute the stationary family of e at horizon T within
 // budget b's memory (its own pre-flight, statbb.EstimateCost); empty when
 // the search does not apply (another kind, m < 2 or m > statbb.MaxM, no
-// horizon).
+// horizon). The search keeps a belief table per worker, so when all
+// cores (runtime.GOMAXPROCS) do not fit but fewer workers do, the command
+// named carries the largest --workers that fits: the verdict is then the
+// same on every machine, only the worker count follows its cores.
 func searchWords(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
 	if e.Kind != fsc.KindStationary || e.M < 2 || e.M > statbb.MaxM {
 		return ""
@@ -450,15 +454,23 @@ func searchWords(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
 	if T < 1 {
 		return fmt.Sprintf("the exact branch-and-bound search (%s --T T) computes the distances of every m ≤ %d controller without enumerating them, at small horizons", cmd, e.M)
 	}
-	cost := statbb.EstimateCost(m, T, 0)
+	workers := runtime.GOMAXPROCS(0)
+	cost := statbb.EstimateCost(m, T, workers)
+	fits := func(c statbb.Cost) bool { return b.Bytes <= 0 || c.Bytes() <= b.Bytes }
+	flag := ""
+	for !fits(cost) && workers > 1 {
+		workers--
+		cost = statbb.EstimateCost(m, T, workers)
+		flag = fmt.Sprintf(" --workers %d", workers)
+	}
 	name, v := cost.Largest()
 	work := statbb.Work(m.NumActions(), m.NumObservations(), e.M, T)
 	mem := fmt.Sprintf("estimated memory %s (largest term %s, %s)", distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v))
-	if b.Bytes > 0 && cost.Bytes() > b.Bytes {
-		return fmt.Sprintf("the exact branch-and-bound search (%s --T %d) does not fit either: %s, over the budget %s", cmd, T, mem, distance.FormatBytes(b.Bytes))
+	if !fits(cost) {
+		return fmt.Sprintf("the exact branch-and-bound search (%s --T %d) does not fit either: %s with one worker, over the budget %s", cmd, T, mem, distance.FormatBytes(b.Bytes))
 	}
-	return fmt.Sprintf("the exact branch-and-bound search (%s --T %d) computes the distances of every m ≤ %d controller without enumerating them: %s; its worst case is %.2g combinations, and each history pair's search stops after %.2g nodes (--max-nodes)",
-		cmd, T, e.M, mem, work, statbb.DefaultMaxNodes)
+	return fmt.Sprintf("the exact branch-and-bound search (%s --T %d%s) computes the distances of every m ≤ %d controller without enumerating them: %s; its worst case is %.2g combinations, and each history pair's search stops after %.2g nodes (--max-nodes)",
+		cmd, T, flag, e.M, mem, work, statbb.DefaultMaxNodes)
 }
 
 // Magnitude writes a count in words a reader can weigh: exactly up to

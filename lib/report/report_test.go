@@ -8,7 +8,10 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +23,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/statbb"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
@@ -208,7 +212,8 @@ func TestChooseT(t *testing.T) {
 		t.Fatalf("tag: T = %d (%s), %v", T, why, err)
 	}
 	// The search that would work is named at the horizon chosen.
-	if want := fmt.Sprintf("exact branch-and-bound search (pomdpq quotient --family stationary --m 2 --search --T %d)", T); !strings.Contains(why, want) {
+	// (with the --workers that fit the memory budget, when not all cores do)
+	if want := fmt.Sprintf(`exact branch-and-bound search \(pomdpq quotient --family stationary --m 2 --search --T %d(?: --workers \d+)?\)`, T); !regexp.MustCompile(want).MatchString(why) {
 		t.Errorf("tag: T = %d, %q does not say %q", T, why, want)
 	}
 }
@@ -267,18 +272,40 @@ func TestInfeasibleWords(t *testing.T) {
 	if !errors.As(err, &tl) {
 		t.Fatalf("m ≤ 2 with 4 actions and 28 observations: %v, want a *fsc.TooLargeError", err)
 	}
-	s := Infeasible(tl, m, 3, Budget{Bytes: 1 << 30})
-	// The size by hand: k-node controllers have |A|^k action labels and
-	// k^(k·|O|) transition tables; m ≤ 2 gives 4 + 4²·2^56 ≈ 1.153·10^18,
-	// written 1.2·10^18.
-	for _, want := range []string{"m ≤ 2 has 1.2·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary",
-		"exact branch-and-bound search (pomdpq quotient --family stationary --m 2 --search --T 3) computes"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("%q does not say %q", s, want)
+	// The search's belief tables are one per worker (all cores by
+	// default): the words must not depend on the machine's core count
+	// beyond the --workers they name (with 8 cores the 1 GiB budget used
+	// to be "does not fit either", with 2 it fitted).
+	computes := regexp.MustCompile(`exact branch-and-bound search \(pomdpq quotient --family stationary --m 2 --search --T 3(?: --workers (\d+))?\) computes`)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 8, 64} {
+		runtime.GOMAXPROCS(procs)
+		s := Infeasible(tl, m, 3, Budget{Bytes: 1 << 30})
+		// The size by hand: k-node controllers have |A|^k action labels and
+		// k^(k·|O|) transition tables; m ≤ 2 gives 4 + 4²·2^56 ≈ 1.153·10^18,
+		// written 1.2·10^18.
+		for _, want := range []string{"m ≤ 2 has 1.2·10^18 controllers", "enumerating them is impossible", "the m ≤ 1 family (4 controllers)", "stochastic-stationary"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("GOMAXPROCS %d: %q does not say %q", procs, s, want)
+			}
 		}
-	}
-	if strings.Contains(s, "raise the limit") {
-		t.Errorf("%q", s)
+		if strings.Contains(s, "raise the limit") {
+			t.Errorf("%q", s)
+		}
+		sub := computes.FindStringSubmatch(s)
+		if sub == nil {
+			t.Errorf("GOMAXPROCS %d: %q does not say the search computes it", procs, s)
+			continue
+		}
+		// The workers named are the most that fit the budget.
+		w, fitsAll := procs, statbb.EstimateCost(m, 3, procs).Bytes() <= 1<<30
+		if sub[1] != "" {
+			w, _ = strconv.Atoi(sub[1])
+		}
+		if fitsAll != (sub[1] == "") || w < 1 || w > procs || statbb.EstimateCost(m, 3, w).Bytes() > 1<<30 ||
+			(w < procs && statbb.EstimateCost(m, 3, w+1).Bytes() <= 1<<30) {
+			t.Errorf("GOMAXPROCS %d: %q names %d workers", procs, s, w)
+		}
 	}
 	// A budget below the search's own estimate says it does not fit.
 	if s := Infeasible(tl, m, 3, Budget{Bytes: 1}); !strings.Contains(s, "search (pomdpq quotient --family stationary --m 2 --search --T 3) does not fit either") {
