@@ -45,6 +45,7 @@ type pairWorker struct {
 	ubuf     []float64   // treeUpper's scratch
 	fold     []float64   // marginal's scratch
 	margDone []bool      // margOf: which representatives' marginals are in marg
+	ub       float64     // the pair's treeUpper when cannotRaise computed it, else < 0
 	items    []smallItem // twoMany's scratch
 }
 
@@ -404,6 +405,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 					idx++
 					continue
 				}
+				pw.ub = -1 // treeUpper not computed for this pair yet
 				cur, settled := pw.known(m, t, idx)
 				if decide && settled {
 					idx++ // settled above the largest ε by an earlier probe
@@ -557,7 +559,10 @@ func (pw *pairWorker) solvePair(a, b int, p, q []float64, k int, tv, cur, lbv fl
 		return lb, nil // above the largest ε
 	}
 	next := pw.dec.thr[j]
-	ub := math.Min(float64(k)*pw.gmax*tv, pw.treeUpper(p, q, k)) * (1 + boundSlack)
+	if pw.ub < 0 {
+		pw.ub = pw.treeUpper(p, q, k)
+	}
+	ub := math.Min(float64(k)*pw.gmax*tv, pw.ub) * (1 + boundSlack)
 	if ub <= next {
 		return lb, nil
 	}
@@ -606,7 +611,8 @@ func (pw *pairWorker) cannotRaise(p, q []float64, k int, cur, lbv float64) bool 
 	if noTreeUpper || (cur <= 0 && lbv <= 0) {
 		return false
 	}
-	ub := pw.treeUpper(p, q, k) * (1 + boundSlack)
+	pw.ub = pw.treeUpper(p, q, k)
+	ub := pw.ub * (1 + boundSlack)
 	return ub <= cur || ub < lbv
 }
 
