@@ -32,12 +32,13 @@ import (
 type lawIndex struct {
 	seeds [2]maphash.Seed
 	mu    []sync.Mutex
-	// entry[t] maps a law at depth t to its entry: first[t][e] is the
-	// probe that first met it and, with words > 0, met[t][e·words:
-	// (e+1)·words] the set of probes that met it so far.
+	// entry[t] maps a law at depth t to the probe that first met it or,
+	// with probe sets (words > 0), to its entry e: the set of probes that
+	// met it so far is words words at e·words in the chunks of met[t]
+	// (chunks of setChunk entries: no copy as the sets grow).
 	entry []map[lawKey]int32
-	first [][]int32
-	met   [][]uint64
+	met   [][][]uint64
+	count []int32 // entries per depth, with probe sets
 	words int
 	limit int64
 	n     int64 // entries, under every depth's lock taken in turn
@@ -61,17 +62,18 @@ type lawKey struct {
 
 // lawIndexBytes is the memory of one entry of a lawIndex without probe
 // sets: the key and value (24 bytes a slot) with the map's load factor
-// and the old table kept while it grows, and the first probe (4 bytes,
-// twice while its slice grows).
-const lawIndexBytes = 64
+// and the old table kept while it grows.
+const lawIndexBytes = 56
 
 // lawIndexEntryBytes is the memory of one entry of a lawIndex over the
 // given number of probes: lawIndexBytes and, up to maxSetProbes probes,
-// the set of probes that met the law (a bit per probe, twice while the
-// sets' slice grows).
+// the set of probes that met the law (a bit per probe).
 func lawIndexEntryBytes(probes int) int64 {
-	return lawIndexBytes + 16*int64(setWords(probes))
+	return lawIndexBytes + 8*int64(setWords(probes))
 }
+
+// setChunk is the number of probe sets of one chunk of lawIndex.met.
+const setChunk = 4096
 
 // maxSetProbes is the largest number of probes whose law index keeps, per
 // law, the set of probes that met it (a bit per probe and entry).
@@ -101,20 +103,24 @@ func lawIndexLimit(probes int) int64 {
 // limit entries.
 func newLawIndex(depths, probes int, limit int64) *lawIndex {
 	x := &lawIndex{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, mu: make([]sync.Mutex, depths),
-		entry: make([]map[lawKey]int32, depths), first: make([][]int32, depths), met: make([][]uint64, depths),
-		words: setWords(probes), limit: limit}
+		entry: make([]map[lawKey]int32, depths), met: make([][][]uint64, depths), count: make([]int32, depths), limit: limit}
+	if !noProbeSets {
+		x.words = setWords(probes)
+	}
 	for t := range x.entry {
 		x.entry[t] = make(map[lawKey]int32)
 	}
 	return x
 }
 
-// canon returns ids with ids[a] the first probe (of this pass) that met
-// the law of representative a at depth t, registering probe's laws that
-// are new. With probe sets (words > 0) it also leaves in s.met, per
+// canon registers the laws of probe at depth t (representatives rt, L
+// atoms each in data) that are new. Without probe sets it returns ids,
+// ids[a] the first probe of this pass that met the law of representative
+// a; with probe sets (words > 0) it returns nil and leaves in s.met, per
 // representative, the probes that registered its law before this call:
 // two representatives whose sets meet had both laws under a probe
-// registered earlier. data holds the depth's laws, L atoms per history.
+// registered earlier (metBefore). A law met once the index is full is
+// never registered: it is its probe's own.
 func (x *lawIndex) canon(s *lawScratch, probe int, t int, data []float64, rt []int, L int) []int32 {
 	if cap(s.ids) < len(rt) {
 		s.ids = make([]int32, len(rt))
@@ -136,30 +142,43 @@ func (x *lawIndex) canon(s *lawScratch, probe int, t int, data []float64, rt []i
 	added := int64(0)
 	full := x.full()
 	for a, key := range keys {
-		e, ok := m[key]
+		v, ok := m[key]
 		if !ok && !full {
-			e, ok = int32(len(x.first[t])), true
-			m[key] = e
-			x.first[t] = append(x.first[t], int32(probe))
-			x.met[t] = append(x.met[t], make([]uint64, w)...)
+			v, ok = int32(probe), true
+			if w > 0 {
+				v = x.count[t]
+				x.count[t]++
+				if int(v)%setChunk == 0 {
+					x.met[t] = append(x.met[t], make([]uint64, setChunk*w))
+				}
+			}
+			m[key] = v
 			added++
 		}
-		if !ok {
+		if w == 0 {
 			ids[a] = int32(probe) // not registered: the probe's own
-			clear(s.met[a*w : (a+1)*w])
+			if ok {
+				ids[a] = v
+			}
 			continue
 		}
-		ids[a] = x.first[t][e]
-		if w > 0 {
-			set := x.met[t][int(e)*w : (int(e)+1)*w]
-			copy(s.met[a*w:(a+1)*w], set)
-			set[probe/64] |= 1 << (probe % 64)
+		dst := s.met[a*w : (a+1)*w]
+		if !ok {
+			clear(dst)
+			continue
 		}
+		chunk, off := int(v)/setChunk, int(v)%setChunk*w
+		set := x.met[t][chunk][off : off+w]
+		copy(dst, set)
+		set[probe/64] |= 1 << (probe % 64)
 	}
 	x.mu[t].Unlock()
 	x.nMu.Lock()
 	x.n += added
 	x.nMu.Unlock()
+	if w > 0 {
+		return nil
+	}
 	return ids
 }
 

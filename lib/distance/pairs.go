@@ -386,12 +386,10 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		// With probe sets (sets > 0), pairs whose laws an earlier probe
 		// met together, not only first.
 		var first []int32
-		sets := 0
-		if pw.index != nil && prune {
+		indexed, sets := pw.index != nil && prune, 0
+		if indexed {
 			first = pw.index.canon(&pw.scratch, pw.probe, t, data, rt, L)
-			if !noProbeSets {
-				sets = pw.index.words
-			}
+			sets = pw.index.words
 		}
 		idx := 0
 		for a := 0; a < n; a++ {
@@ -399,7 +397,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 			p := data[i*L : (i+1)*L]
 			for b := a + 1; b < n; b++ {
 				j := rt[b]
-				if first != nil && (first[a] == first[b] && int(first[a]) != pw.probe || sets > 0 && pw.scratch.metBefore(a, b, sets)) {
+				if indexed && (sets > 0 && pw.scratch.metBefore(a, b, sets) || sets == 0 && first[a] == first[b] && int(first[a]) != pw.probe) {
 					// An earlier probe met these very two laws: it
 					// settles the pair with the same number.
 					idx++
