@@ -93,9 +93,15 @@ func setWords(probes int) int {
 const lawIndexLimitBytes = 256 << 20
 
 // lawIndexLimit returns the most entries a lawIndex over the given number
-// of probes holds: lawIndexLimitBytes of entries.
-func lawIndexLimit(probes int) int64 {
-	return lawIndexLimitBytes / lawIndexEntryBytes(probes)
+// of probes holds: lawIndexLimitBytes of entries, and at most a quarter of
+// a memory budget (Options.MemBudget, when positive): under a tight
+// budget the index skips fewer repeats rather than refuse the run.
+func lawIndexLimit(probes int, budget int64) int64 {
+	b := int64(lawIndexLimitBytes)
+	if budget > 0 {
+		b = min(b, budget/4)
+	}
+	return b / lawIndexEntryBytes(probes)
 }
 
 // newLawIndex returns an empty index over the given depths for a pass of

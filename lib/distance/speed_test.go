@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -267,10 +268,10 @@ func TestLawIndex(t *testing.T) {
 	if got := x.canon(&s, 12, 0, laws, []int{0, 2}, 2); !slices.Equal(got, []int32{7, 12}) {
 		t.Fatalf("full index, again: %v", got)
 	}
-	if got := lawIndexEntries([]int{3, 5}, 4); got != 32 {
+	if got := lawIndexEntries([]int{3, 5}, 4, 0); got != 32 {
 		t.Errorf("entries of 8 representatives and 4 probes: %d", got)
 	}
-	if got := lawIndexEntries([]int{1 << 24, 5}, 4); got != lawIndexLimit(4) {
+	if got := lawIndexEntries([]int{1 << 24, 5}, 4, 0); got != lawIndexLimit(4, 0) {
 		t.Errorf("entries past the limit: %d", got)
 	}
 }
@@ -421,5 +422,25 @@ func TestLawIndexProbeSets(t *testing.T) {
 	}
 	if got := setWords(maxSetProbes + 1); got != 0 {
 		t.Errorf("%d probes: %d words of probe sets, want none", maxSetProbes+1, got)
+	}
+}
+
+// Under a tight budget the law index shrinks to a quarter of it instead
+// of refusing the run: Tiger m ≤ 2, T = 13 in decision mode estimated
+// 31.5 MiB with an index of 12.4 MiB, over a 30 MiB budget; now the index
+// is counted at 7.5 MiB at most, the run fits and its partitions are
+// those of the run without a budget.
+func TestLawIndexUnderBudget(t *testing.T) {
+	eps := []float64{0, 0.5}
+	const budget = 30 << 20
+	runtime.GC() // the live heap counts in the estimate
+	got := compute(t, "tiger", fsc.KindStationary, 2, 13, Options{Eps: eps, Compact: true, MemBudget: budget})
+	if got.Cost.Index > budget/4 || got.Cost.Index == 0 {
+		t.Errorf("law index term %d bytes under a budget of %d", got.Cost.Index, budget)
+	}
+	want := compute(t, "tiger", fsc.KindStationary, 2, 13, Options{Eps: eps, Compact: true, MemBudget: -1})
+	samePartitions(t, "tiger m ≤ 2, T = 13, 30 MiB", got, want, eps)
+	if want.Cost.Index <= budget/4 {
+		t.Errorf("law index term %d bytes without a budget: the test needs more than a quarter of %d", want.Cost.Index, budget)
 	}
 }
