@@ -174,7 +174,7 @@ func TestQuotientBudget(t *testing.T) {
 	}
 	// Decision mode keeps a bit per pair of classes and listed ε instead
 	// (pair storage 252.8 KiB for 15.8 MiB of matrices per worker): the
-	// same run fits (estimate 31.5 MiB, 12.4 MiB of it the law index of
+	// same run fits (estimate 35.7 MiB, 15.9 MiB of it the law index of
 	// the distances pass).
 	if pl := plan(args); !pl.Fits || pl.EstimateBytes > 40<<20 || strings.HasPrefix(pl.Largest, "pair matrices") {
 		t.Errorf("decision mode dry run %+v: want it to fit in 40 MiB", pl)

@@ -2,6 +2,7 @@ package distance
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -67,6 +68,29 @@ func BenchmarkExact(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(r.Partition.Total()), "classes")
+		})
+	}
+}
+
+// BenchmarkDecisions times compact decision mode as `pomdpq quotient`
+// runs it (Tiger m ≤ 2, ε = 0, 0.3, 0.5: the issue 19 rows up to T = 18
+// take minutes) and reports the transport problems solved.
+func BenchmarkDecisions(b *testing.B) {
+	for _, T := range []int{12, 14} {
+		b.Run(fmt.Sprintf("tiger-m2-T%d", T), func(b *testing.B) {
+			bm := lookup(b, "tiger")
+			fam, err := fsc.NewStationary(bm.Model.NumActions(), bm.Model.NumObservations(), 2, fsc.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var r *Result
+			for b.Loop() {
+				r, err = Compute(context.Background(), bm.Model, fam, T, Options{Ground: bm.Ground, Eps: []float64{0, 0.3, 0.5}, Compact: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Solves), "solves")
 		})
 	}
 }

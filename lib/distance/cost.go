@@ -48,7 +48,7 @@ type Cost struct {
 	Full      int64 // history-level matrices kept in Result.D (Options.FullLimit)
 	// Index is the law index of the distances pass (lawIndex): an entry
 	// per representative and distinct law met, at most
-	// defaultLawIndexLimit.
+	// lawIndexLimit (256 MiB, a quarter of Options.MemBudget).
 	Index int64
 	// Transport is the solvers' scratch: a dense cost matrix of the
 	// residual problem, at most (L/2)² entries for suffix laws of L =
@@ -218,7 +218,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	c.Transport = transportBytes(tree, c.Classes, deferred, nil, w)
 	if !opt.Tensor && (allPairs || c.Known) {
 		// Like the pair term: counted once the representatives are known.
-		c.Index = lawIndexBytes * lawIndexEntries(c.Classes[:T], distinct)
+		c.Index = lawIndexEntryBytes(distinct) * lawIndexEntries(c.Classes[:T], distinct, opt.MemBudget)
 	}
 	if opt.Tensor {
 		// Every distinct probe keeps its own matrices over all pairs.
@@ -232,13 +232,13 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 
 // lawIndexEntries is the largest number of entries of the distances
 // pass's law index: one per representative (classes per depth) and
-// distinct probe, at most defaultLawIndexLimit.
-func lawIndexEntries(classes []int, probes int) int64 {
+// distinct probe, at most lawIndexLimit under the budget.
+func lawIndexEntries(classes []int, probes int, budget int64) int64 {
 	var n int64
 	for _, c := range classes {
 		n += int64(c)
 	}
-	return min(n*int64(max(probes, 1)), defaultLawIndexLimit)
+	return min(n*int64(max(probes, 1)), lawIndexLimit(probes, budget))
 }
 
 // transportBytes is Cost.Transport: (L/2)² entries per worker for the

@@ -88,6 +88,16 @@ func (d *Decisions) mark(t, idx int, w float64) {
 	}
 }
 
+// bracket returns the code of a pair at distance w: the number of
+// thresholds w exceeds.
+func (d *Decisions) bracket(w float64) int {
+	k := 0
+	for k < len(d.thr) && w > d.thr[k] {
+		k++
+	}
+	return k
+}
+
 // upper returns the largest distance a pair of the given code can hold
 // without changing it: its threshold, +Inf above the last.
 func (d *Decisions) upper(code int) float64 {

@@ -39,11 +39,14 @@ type pairWorker struct {
 	top float64
 	// index, when set, names per representative the first probe of the
 	// pass that met its law; probe is the current probe's number there.
-	index   *lawIndex
-	probe   int
-	scratch lawScratch
-	ubuf    []float64   // treeUpper's scratch
-	items   []smallItem // twoMany's scratch
+	index    *lawIndex
+	probe    int
+	scratch  lawScratch
+	ubuf     []float64   // treeUpper's scratch
+	fold     []float64   // marginal's scratch
+	margDone []bool      // margOf: which representatives' marginals are in marg
+	ub       float64     // the pair's treeUpper when cannotRaise computed it, else < 0
+	items    []smallItem // twoMany's scratch
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -225,29 +228,72 @@ func (pw *pairWorker) cost(x, y, k int) float64 {
 // of the k observations of its suffix: out[a·k·|O| + s·|O| + o] =
 // P(O_{t+1+s} = o | h) for the representative a.
 func (pw *pairWorker) marginals(data []float64, rt []int, L, k int) []float64 {
-	nO := pw.tree.NumObs
-	size := len(rt) * k * nO
+	kn := k * pw.tree.NumObs
+	size := len(rt) * kn
 	if cap(pw.marg) < size {
 		pw.marg = make([]float64, size)
 	}
 	out := pw.marg[:size]
-	clear(out)
 	for a, i := range rt {
-		p := data[i*L : (i+1)*L]
-		mg := out[a*k*nO : (a+1)*k*nO]
-		for x, v := range p {
-			if v == 0 {
-				continue
-			}
-			// Digits of x, first observation most significant.
-			y := x
-			for s := k - 1; s >= 0; s-- {
-				mg[s*nO+y%nO] += v
-				y /= nO
-			}
-		}
+		pw.marginal(out[a*kn:(a+1)*kn], data[i*L:(i+1)*L], k)
 	}
 	return out
+}
+
+// marginal writes into mg (k·|O| entries) the law of each of the k
+// observations of the length-k sequence law p: mg[s·|O| + o] =
+// P(O_s = o). The last observation's law sums p over the atoms with that
+// last digit; folding groups of |O| consecutive atoms (the law of the
+// first k − 1 observations) gives the one before, and so on: O(|O|^k)
+// in all.
+func (pw *pairWorker) marginal(mg, p []float64, k int) {
+	nO := pw.tree.NumObs
+	L := len(p)
+	if cap(pw.fold) < L/nO {
+		pw.fold = make([]float64, L/nO)
+	}
+	clear(mg)
+	e := p
+	for s := k - 1; s >= 0; s-- {
+		row := mg[s*nO : (s+1)*nO]
+		n := len(e) / nO
+		next := pw.fold[:n]
+		for g := 0; g < n; g++ {
+			sum := 0.0
+			for o, v := range e[g*nO : (g+1)*nO] {
+				row[o] += v
+				sum += v
+			}
+			next[g] = sum
+		}
+		e = next
+	}
+}
+
+// margReset forgets the marginals of margOf for a depth of n
+// representatives with kn = k·|O| marginal entries each.
+func (pw *pairWorker) margReset(n, kn int) {
+	if cap(pw.marg) < n*kn {
+		pw.marg = make([]float64, n*kn)
+	}
+	pw.marg = pw.marg[:n*kn]
+	if cap(pw.margDone) < n {
+		pw.margDone = make([]bool, n)
+	}
+	pw.margDone = pw.margDone[:n]
+	clear(pw.margDone)
+}
+
+// margOf returns the marginals of representative a, whose law is p,
+// computing them on first use since margReset.
+func (pw *pairWorker) margOf(a int, p []float64, k int) []float64 {
+	kn := k * pw.tree.NumObs
+	mg := pw.marg[a*kn : (a+1)*kn]
+	if !pw.margDone[a] {
+		pw.marginal(mg, p, k)
+		pw.margDone[a] = true
+	}
+	return mg
 }
 
 // bounds sets dst[t](a, b) = max(dst[t](a, b), lower bound of W1 between
@@ -331,14 +377,19 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		// This probe's own lower bounds, unless the bounds pass already
 		// took their maximum over the family at this depth (a pair whose
 		// bound exceeds the threshold is then settled before any probe).
-		var marg []float64
-		if decide && lbt == nil {
-			marg = pw.marginals(data, rt, L, k)
+		// They are computed when a pair first needs them (few do).
+		ownBounds := decide && lbt == nil
+		if decide {
+			pw.margReset(n, kn) // also for solvePair's brackets
 		}
 		// first[a]: the probe that first met representative a's law.
+		// With probe sets (sets > 0), pairs whose laws an earlier probe
+		// met together, not only first.
 		var first []int32
-		if pw.index != nil && prune {
+		indexed, sets := pw.index != nil && prune, 0
+		if indexed {
 			first = pw.index.canon(&pw.scratch, pw.probe, t, data, rt, L)
+			sets = pw.index.words
 		}
 		idx := 0
 		for a := 0; a < n; a++ {
@@ -346,12 +397,13 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 			p := data[i*L : (i+1)*L]
 			for b := a + 1; b < n; b++ {
 				j := rt[b]
-				if first != nil && first[a] == first[b] && int(first[a]) != pw.probe {
+				if indexed && (sets > 0 && pw.scratch.metBefore(a, b, sets) || sets == 0 && first[a] == first[b] && int(first[a]) != pw.probe) {
 					// An earlier probe met these very two laws: it
 					// settles the pair with the same number.
 					idx++
 					continue
 				}
+				pw.ub = -1 // treeUpper not computed for this pair yet
 				cur, settled := pw.known(m, t, idx)
 				if decide && settled {
 					idx++ // settled above the largest ε by an earlier probe
@@ -401,8 +453,8 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 				case decide && float64(k)*pw.gmax*tv > pw.capped:
 					// The exact value matters only up to the threshold:
 					// a lower bound above it settles the pair.
-					if marg != nil { // else the family-wide bound did not settle it
-						if lb := pw.lowerBound(tv, marg[a*kn:(a+1)*kn], marg[b*kn:(b+1)*kn]); lb > pw.capped {
+					if ownBounds { // else the family-wide bound did not settle it
+						if lb := pw.lowerBound(tv, pw.margOf(a, p, k), pw.margOf(b, q, k)); lb > pw.capped {
 							w = lb
 							break
 						}
@@ -412,7 +464,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 						break
 					}
 					var err error
-					if w, err = pw.exact(p, q, k, cur, lbv, prune); err != nil {
+					if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
 						return err
 					}
 				default:
@@ -421,7 +473,7 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 						break
 					}
 					var err error
-					if w, err = pw.exact(p, q, k, cur, lbv, prune); err != nil {
+					if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
 						return err
 					}
 				}
@@ -485,9 +537,63 @@ func (pw *pairWorker) exact(p, q []float64, k int, cur, lbv float64, prune bool)
 	return w, err
 }
 
+// solvePair returns W1(p, q) for representatives a and b at this depth
+// (tv their total variation), or a value that records the same decisions:
+// cur when this probe cannot raise the pair (as exact), or, once the
+// decisions need no exact value (brackets), a lower bound in the same
+// bracket between listed ε as W1 itself.
+func (pw *pairWorker) solvePair(a, b int, p, q []float64, k int, tv, cur, lbv float64, prune bool) (float64, error) {
+	if !pw.brackets() || !prune {
+		return pw.exact(p, q, k, cur, lbv, prune)
+	}
+	lb := pw.lowerBound(tv, pw.margOf(a, p, k), pw.margOf(b, q, k))
+	if !(lb > cur) {
+		return pw.exact(p, q, k, cur, lbv, prune)
+	}
+	// W1 ≥ lb lies above the thresholds below j: it is decided once it
+	// is known to be at most the next one.
+	j := pw.dec.bracket(lb)
+	if j == len(pw.dec.thr) {
+		return lb, nil // above the largest ε
+	}
+	next := pw.dec.thr[j]
+	if pw.ub < 0 {
+		pw.ub = pw.treeUpper(p, q, k)
+	}
+	ub := math.Min(float64(k)*pw.gmax*tv, pw.ub) * (1 + boundSlack)
+	if ub <= next {
+		return lb, nil
+	}
+	stop := max(next, lbv/(1+boundSlack))
+	w, below, err := pw.w1.solveBelow(p, q, k, stop)
+	if below {
+		// W1 < next (in bracket j), or W1 < lbv: this probe is not the
+		// family's maximum, and the bracket of lb holds for it.
+		return lb, err
+	}
+	return w, err
+}
+
+// brackets reports whether the pair loop may record a lower bound in
+// W1's bracket between the listed ε instead of W1: with decisions, once
+// this worker recorded a value above the largest ε (the run's largest
+// distance is then reported as the threshold, Result.MaxDistance, and no
+// value below it needs to be exact).
+func (pw *pairWorker) brackets() bool {
+	return pw.dec != nil && pw.top > pw.capped && !noBrackets
+}
+
+// noBrackets keeps solvePair to exact values (tests compare both ways).
+var noBrackets = false
+
 // noSmallDecide keeps small out of the decision branch (tests compare
 // both ways).
 var noSmallDecide = false
+
+// noProbeSets keeps the law index's probe sets out of accumulate, which
+// then skips only pairs whose two laws one probe met first (tests compare
+// both ways).
+var noProbeSets = false
 
 // noEarlyStop turns exact's early stop off (tests compare both ways).
 var noEarlyStop = false
@@ -503,7 +609,8 @@ func (pw *pairWorker) cannotRaise(p, q []float64, k int, cur, lbv float64) bool 
 	if noTreeUpper || (cur <= 0 && lbv <= 0) {
 		return false
 	}
-	ub := pw.treeUpper(p, q, k) * (1 + boundSlack)
+	pw.ub = pw.treeUpper(p, q, k)
+	ub := pw.ub * (1 + boundSlack)
 	return ub <= cur || ub < lbv
 }
 

@@ -271,7 +271,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	}
 	var index *lawIndex
 	if !r.opt.Tensor && !noLawIndex {
-		index = newLawIndex(r.T, defaultLawIndexLimit)
+		index = newLawIndex(r.T, len(idx), lawIndexLimit(len(idx), r.opt.MemBudget))
 	}
 	err := r.poolTicks(ctx, idx, max(pairs, 1), func(w int) {
 		if r.dec != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -125,9 +126,12 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		opt := Options{Workers: 1 + trial%3}
-		if trial%3 == 0 {
+		opt := Options{Workers: 1 + trial%3, Convention: law.Convention(trial / 2 % 2)}
+		if trial%3 == 0 || trial%4 == 1 {
 			opt.Eps = []float64{0, 0.1 * float64(trial%4), 0.5}
+		}
+		if trial%6 == 5 {
+			opt.Metric = TV
 		}
 		if trial%7 == 0 {
 			opt.Ground = ot.Ordered(nO)
@@ -151,10 +155,22 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
+		// With listed ε, the compact layout too (brackets apply there
+		// only).
+		var comp *Result
+		if len(r.opt.Eps) > 0 {
+			copt := r.opt
+			copt.Compact = true
+			if comp, err = Compute(context.Background(), r.m, r.fam, r.T, copt); err != nil {
+				t.Fatalf("%s: compact: %v", r.name, err)
+			}
+			sameCompact(t, r.name+", compact", comp, got, r.opt.Eps)
+		}
 		for _, off := range []struct {
 			name string
 			flag *bool
-		}{{"repeats skipped", &noLawIndex}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop}, {"two-and-many closed form", &noTwoMany}} {
+		}{{"repeats skipped", &noLawIndex}, {"probe sets", &noProbeSets}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop},
+			{"two-and-many closed form", &noTwoMany}, {"brackets", &noBrackets}} {
 			*off.flag = true
 			want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 			*off.flag = false
@@ -162,6 +178,23 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 				t.Fatalf("%s: without %s: %v", r.name, off.name, err)
 			}
 			sameDecisions(t, r.name+", "+off.name, got, want, r.opt.Eps)
+			if comp != nil {
+				samePartitions(t, r.name+", compact, "+off.name, comp, want, r.opt.Eps)
+			}
+		}
+	}
+}
+
+// samePartitions compares the partitions of two runs at the listed ε,
+// label for label.
+func samePartitions(t *testing.T, name string, got, want *Result, eps []float64) {
+	t.Helper()
+	for _, e := range eps {
+		p, q := got.Partition(e), want.Partition(e)
+		for d := range q.Labels {
+			if !slices.Equal(p.Labels[d], q.Labels[d]) {
+				t.Fatalf("%s: ε = %v, depth %d: labels %v, want %v", name, e, d, p.Labels[d], q.Labels[d])
+			}
 		}
 	}
 }
@@ -217,7 +250,7 @@ func TestTreeUpperBound(t *testing.T) {
 // is in the estimate.
 func TestLawIndex(t *testing.T) {
 	laws := []float64{0.5, 0.5, 1, 0, 0.5, 0.5, 0, 1}
-	x := newLawIndex(1, 3)
+	x := newLawIndex(1, 1000, 3)
 	var s lawScratch
 	if got := x.canon(&s, 7, 0, laws, []int{0, 1}, 2); !slices.Equal(got, []int32{7, 7}) {
 		t.Fatalf("first probe: %v", got)
@@ -235,10 +268,10 @@ func TestLawIndex(t *testing.T) {
 	if got := x.canon(&s, 12, 0, laws, []int{0, 2}, 2); !slices.Equal(got, []int32{7, 12}) {
 		t.Fatalf("full index, again: %v", got)
 	}
-	if got := lawIndexEntries([]int{3, 5}, 4); got != 32 {
+	if got := lawIndexEntries([]int{3, 5}, 4, 0); got != 32 {
 		t.Errorf("entries of 8 representatives and 4 probes: %d", got)
 	}
-	if got := lawIndexEntries([]int{1 << 20, 5}, 4); got != defaultLawIndexLimit {
+	if got := lawIndexEntries([]int{1 << 24, 5}, 4, 0); got != lawIndexLimit(4, 0) {
 		t.Errorf("entries past the limit: %d", got)
 	}
 }
@@ -338,10 +371,76 @@ func TestEstimateLawIndex(t *testing.T) {
 	if c := estimate(tree, 2, 147, 75, 2, nil, Options{}, 0); c.Index != 0 {
 		t.Errorf("before the classes: index term %d", c.Index)
 	}
-	if c := estimate(tree, 2, 147, 75, 2, classes, Options{}, 0); c.Index != lawIndexBytes*63*75 {
+	if c := estimate(tree, 2, 147, 75, 2, classes, Options{}, 0); c.Index != lawIndexEntryBytes(75)*63*75 {
 		t.Errorf("63 representatives, 75 probes: index term %d", c.Index)
 	}
 	if c := estimate(tree, 2, 147, 75, 2, classes, Options{Tensor: true}, 0); c.Index != 0 {
 		t.Errorf("tensor: index term %d", c.Index)
+	}
+}
+
+// The probe sets of the law index and the brackets of a compact run cut
+// the transport problems of Tiger m ≤ 2 at least in half against the
+// pair loop without them (today's main solved them all), with the same
+// partitions at the listed ε.
+func TestSetsAndBracketsCutSolves(t *testing.T) {
+	eps := []float64{0, 0.3, 0.5}
+	run := func(off bool) *Result {
+		noProbeSets, noBrackets = off, off
+		defer func() { noProbeSets, noBrackets = false, false }()
+		return compute(t, "tiger", fsc.KindStationary, 2, 10, Options{Eps: eps, Compact: true, Workers: 1})
+	}
+	got, want := run(false), run(true)
+	samePartitions(t, "tiger m ≤ 2, T = 10", got, want, eps)
+	t.Logf("transport problems: %d, without probe sets and brackets %d", got.Solves, want.Solves)
+	if want.Solves == 0 || 2*got.Solves > want.Solves {
+		t.Errorf("transport problems: %d, without probe sets and brackets %d: want at most half", got.Solves, want.Solves)
+	}
+}
+
+// canon's probe sets: a probe meets two laws together that two different
+// probes met first; a third probe with both laws finds the second in both
+// sets (it registered them together), the second found nothing common.
+func TestLawIndexProbeSets(t *testing.T) {
+	// Laws of two representatives (2 atoms each) under four probes.
+	A, X, B, Y := []float64{1, 0}, []float64{0, 1}, []float64{0.5, 0.5}, []float64{0.25, 0.75}
+	probes := [][]float64{
+		slices.Concat(A, X), // probe 0: A first
+		slices.Concat(Y, B), // probe 1: B first
+		slices.Concat(A, B), // probe 2: A and B together, first time
+		slices.Concat(A, B), // probe 3: as probe 2
+	}
+	x := newLawIndex(1, len(probes), 100)
+	var s lawScratch
+	for k, laws := range probes {
+		if ids := x.canon(&s, k, 0, laws, []int{0, 1}, 2); ids != nil {
+			t.Fatalf("probe %d: first probes %v returned with probe sets", k, ids)
+		}
+		if met, want := s.metBefore(0, 1, x.words), k == 3; met != want {
+			t.Errorf("probe %d: met before %v, want %v", k, met, want)
+		}
+	}
+	if got := setWords(maxSetProbes + 1); got != 0 {
+		t.Errorf("%d probes: %d words of probe sets, want none", maxSetProbes+1, got)
+	}
+}
+
+// Under a tight budget the law index shrinks to a quarter of it instead
+// of refusing the run: Tiger m ≤ 2, T = 13 in decision mode estimated
+// 31.5 MiB with an index of 12.4 MiB, over a 30 MiB budget; now the index
+// is counted at 7.5 MiB at most, the run fits and its partitions are
+// those of the run without a budget.
+func TestLawIndexUnderBudget(t *testing.T) {
+	eps := []float64{0, 0.5}
+	const budget = 30 << 20
+	runtime.GC() // the live heap counts in the estimate
+	got := compute(t, "tiger", fsc.KindStationary, 2, 13, Options{Eps: eps, Compact: true, MemBudget: budget})
+	if got.Cost.Index > budget/4 || got.Cost.Index == 0 {
+		t.Errorf("law index term %d bytes under a budget of %d", got.Cost.Index, budget)
+	}
+	want := compute(t, "tiger", fsc.KindStationary, 2, 13, Options{Eps: eps, Compact: true, MemBudget: -1})
+	samePartitions(t, "tiger m ≤ 2, T = 13, 30 MiB", got, want, eps)
+	if want.Cost.Index <= budget/4 {
+		t.Errorf("law index term %d bytes without a budget: the test needs more than a quarter of %d", want.Cost.Index, budget)
 	}
 }
