@@ -237,13 +237,14 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if *search && (kind != fsc.KindStationary || *enumerate || sh.active()) {
 		return usageError{msg: "quotient: --search is for --family stationary, without --enumerate or --shard"}
 	}
+	sa := searchArgs{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
+		workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout}
 	if kind == fsc.KindClock && *m == 2 && !*enumerate && !sh.active() {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), 2, *T)
 		if err != nil {
 			return err
 		}
-		return quotientClock2(clock2Args{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
-			workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
+		return quotientClock2(clock2Args{searchArgs: sa, familySize: size.String()})
 	}
 	if kind == fsc.KindStationary {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), *m, *T)
@@ -251,8 +252,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if ok, why := useStatSearch(kind, *m, size, *limit, *search, *enumerate, sh.active()); ok {
-			return quotientStatbb(statbbArgs{model: md, ground: gd, M: *m, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
-				workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, size: size, why: why})
+			return quotientStatbb(statbbArgs{searchArgs: sa, M: *m, size: size, why: why})
 		}
 	}
 	var fam fsc.Family
