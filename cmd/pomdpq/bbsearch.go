@@ -109,6 +109,14 @@ func (a searchArgs) print(q *quotientJSON, res *bb.Distances, s searchText) {
 	}
 	fmt.Fprintf(w, "histories %d in %d exact classes, %s, max distance %s\n", q.Histories, q.ExactClasses, s.counts, maxd)
 	fmt.Fprintf(w, "impossible histories take the %s stand-in (%s)\n", a.conv, s.standIn)
+	printClasses(w, q)
+	fmt.Fprintf(w, "; %s\n", s.tail)
+}
+
+// printClasses prints the table of classes per ε of a quotient and then
+// starts the timing line (the seconds in all and per phase), which the
+// caller ends.
+func printClasses(w io.Writer, q *quotientJSON) {
 	fmt.Fprintf(w, "%8s  %s\n", "epsilon", "classes")
 	for _, c := range q.Classes {
 		fmt.Fprintf(w, "%8g  %d\n", c.Epsilon, c.Count)
@@ -117,7 +125,6 @@ func (a searchArgs) print(q *quotientJSON, res *bb.Distances, s searchText) {
 	for _, p := range q.Phases {
 		fmt.Fprintf(w, " %s %.3fs", p.Name, p.Seconds)
 	}
-	fmt.Fprintf(w, "; %s\n", s.tail)
 }
 
 // searchedMaxText writes the max distance of a decision-mode search

@@ -380,14 +380,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	} else if gapNote != "" {
 		fmt.Fprintf(stdout, "cross-family gap δ_clk not computed: %s\n", gapNote)
 	}
-	fmt.Fprintf(stdout, "%8s  %s\n", "epsilon", "classes")
-	for _, c := range out.Classes {
-		fmt.Fprintf(stdout, "%8g  %d\n", c.Epsilon, c.Count)
-	}
-	fmt.Fprintf(stdout, "%.3fs in all:", out.Seconds)
-	for _, p := range out.Phases {
-		fmt.Fprintf(stdout, " %s %.3fs", p.Name, p.Seconds)
-	}
+	printClasses(stdout, &out)
 	fmt.Fprintf(stdout, "; estimated peak memory %s", distance.FormatBytes(out.EstimateBytes))
 	if len(est) > 1 {
 		fmt.Fprintf(stdout, " (%s)", est)
