@@ -11,9 +11,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // tol is a variable so that sums with it round as the code's do.
@@ -188,5 +191,44 @@ func TestRunParentCancelled(t *testing.T) {
 	cancel()
 	if !errors.Is(r.Err(), context.Canceled) || r.Context().Err() == nil {
 		t.Errorf("parent cancelled: error %v, context %v", r.Err(), r.Context().Err())
+	}
+}
+
+func TestCheckAndGround(t *testing.T) {
+	b, err := bench.Lookup("tiger") // two observations
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Model
+	cases := []struct {
+		name string
+		m    *pomdp.Model
+		T    int
+		g    ot.Ground
+		err  string // "" for none
+	}{
+		{"nil model", nil, 2, nil, "pkg: nil model"},
+		{"T = 0", m, 0, nil, "pkg: horizon T = 0, want T ≥ 1"},
+		{"discrete", m, 3, nil, ""},
+		{"ordered", m, 3, ot.Ordered(2), ""},
+		{"ground of the wrong size", m, 3, ot.Discrete(3), "pkg: model tiger: "},
+		{"tree too large", m, 30, nil, "histories"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := Check("pkg", c.m, c.T)
+			var g ot.Ground
+			if err == nil {
+				g, err = Ground("pkg", c.m, c.T, c.g)
+			}
+			switch {
+			case c.err == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Fatalf("error %v, want one containing %q", err, c.err)
+			case c.err == "" && (len(g) != 2 || (c.g != nil && g[0][1] != c.g[0][1])):
+				t.Fatalf("ground %v for %v", g, c.g)
+			}
+		})
 	}
 }

@@ -1,11 +1,13 @@
 package bb
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // DefaultMaxNodes is the default bound on the branch-and-bound nodes one
@@ -63,4 +65,31 @@ func Workers(n int) int {
 		return runtime.GOMAXPROCS(0)
 	}
 	return n
+}
+
+// Check returns the error of a search's arguments, named by the searching
+// package pkg: a nil model or a horizon below 1.
+func Check(pkg string, m *pomdp.Model, T int) error {
+	if m == nil {
+		return fmt.Errorf("%s: nil model", pkg)
+	}
+	if T < 1 {
+		return fmt.Errorf("%s: horizon T = %d, want T ≥ 1", pkg, T)
+	}
+	return nil
+}
+
+// Ground returns the ground metric over the observations of m that g
+// asks for (nil: the discrete metric), after which it checks that the
+// history tree of horizon T fits (law.NewTree). Errors of the metric are
+// named by the searching package pkg and the model.
+func Ground(pkg string, m *pomdp.Model, T int, g ot.Ground) (ot.Ground, error) {
+	g, err := ot.ForObservations(g, m.NumObservations())
+	if err != nil {
+		return nil, fmt.Errorf("%s: model %s: %w", pkg, m.Name, err)
+	}
+	if _, err := law.NewTree(m.NumObservations(), T); err != nil {
+		return nil, err
+	}
+	return g, nil
 }

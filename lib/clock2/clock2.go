@@ -16,7 +16,6 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
-	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -192,21 +191,15 @@ func Work(nA, nO, T int) float64 {
 }
 
 func newProblem(ctx context.Context, m *pomdp.Model, T int, opt Options) (*problem, error) {
-	if m == nil {
-		return nil, errors.New("clock2: nil model")
-	}
-	if T < 1 {
-		return nil, fmt.Errorf("clock2: horizon T = %d, want T ≥ 1", T)
+	if err := bb.Check("clock2", m, T); err != nil {
+		return nil, err
 	}
 	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
 	if nO > maxObs {
 		return nil, fmt.Errorf("clock2: model %s has %d observations, more than %d", m.Name, nO, maxObs)
 	}
-	g, err := ot.ForObservations(opt.Ground, nO)
+	g, err := bb.Ground("clock2", m, T, opt.Ground)
 	if err != nil {
-		return nil, fmt.Errorf("clock2: model %s: %w", m.Name, err)
-	}
-	if _, err := law.NewTree(nO, T); err != nil {
 		return nil, err
 	}
 	p := &problem{m: m, nS: nS, nA: nA, nO: nO, T: T, w: 2 * nS, g: g, gmax: g.Max(),

@@ -15,7 +15,6 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
-	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -285,23 +284,17 @@ func (w *pool) memCheck(tot int64) error {
 }
 
 func newProblem(m *pomdp.Model, M, T int, opt Options) (*problem, error) {
-	if m == nil {
-		return nil, errors.New("statbb: nil model")
-	}
-	if T < 1 {
-		return nil, fmt.Errorf("statbb: horizon T = %d, want T ≥ 1", T)
+	if err := bb.Check("statbb", m, T); err != nil {
+		return nil, err
 	}
 	if M < 1 || M > MaxM {
 		return nil, fmt.Errorf("statbb: memory bound m = %d, want 1 ≤ m ≤ %d", M, MaxM)
 	}
-	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
-	g, err := ot.ForObservations(opt.Ground, nO)
+	g, err := bb.Ground("statbb", m, T, opt.Ground)
 	if err != nil {
-		return nil, fmt.Errorf("statbb: model %s: %w", m.Name, err)
-	}
-	if _, err := law.NewTree(nO, T); err != nil {
 		return nil, err
 	}
+	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
 	p := &problem{m: m, nS: nS, nA: nA, nO: nO, T: T, g: g, gmax: g.Max(), discrete: g.IsDiscrete(),
 		uniform: opt.Convention == law.UniformStandIn, Decision: bb.NewDecision(opt.Eps), maxNodes: bb.NodeLimit(opt.MaxNodes)}
 	p.pow = make([]int, T+1)
