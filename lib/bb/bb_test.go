@@ -103,26 +103,31 @@ func distances(t *testing.T, d Decision, v float64) Distances {
 }
 
 func TestDistances(t *testing.T) {
+	inf := math.Inf(1)
 	cases := []struct {
 		name    string
 		eps     []float64
-		v       float64
 		max     float64
 		exact   bool
+		lo, hi  float64         // MaxBracket
 		classes map[float64]int // ε → classes over all depths
 	}{
-		{"exact", nil, 0.95, 0.95, true, map[float64]int{0: 7, 0.1: 5, 0.9: 4, 1: 3}},
-		{"decided below the cap", []float64{0, 0.5, 1}, 0.95, 0.95, true, map[float64]int{0: 7, 0.5: 5, 1: 3}},
-		{"decided above the cap", []float64{0, 0.5}, 0.95, 0.5 + tol, false, map[float64]int{0: 7, 0.5: 5}},
+		{"exact", nil, 0.95, true, 0.95, 0.95, map[float64]int{0: 7, 0.1: 5, 0.9: 4, 1: 3}},
+		{"decided, max inside", []float64{0, 0.5, 1}, 0.5 + tol, false, 0.5, 1, map[float64]int{0: 7, 0.5: 5, 1: 3}},
+		{"decided, max above the cap", []float64{0, 0.5}, 0.5 + tol, false, 0.5, inf, map[float64]int{0: 7, 0.5: 5}},
+		{"decided, max below the smallest ε", []float64{0.96, 2}, 0, false, 0, 0.96, map[float64]int{0.96: 3, 2: 3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := distances(t, NewDecision(c.eps), c.v)
+			r := distances(t, NewDecision(c.eps), 0.95)
 			if r.Tree.T != 2 || len(r.Lower) != 3 || len(r.Upper) != 3 {
 				t.Fatalf("tree T = %d, %d and %d matrices, want 2, 3 and 3", r.Tree.T, len(r.Lower), len(r.Upper))
 			}
 			if got := r.MaxDistance(); math.Abs(got-c.max) > 1e-15 || r.MaxDistanceExact() != c.exact {
 				t.Errorf("MaxDistance() = %g (exact %v), want %g (exact %v)", got, r.MaxDistanceExact(), c.max, c.exact)
+			}
+			if lo, hi := r.MaxBracket(); lo != c.lo || hi != c.hi {
+				t.Errorf("MaxBracket() = (%g, %g], want (%g, %g]", lo, hi, c.lo, c.hi)
 			}
 			for eps, want := range c.classes {
 				if got := r.Partition(eps).Total(); got != want {
