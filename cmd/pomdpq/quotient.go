@@ -237,13 +237,14 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if *search && (kind != fsc.KindStationary || *enumerate || sh.active()) {
 		return usageError{msg: "quotient: --search is for --family stationary, without --enumerate or --shard"}
 	}
+	sa := searchArgs{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
+		workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout}
 	if kind == fsc.KindClock && *m == 2 && !*enumerate && !sh.active() {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), 2, *T)
 		if err != nil {
 			return err
 		}
-		return quotientClock2(clock2Args{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
-			workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, familySize: size.String()})
+		return quotientClock2(clock2Args{searchArgs: sa, familySize: size.String()})
 	}
 	if kind == fsc.KindStationary {
 		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), *m, *T)
@@ -251,8 +252,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if ok, why := useStatSearch(kind, *m, size, *limit, *search, *enumerate, sh.active()); ok {
-			return quotientStatbb(statbbArgs{model: md, ground: gd, M: *m, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
-				workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout, size: size, why: why})
+			return quotientStatbb(statbbArgs{searchArgs: sa, M: *m, size: size, why: why})
 		}
 	}
 	var fam fsc.Family
@@ -380,14 +380,7 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	} else if gapNote != "" {
 		fmt.Fprintf(stdout, "cross-family gap δ_clk not computed: %s\n", gapNote)
 	}
-	fmt.Fprintf(stdout, "%8s  %s\n", "epsilon", "classes")
-	for _, c := range out.Classes {
-		fmt.Fprintf(stdout, "%8g  %d\n", c.Epsilon, c.Count)
-	}
-	fmt.Fprintf(stdout, "%.3fs in all:", out.Seconds)
-	for _, p := range out.Phases {
-		fmt.Fprintf(stdout, " %s %.3fs", p.Name, p.Seconds)
-	}
+	printClasses(stdout, &out)
 	fmt.Fprintf(stdout, "; estimated peak memory %s", distance.FormatBytes(out.EstimateBytes))
 	if len(est) > 1 {
 		fmt.Fprintf(stdout, " (%s)", est)

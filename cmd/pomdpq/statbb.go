@@ -1,17 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"io"
-	"math"
 	"math/big"
-	"slices"
 
+	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
-	"github.com/pomdpq/pomdpq/lib/ot"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/statbb"
 )
 
@@ -27,22 +23,10 @@ type quotientSearchJSON struct {
 }
 
 type statbbArgs struct {
-	model    *pomdp.Model
-	ground   ot.Described
-	M, T     int
-	eps      []float64
-	metric   distance.Metric
-	conv     law.Convention
-	exact    bool
-	dryRun   bool
-	workers  int
-	maxNodes float64
-	mem      int64 // --mem: 0 default, negative none
-	asJSON   bool
-	rep      *reporter
-	stdout   io.Writer
-	size     *big.Int
-	why      string
+	searchArgs
+	M    int
+	size *big.Int
+	why  string
 }
 
 // useStatSearch reports whether `quotient --family stationary --m M`
@@ -75,84 +59,44 @@ func quotientStatbb(a statbbArgs) error {
 		return usageError{msg: fmt.Sprintf("quotient: the stationary search takes 1 ≤ m ≤ %d (have %d)", statbb.MaxM, a.M)}
 	}
 	md := a.model
-	work := statbb.Work(md.NumActions(), md.NumObservations(), a.M, a.T)
 	cost := statbb.EstimateCost(md, a.T, a.workers)
-	budget := a.mem
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
 	head := fmt.Sprintf("model %s, stationary m≤%d (%s FSCs, searched by branch and bound, not enumerated: %s), T = %d, metric w1", md.Name, a.M, a.size, a.why, a.T)
 	if a.dryRun {
 		a.rep.Phase("")
 		fmt.Fprintln(a.stdout, head)
 		fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
-		fmt.Fprintf(a.stdout, "worst case of the search: %.3g (history pair, controller restricted to the entries the pair reads) combinations; each pair's search stops after %.3g nodes (--max-nodes)\n", work, a.maxNodes)
+		fmt.Fprintf(a.stdout, "worst case of the search: %.3g (history pair, controller restricted to the entries the pair reads) combinations; each pair's search stops after %.3g nodes (--max-nodes)\n",
+			statbb.Work(md.NumActions(), md.NumObservations(), a.M, a.T), a.maxNodes)
 		name, v := cost.Largest()
 		fmt.Fprintf(a.stdout, "memory: estimate %s (largest term: %s, %s)\n", distance.FormatBytes(cost.Bytes()), name, distance.FormatBytes(v))
-		switch {
-		case budget < 0:
-			fmt.Fprintln(a.stdout, "no memory budget (--mem unlimited)")
-		case cost.Bytes() > budget:
-			fmt.Fprintf(a.stdout, "budget %s: the run does NOT fit\n", distance.FormatBytes(budget))
-		default:
-			fmt.Fprintf(a.stdout, "budget %s: the run fits\n", distance.FormatBytes(budget))
-		}
+		a.printFit(cost.Bytes(), "the run fits")
 		return nil
 	}
-	defer softLimit(budget)()
-	ctx, cancel := signalContext()
-	defer cancel()
-	opt := statbb.Options{Ground: a.ground.Ground, Convention: a.conv, Workers: a.workers, MaxNodes: a.maxNodes, MemBudget: a.mem, Progress: a.rep.Progress}
-	if !a.exact {
-		opt.Eps = append([]float64{0}, a.eps...) // 0 gives the exact classes
-	}
-	a.rep.Phase("search")
-	res, err := statbb.Compute(ctx, md, a.M, a.T, opt)
+	var res *statbb.Result
+	out := quotientSearchJSON{Method: "search", Why: a.why}
+	err := a.run(&out.quotientJSON, cost.Bytes(), func(ctx context.Context, opt bb.Options) (*bb.Distances, error) {
+		var err error
+		if res, err = statbb.Compute(ctx, md, a.M, a.T, opt); err != nil {
+			return nil, err
+		}
+		return &res.Distances, nil
+	})
 	if err != nil {
 		return err
 	}
-	a.rep.Phase("linkage")
-	out := quotientSearchJSON{Method: "search", Why: a.why, SearchNodes: res.Nodes}
-	q := &out.quotientJSON
+	out.SearchNodes = res.Nodes
 	if a.size.IsInt64() {
-		q.FamilySize = int(a.size.Int64())
+		out.FamilySize = int(a.size.Int64())
 	}
-	q.Histories, q.ExactClasses = res.Tree.Len(), res.Partition(0).Total()
-	q.MaxDistance = res.MaxDistance()
-	q.MaxDistanceExact = res.MaxDistanceExact()
-	q.StandIns, q.Convention = -1, a.conv.String()
-	q.Ground = newGroundJSON(a.ground, "")
-	q.EstimateBytes, q.EstimatePhases = cost.Bytes(), []estimateJSON{{"search", cost.Bytes()}}
-	for k, e := range a.eps {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		q.Classes = append(q.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
-		a.rep.Progress(k+1, len(a.eps))
-	}
-	a.rep.Phase("")
-	q.Seconds, q.Phases = a.rep.Seconds(), a.rep.Phases()
 	if a.asJSON {
 		return writeJSON(a.stdout, out)
 	}
-	fmt.Fprintln(a.stdout, head)
-	fmt.Fprintln(a.stdout, groundLine(a.ground, ""))
-	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
-	if !q.MaxDistanceExact {
-		lo, hi := res.MaxBracket()
-		maxd = searchedMaxText(lo, hi, slices.Min(a.eps))
-	}
-	fmt.Fprintf(a.stdout, "histories %d in %d exact classes, %d search nodes, %d beliefs, max distance %s\n", q.Histories, q.ExactClasses, res.Nodes, res.Beliefs, maxd)
-	fmt.Fprintf(a.stdout, "impossible histories take the %s stand-in (not counted by the search)\n", a.conv)
-	fmt.Fprintf(a.stdout, "%8s  %s\n", "epsilon", "classes")
-	for _, c := range q.Classes {
-		fmt.Fprintf(a.stdout, "%8g  %d\n", c.Epsilon, c.Count)
-	}
-	fmt.Fprintf(a.stdout, "%.3fs in all:", q.Seconds)
-	for _, p := range q.Phases {
-		fmt.Fprintf(a.stdout, " %s %.3fs", p.Name, p.Seconds)
-	}
-	fmt.Fprintf(a.stdout, "; method: search (lib/statbb); estimated memory %s\n", distance.FormatBytes(cost.Bytes()))
+	a.print(&out.quotientJSON, &res.Distances, searchText{
+		head:    head,
+		counts:  fmt.Sprintf("%d search nodes, %d beliefs", res.Nodes, res.Beliefs),
+		standIn: "not counted by the search",
+		tail:    fmt.Sprintf("method: search (lib/statbb); estimated memory %s", distance.FormatBytes(cost.Bytes())),
+	})
 	return nil
 }
 
@@ -167,21 +111,4 @@ func init() {
 	} {
 		addBench(benchRow{name: q.name, estimate: quotientRow(q.model, "--m", "2", "--T", q.T, "--eps", "0,0.1,0.3")})
 	}
-}
-
-// searchedMaxText writes the max distance of a decision-mode search
-// (lib/statbb, lib/clock2) from its bracket (lo, hi] of listed ε (the
-// smallest listed ε is first; below it the bracket is [0, first]): the
-// searches decide each pair only up to its ε-bracket, and the value they
-// keep inside it depends on the search order, so only the bracket is
-// printed.
-func searchedMaxText(lo, hi, first float64) string {
-	const exact = "--exact-distances for the exact value"
-	switch {
-	case math.IsInf(hi, 1):
-		return fmt.Sprintf("> %g (pairs above the largest ε decided by a probe; %s)", lo, exact)
-	case hi == first:
-		return fmt.Sprintf("≤ %g (decided only at the listed ε; %s)", hi, exact)
-	}
-	return fmt.Sprintf("in (%g, %g] (decided only at the listed ε; %s)", lo, hi, exact)
 }

@@ -21,11 +21,9 @@ var (
 	adversarialMax = flag.Int64("adversarial-max", 20000, "largest clock-aware family the adversarial cross-check enumerates")
 )
 
-// adversarialModel draws a small model of one of several kinds: dense,
-// sparse (zero-probability branches), deterministic, on a coarse grid
-// (ties), near-degenerate (grid values with up to 1e-6 moved between
-// entries) or tiny (entries down to 1e-13: likelihood ratios that
-// amplify small belief differences).
+// adversarialModel draws a small model of one of randmodel's
+// AdversarialKinds (dense, sparse, deterministic, grid, near-degenerate,
+// tiny). It returns the model, a horizon and the kind.
 func adversarialModel(seed uint64) (*pomdp.Model, int, string) {
 	rng := rand.New(rand.NewPCG(seed, 0xad))
 	nS := 1 + rng.IntN(4)
@@ -39,55 +37,8 @@ func adversarialModel(seed uint64) (*pomdp.Model, int, string) {
 		}
 		T-- // keep the enumeration small
 	}
-	kind := rng.IntN(6)
-	names := []string{"dense", "sparse", "deterministic", "grid", "near-degenerate", "tiny"}
-	row := func(n int) []float64 {
-		r := make([]float64, n)
-		switch kind {
-		case 2:
-			r[rng.IntN(n)] = 1
-			return r
-		case 3, 4:
-			for i := range r {
-				r[i] = float64(rng.IntN(3))
-			}
-		case 5: // likelihood ratios up to 1e13
-			for i := range r {
-				r[i] = []float64{0, 1e-13, 1e-11, 1e-3, 1}[rng.IntN(5)]
-			}
-		default:
-			for i := range r {
-				if kind == 1 && rng.Float64() < 0.4 {
-					continue
-				}
-				r[i] = rng.Float64()
-			}
-		}
-		s := 0.0
-		for _, v := range r {
-			s += v
-		}
-		if s == 0 {
-			r[rng.IntN(n)] = 1
-			return r
-		}
-		for i := range r {
-			r[i] /= s
-		}
-		if kind == 4 && n > 1 {
-			// Move a tiny mass between two entries.
-			i, j := rng.IntN(n), rng.IntN(n)
-			if i != j {
-				d := math.Min(r[j], []float64{1e-11, 1e-9, 1e-6}[rng.IntN(3)])
-				r[i] += d
-				r[j] -= d
-			}
-		}
-		return r
-	}
-	d := randmodel.Dense(fmt.Sprintf("adv-%d-%s", seed, names[kind]), nS, nA, nO, row)
-	d.B0 = row(nS)
-	return pomdp.Must(pomdp.New(d)), T, names[kind]
+	d, kind := randmodel.AdversarialDense(rng, seed, nS, nA, nO)
+	return pomdp.Must(pomdp.New(d)), T, kind
 }
 
 // TestAdversarialRandom cross-checks exact values and decision-mode

@@ -12,47 +12,28 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
-	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // DefaultMaxNodes is the default bound on the branch-and-bound nodes one
 // tail search may visit (Options.MaxNodes).
-const DefaultMaxNodes = 2e8
+const DefaultMaxNodes = bb.DefaultMaxNodes
 
 // ErrTooLarge is returned (wrapped) when a search exceeds Options.MaxNodes.
 var ErrTooLarge = errors.New("clock2: search too large")
 
 var errNodes = errors.New("node limit")
 
-// Options configure Compute. The zero value means: discrete ground metric,
-// uniform stand-in, exact values, all cores, DefaultMaxNodes.
-type Options struct {
-	Ground     ot.Ground      // nil: the discrete metric
-	Convention law.Convention // impossible-history stand-in
-	// Eps, when not empty, lists the ε values the caller will partition
-	// at (decision mode): Partition(ε) is exact for the listed ε only,
-	// and Lower holds values in the same ε-bracket as the true distances
-	// (see the package comment). Empty: every distance is exact.
-	Eps     []float64
-	Workers int // 0: runtime.GOMAXPROCS(0)
-	// MaxNodes bounds the branch-and-bound nodes of one tail search
-	// (0: DefaultMaxNodes, negative: none); a search past it fails with
-	// ErrTooLarge.
-	MaxNodes float64
-	// Progress, when set, is called with the history pairs done and their
-	// total, from one goroutine at a time.
-	Progress func(done, total int)
-	// MemBudget bounds the estimated memory of the belief table, the
-	// realisable roots and the memo, in bytes (0: distance.DefaultMemBudget(),
-	// negative: none); past it Compute fails with ErrTooLarge naming the
-	// largest term.
-	MemBudget int64
-}
+// Options configure Compute (see bb.Options and, for decision mode, the
+// package comment). MaxNodes bounds the branch-and-bound nodes of one
+// tail search; MemBudget bounds the estimated memory of the belief table,
+// the realisable roots and the memo.
+type Options = bb.Options
 
 // Per-item byte costs of the memory estimate, an upper bound: every root
 // listed is counted with a memo entry, though the memo holds only the
@@ -185,16 +166,7 @@ func (p *problem) memCheck(budget int64, c Cost, depth int, roots, beliefs, step
 
 // Result holds the two-node clock-aware distances of one model and horizon.
 type Result struct {
-	Tree law.Tree
-	// Lower[t] is the matrix over the depth-t histories of the best probe
-	// values found: the exact distance in exact mode, a value in the same
-	// ε-bracket as the distance in decision mode. Upper[t] holds proven
-	// upper bounds (+Inf where a pair exceeded the decision cap).
-	Lower, Upper []partition.Matrix
-	// Cap is +Inf in exact mode, else max(Eps) + partition.ZeroTol; Eps
-	// lists the decided ε (nil in exact mode).
-	Cap float64
-	Eps []float64
+	bb.Distances
 	// FamilySize is the number of controllers of Π^clk_{2,T} (not
 	// enumerated), RootPairs the distinct tail problems solved, Nodes the
 	// branch-and-bound nodes visited.
@@ -203,66 +175,6 @@ type Result struct {
 	Nodes      int64
 	Seconds    float64
 	Convention law.Convention
-}
-
-// Partition returns the greedy complete-linkage ε-partition (as
-// lib/distance's). In decision mode only the listed ε are decided: it
-// panics for any other.
-func (r *Result) Partition(eps float64) *partition.Partition {
-	if r.Eps != nil && !slices.Contains(r.Eps, eps) {
-		panic(fmt.Sprintf("clock2: Partition(%g) of a run that decided only ε ∈ %v (Options.Eps)", eps, r.Eps))
-	}
-	return partition.Greedy(r.Lower, eps)
-}
-
-// MaxDistance returns the largest distance over all pairs and depths in
-// exact mode. In decision mode (Options.Eps) a pair's value is known only
-// up to its ε-bracket: which value inside it the search keeps depends on the order in
-// which the workers meet the tail problems (a memo they share), so it
-// can differ from run to run and from the exact maximum. MaxDistance then returns the lower end of
-// the maximum's bracket (MaxBracket: the largest listed ε below it plus
-// partition.ZeroTol, Cap above the largest ε, 0 below the smallest), the
-// same in every run, and MaxDistanceExact is false.
-func (r *Result) MaxDistance() float64 {
-	if r.Eps == nil {
-		return r.rawMax()
-	}
-	lo, hi := r.MaxBracket()
-	if hi == r.Eps[0] {
-		return 0
-	}
-	return lo + partition.ZeroTol
-}
-
-// MaxDistanceExact reports whether MaxDistance is the exact largest
-// distance (exact mode) rather than a lower bound (decision mode).
-func (r *Result) MaxDistanceExact() bool { return r.Eps == nil }
-
-// MaxBracket returns the listed ε around the largest distance: in
-// decision mode, max(d) ∈ (lo, hi] with lo, hi consecutive listed ε (lo =
-// 0 when max(d) ≤ min(Eps), hi = +Inf when max(d) > max(Eps)), each ε
-// with partition.ZeroTol; in exact mode lo = hi = max(d). The bracket is
-// the same in every run (every value of Lower lies in its distance's).
-func (r *Result) MaxBracket() (lo, hi float64) {
-	m := r.rawMax()
-	if r.Eps == nil {
-		return m, m
-	}
-	for _, e := range r.Eps {
-		if m <= e+partition.ZeroTol {
-			return lo, e
-		}
-		lo = e
-	}
-	return lo, math.Inf(1)
-}
-
-func (r *Result) rawMax() float64 {
-	m := 0.0
-	for _, d := range r.Lower {
-		m = max(m, d.Max())
-	}
-	return m
 }
 
 // Work returns the number of (history pair, tail controller) combinations
@@ -279,34 +191,19 @@ func Work(nA, nO, T int) float64 {
 }
 
 func newProblem(ctx context.Context, m *pomdp.Model, T int, opt Options) (*problem, error) {
-	if m == nil {
-		return nil, errors.New("clock2: nil model")
-	}
-	if T < 1 {
-		return nil, fmt.Errorf("clock2: horizon T = %d, want T ≥ 1", T)
+	if err := bb.Check("clock2", m, T); err != nil {
+		return nil, err
 	}
 	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
 	if nO > maxObs {
 		return nil, fmt.Errorf("clock2: model %s has %d observations, more than %d", m.Name, nO, maxObs)
 	}
-	g, err := ot.ForObservations(opt.Ground, nO)
+	g, err := bb.Ground("clock2", m, T, opt.Ground)
 	if err != nil {
-		return nil, fmt.Errorf("clock2: model %s: %w", m.Name, err)
-	}
-	if _, err := law.NewTree(nO, T); err != nil {
 		return nil, err
 	}
 	p := &problem{m: m, nS: nS, nA: nA, nO: nO, T: T, w: 2 * nS, g: g, gmax: g.Max(),
-		uniform: opt.Convention == law.UniformStandIn, capV: math.Inf(1)}
-	p.maxNodes = int64(opt.MaxNodes)
-	if opt.MaxNodes == 0 {
-		p.maxNodes = DefaultMaxNodes
-	}
-	if len(opt.Eps) > 0 {
-		p.eps = slices.Clone(opt.Eps)
-		slices.Sort(p.eps)
-		p.capV = p.eps[len(p.eps)-1] + partition.ZeroTol
-	}
+		uniform: opt.Convention == law.UniformStandIn, Decision: bb.NewDecision(opt.Eps), maxNodes: bb.NodeLimit(opt.MaxNodes)}
 	p.pow = make([]int, T+1)
 	p.pow[0] = 1
 	for k := 1; k <= T; k++ {
@@ -494,10 +391,7 @@ func dot(a, b []float64) float64 {
 // horizon T (see the package comment). It is cancelled with ctx.
 func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, error) {
 	start := time.Now()
-	budget := opt.MemBudget
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
+	budget := bb.Budget(opt.MemBudget)
 	if m == nil {
 		return nil, errors.New("clock2: nil model")
 	}
@@ -513,23 +407,16 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 	}
 	tree, _ := law.NewTree(p.nO, T)
 	size, _ := fsc.Size(fsc.KindClock, p.nA, p.nO, 2, T)
-	res := &Result{Tree: tree, Cap: p.capV, Eps: p.eps, FamilySize: size, Convention: opt.Convention,
-		Lower: make([]partition.Matrix, T+1), Upper: make([]partition.Matrix, T+1)}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	res := &Result{Distances: bb.NewDistances("clock2", tree, p.Decision), FamilySize: size, Convention: opt.Convention}
 	total := 0
 	for t := 0; t < T; t++ {
 		n := tree.Count(t)
 		total += n * (n - 1) / 2
 	}
-	done := 0
-	var mu sync.Mutex // guards memo, done, res counters and Progress
-	memo := make(map[memoKey]memoEntry)
-	listed := 0 // roots listed so far (every one may get a memo entry)
-	bs := newBeliefs(p)
-	seen := make(map[[3]int32]bool)
+	run := bb.NewRun(ctx, total, opt.Progress)
+	defer run.Stop()
+	c := &pool{p: p, res: res, run: run, workers: bb.Workers(opt.Workers), budget: budget, cost: cost,
+		memo: make(map[memoKey]memoEntry), bs: newBeliefs(p), seen: make(map[[3]int32]bool)}
 	for t := 0; t <= T; t++ {
 		n := tree.Count(t)
 		res.Lower[t] = partition.NewMatrix(n)
@@ -537,94 +424,112 @@ func Compute(ctx context.Context, m *pomdp.Model, T int, opt Options) (*Result, 
 		if t == T || n < 2 {
 			continue
 		}
-		L := T - t
 		// The realisable roots of every pair, before the searches (the
 		// belief table is read-only while they run).
-		type job struct {
-			i, j int
-			rks  []rootKey
-		}
-		var all []job
-		for i := 0; i < n; i++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if err := p.memCheck(budget, cost, t, listed, len(bs.vecs), len(bs.next)); err != nil {
-				return nil, err
-			}
-			hi := tree.History(t, i)
-			for j := i + 1; j < n; j++ {
-				rks := bs.roots(nil, hi, tree.History(t, j), seen)
-				listed += len(rks)
-				all = append(all, job{i, j, rks})
-			}
-		}
-		if err := p.memCheck(budget, cost, t, listed, len(bs.vecs), len(bs.next)); err != nil {
+		all, err := c.list(ctx, t)
+		if err != nil {
 			return nil, err
 		}
-		jobs := make(chan job)
-		var wg sync.WaitGroup
-		var firstErr error
-		cctx, cancel := context.WithCancel(ctx)
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s := newSearcher(p, cctx)
-				for jb := range jobs {
-					lo, hi, err := p.pair(s, bs, memo, &mu, L, jb.rks)
-					mu.Lock()
-					if err != nil {
-						if firstErr == nil {
-							if errors.Is(err, errNodes) {
-								advice := "lower T or raise the node limit (--max-nodes)"
-								if p.eps == nil {
-									advice += ", or decide only the listed ε (Options.Eps; drop --exact-distances)"
-								}
-								err = fmt.Errorf("%w: %s at T = %d: a tail search at depth %d (%d steps left) visited more than %d nodes; "+
-									"the worst case is %.3g (history pair, tail) combinations in all; %s",
-									ErrTooLarge, m.Name, T, t, L, p.maxNodes, Work(p.nA, p.nO, T), advice)
-							}
-							firstErr = err
-						}
-						cancel()
-						mu.Unlock()
-						continue
-					}
-					k := res.Lower[t].Index(jb.i, jb.j)
-					res.Lower[t].Data[k], res.Upper[t].Data[k] = lo, hi
-					done++
-					if opt.Progress != nil {
-						opt.Progress(done, total)
-					}
-					mu.Unlock()
-				}
-				mu.Lock()
-				res.Nodes += s.nodes
-				mu.Unlock()
-			}()
-		}
-	feed:
-		for _, jb := range all {
-			select {
-			case jobs <- jb:
-			case <-cctx.Done():
-				break feed
-			}
-		}
-		close(jobs)
-		wg.Wait()
-		cancel()
-		if firstErr != nil {
-			return nil, firstErr
-		}
-		if err := ctx.Err(); err != nil {
+		if err := c.depth(t, all); err != nil {
 			return nil, err
 		}
 	}
-	res.RootPairs = len(memo)
+	res.RootPairs = len(c.memo)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// pool is what Compute's workers share.
+type pool struct {
+	p       *problem
+	res     *Result
+	run     *bb.Run
+	workers int
+	budget  int64
+	cost    Cost
+	mu      sync.Mutex // guards memo and res.Nodes
+	memo    map[memoKey]memoEntry
+	listed  int // roots listed so far (every one may get a memo entry)
+	bs      *beliefs
+	seen    map[[3]int32]bool // roots' scratch
+}
+
+// job is a history pair (i, j) of one depth with its realisable roots.
+type job struct {
+	i, j int
+	rks  []rootKey
+}
+
+// list returns the history pairs of depth t with their realisable roots,
+// refusing past the memory budget. It is cancelled with ctx.
+func (c *pool) list(ctx context.Context, t int) ([]job, error) {
+	tree, bs := c.res.Tree, c.bs
+	n := tree.Count(t)
+	var all []job
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := c.p.memCheck(c.budget, c.cost, t, c.listed, len(bs.vecs), len(bs.next)); err != nil {
+			return nil, err
+		}
+		hi := tree.History(t, i)
+		for j := i + 1; j < n; j++ {
+			rks := bs.roots(nil, hi, tree.History(t, j), c.seen)
+			c.listed += len(rks)
+			all = append(all, job{i, j, rks})
+		}
+	}
+	if err := c.p.memCheck(c.budget, c.cost, t, c.listed, len(bs.vecs), len(bs.next)); err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// depth searches the history pairs all of depth t with the workers.
+func (c *pool) depth(t int, all []job) error {
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for range c.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.work(t, jobs)
+		}()
+	}
+	for _, jb := range all {
+		if !bb.Send(c.run, jobs, jb) {
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return c.run.Err()
+}
+
+// work searches the depth-t pairs of jobs until jobs is closed.
+func (c *pool) work(t int, jobs <-chan job) {
+	p := c.p
+	L := p.T - t
+	s := newSearcher(p, c.run.Context())
+	for jb := range jobs {
+		lo, hi, err := p.pair(s, c.bs, c.memo, &c.mu, L, jb.rks)
+		if errors.Is(err, errNodes) {
+			err = fmt.Errorf("%w: %s at T = %d: a tail search at depth %d (%d steps left) visited more than %d nodes; "+
+				"the worst case is %.3g (history pair, tail) combinations in all; %s",
+				ErrTooLarge, p.m.Name, p.T, t, L, p.maxNodes, Work(p.nA, p.nO, p.T), p.NodeAdvice())
+		}
+		if err != nil {
+			c.run.Fail(err)
+			continue
+		}
+		k := c.res.Lower[t].Index(jb.i, jb.j)
+		c.res.Lower[t].Data[k], c.res.Upper[t].Data[k] = lo, hi
+		c.run.Done()
+	}
+	c.mu.Lock()
+	c.res.Nodes += s.nodes
+	c.mu.Unlock()
 }
 
 type memoEntry struct{ own, ub float64 }
@@ -665,7 +570,7 @@ func (p *problem) pair(s *searcher, bs *beliefs, memo map[memoKey]memoEntry, mu 
 		r2 := p.rootOf(bs, rk.b2, n2, s.root2)
 		return s.run(r1, r2, L, lo, budget)
 	}
-	if !math.IsInf(p.capV, 1) {
+	if !math.IsInf(p.Cap, 1) {
 		for _, rk := range rks {
 			key := memoKey{L, rk}
 			if e, ok := lookup(key); ok {
@@ -678,7 +583,7 @@ func (p *problem) pair(s *searcher, bs *beliefs, memo map[memoKey]memoEntry, mu 
 				store(key, own, ub)
 				lo = max(lo, own)
 			}
-			if lo > p.capV {
+			if lo > p.Cap {
 				return lo, math.Inf(1), nil
 			}
 		}
@@ -686,7 +591,7 @@ func (p *problem) pair(s *searcher, bs *beliefs, memo map[memoKey]memoEntry, mu 
 	for _, rk := range rks {
 		key := memoKey{L, rk}
 		e, ok := lookup(key)
-		if ok && (e.own > p.capV || e.ub <= p.theta(max(lo, e.own))) {
+		if ok && (e.own > p.Cap || e.ub <= p.Theta(max(lo, e.own))) {
 			lo, hi = max(lo, e.own), max(hi, e.ub)
 		} else {
 			own, ub, err := search(rk, lo, 0)
@@ -696,7 +601,7 @@ func (p *problem) pair(s *searcher, bs *beliefs, memo map[memoKey]memoEntry, mu 
 			store(key, own, ub)
 			lo, hi = max(lo, own), max(hi, ub)
 		}
-		if lo > p.capV {
+		if lo > p.Cap {
 			return lo, math.Inf(1), nil
 		}
 	}

@@ -6,14 +6,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/ot"
-	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
-
-// boundSlack is the slack of exact mode: a subtree whose bound is at most
-// the best value plus boundSlack cannot raise it by more than that.
-const boundSlack = 1e-12
 
 // problem holds what every search of one model and horizon shares
 // (read-only once built).
@@ -29,24 +25,9 @@ type problem struct {
 	seqc           [][]float64   // seqc[k][x·|O|^k + y]: additive cost of prefixes x, y ∈ O^k
 	pow            []int
 	uniform        bool // uniform stand-in (else point mass)
-	eps            []float64
-	capV           float64 // decision cap: max(eps) + ZeroTol (+Inf in exact mode)
+	bb.Decision         // the listed ε (nil: exact mode), the cap and the pruning threshold
 	maxNodes       int64
 	transitionRows [][][]float64 // dense T[a][s][s'] for the basis
-}
-
-// theta returns the pruning threshold for a best value lb: lb + slack in
-// exact mode, else the smallest listed ε (+ ZeroTol) at or above lb.
-func (p *problem) theta(lb float64) float64 {
-	if len(p.eps) == 0 {
-		return lb + boundSlack
-	}
-	for _, e := range p.eps {
-		if lb <= e+partition.ZeroTol {
-			return e + partition.ZeroTol
-		}
-	}
-	return math.Inf(1)
 }
 
 // root is one side of a tail problem: a normalised joint over (node,
@@ -123,7 +104,7 @@ func (s *searcher) run(r1, r2 root, L int, lb float64, budget int64) (own, ub fl
 	if budget > 0 {
 		s.budget = s.nodes + budget
 	}
-	s.th = p.theta(lb)
+	s.th = p.Theta(lb)
 	rs := [2]root{r1, r2}
 	for sd := 0; sd < 2; sd++ {
 		s.pm[sd] = rs[sd].pm
@@ -230,11 +211,11 @@ func (s *searcher) update(v float64) {
 	}
 	if v > s.lb {
 		s.lb = v
-		if v > s.p.capV {
+		if v > s.p.Cap {
 			s.stopped = true
 			return
 		}
-		s.th = s.p.theta(v)
+		s.th = s.p.Theta(v)
 	}
 }
 

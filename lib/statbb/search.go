@@ -6,14 +6,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/ot"
-	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
-
-// boundSlack is the slack of exact mode: a subtree whose bound is at most
-// the best value plus boundSlack cannot raise it by more than that.
-const boundSlack = 1e-12
 
 // maxOptions bounds the assignments of unknown entries a bound term
 // enumerates; past it the term is the trivial r·g_max.
@@ -29,24 +25,9 @@ type problem struct {
 	gmax          float64
 	discrete      bool // g is the discrete metric: one-step W1 = TV
 	uniform       bool // uniform stand-in (else point mass)
-	eps           []float64
-	capV          float64 // decision cap: max(eps) + ZeroTol (+Inf in exact mode)
+	bb.Decision        // the listed ε (nil: exact mode), the cap and the pruning threshold
 	maxNodes      int64
 	pow           []int
-}
-
-// theta returns the pruning threshold for a best value lb: lb + slack in
-// exact mode, else the smallest listed ε (+ ZeroTol) at or above lb.
-func (p *problem) theta(lb float64) float64 {
-	if len(p.eps) == 0 {
-		return lb + boundSlack
-	}
-	for _, e := range p.eps {
-		if lb <= e+partition.ZeroTol {
-			return e + partition.ZeroTol
-		}
-	}
-	return math.Inf(1)
 }
 
 // seqCost returns Σ_i g(x_i, y_i) for the prefixes x, y ∈ O^K.
@@ -240,7 +221,7 @@ func (s *searcher) run(h0, h1 []int, k, L int, lb float64) (own, ub float64, err
 	s.nxt = resetInts(s.nxt, k*p.nO)
 	s.own, s.lb, s.stopped, s.err = 0, lb, false, nil
 	s.base = s.nodes
-	s.th = p.theta(lb)
+	s.th = p.Theta(lb)
 	r := s.eval()
 	if r.leaf {
 		s.update(r.value)
@@ -274,11 +255,11 @@ func (s *searcher) update(v float64) {
 	}
 	if v > s.lb {
 		s.lb = v
-		if v > s.p.capV {
+		if v > s.p.Cap {
 			s.stopped = true
 			return
 		}
-		s.th = s.p.theta(v)
+		s.th = s.p.Theta(v)
 	}
 }
 

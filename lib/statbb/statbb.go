@@ -7,22 +7,21 @@ import (
 	"math"
 	"math/big"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
-	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // DefaultMaxNodes is the default bound on the branch-and-bound nodes the
 // search of one history pair may visit (Options.MaxNodes).
-const DefaultMaxNodes = 2e8
+const DefaultMaxNodes = bb.DefaultMaxNodes
 
 // MaxM is the largest memory bound the search accepts.
 const MaxM = 3
@@ -33,45 +32,15 @@ var ErrTooLarge = errors.New("statbb: search too large")
 
 var errNodes = errors.New("node limit")
 
-// Options configure Compute. The zero value means: discrete ground metric,
-// uniform stand-in, exact values, all cores, DefaultMaxNodes, the default
-// memory budget.
-type Options struct {
-	Ground     ot.Ground      // nil: the discrete metric
-	Convention law.Convention // impossible-history stand-in
-	// Eps, when not empty, lists the ε values the caller will partition
-	// at (decision mode): Partition(ε) is exact for the listed ε only,
-	// and Lower holds values in the same ε-bracket as the true distances.
-	// Empty: every distance is exact.
-	Eps     []float64
-	Workers int // 0: runtime.GOMAXPROCS(0)
-	// MaxNodes bounds the branch-and-bound nodes of one pair's search
-	// (0: DefaultMaxNodes, negative: none); past it Compute fails with
-	// ErrTooLarge.
-	MaxNodes float64
-	// Progress, when set, is called with the history pairs done and their
-	// total, from one goroutine at a time.
-	Progress func(done, total int)
-	// MemBudget bounds the estimated memory (matrices and the workers'
-	// belief tables), in bytes (0: distance.DefaultMemBudget(), negative:
-	// none); past it Compute fails with ErrTooLarge naming the largest
-	// term.
-	MemBudget int64
-}
+// Options configure Compute (see bb.Options). MaxNodes bounds the
+// branch-and-bound nodes of one history pair's search; MemBudget bounds
+// the estimated memory of the matrices and the workers' belief tables.
+type Options = bb.Options
 
 // Result holds the stationary m-node distances of one model and horizon.
 type Result struct {
-	Tree law.Tree
-	M    int
-	// Lower[t] is the matrix over the depth-t histories of the best probe
-	// values found: the exact distance in exact mode, a value in the same
-	// ε-bracket as the distance in decision mode. Upper[t] holds proven
-	// upper bounds (+Inf where a pair exceeded the decision cap).
-	Lower, Upper []partition.Matrix
-	// Cap is +Inf in exact mode, else max(Eps) + partition.ZeroTol; Eps
-	// lists the decided ε (nil in exact mode).
-	Cap float64
-	Eps []float64
+	bb.Distances
+	M int
 	// FamilySize is the number of controllers of the family (not
 	// enumerated), Nodes the branch-and-bound nodes visited, Beliefs the
 	// beliefs the workers' tables held at the end.
@@ -80,65 +49,6 @@ type Result struct {
 	Beliefs    int
 	Seconds    float64
 	Convention law.Convention
-}
-
-// Partition returns the greedy complete-linkage ε-partition (as
-// lib/distance's). In decision mode only the listed ε are decided: it
-// panics for any other.
-func (r *Result) Partition(eps float64) *partition.Partition {
-	if r.Eps != nil && !slices.Contains(r.Eps, eps) {
-		panic(fmt.Sprintf("statbb: Partition(%g) of a run that decided only ε ∈ %v (Options.Eps)", eps, r.Eps))
-	}
-	return partition.Greedy(r.Lower, eps)
-}
-
-// MaxDistance returns the largest distance over all pairs and depths in
-// exact mode. In decision mode (Options.Eps) a pair's value is known only
-// up to its ε-bracket: which value inside it the search keeps depends on where
-// the pruning stopped, not the exact maximum. MaxDistance then returns the lower end of
-// the maximum's bracket (MaxBracket: the largest listed ε below it plus
-// partition.ZeroTol, Cap above the largest ε, 0 below the smallest), the
-// same in every run, and MaxDistanceExact is false.
-func (r *Result) MaxDistance() float64 {
-	if r.Eps == nil {
-		return r.rawMax()
-	}
-	lo, hi := r.MaxBracket()
-	if hi == r.Eps[0] {
-		return 0
-	}
-	return lo + partition.ZeroTol
-}
-
-// MaxDistanceExact reports whether MaxDistance is the exact largest
-// distance (exact mode) rather than a lower bound (decision mode).
-func (r *Result) MaxDistanceExact() bool { return r.Eps == nil }
-
-// MaxBracket returns the listed ε around the largest distance: in
-// decision mode, max(d) ∈ (lo, hi] with lo, hi consecutive listed ε (lo =
-// 0 when max(d) ≤ min(Eps), hi = +Inf when max(d) > max(Eps)), each ε
-// with partition.ZeroTol; in exact mode lo = hi = max(d). The bracket is
-// the same in every run (every value of Lower lies in its distance's).
-func (r *Result) MaxBracket() (lo, hi float64) {
-	m := r.rawMax()
-	if r.Eps == nil {
-		return m, m
-	}
-	for _, e := range r.Eps {
-		if m <= e+partition.ZeroTol {
-			return lo, e
-		}
-		lo = e
-	}
-	return lo, math.Inf(1)
-}
-
-func (r *Result) rawMax() float64 {
-	m := 0.0
-	for _, d := range r.Lower {
-		m = max(m, d.Max())
-	}
-	return m
 }
 
 // nodeCounts returns the node counts k whose k-node families the search
@@ -231,14 +141,7 @@ func Compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	budget := opt.MemBudget
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	budget, workers := bb.Budget(opt.MemBudget), bb.Workers(opt.Workers)
 	cost := EstimateCost(m, T, workers)
 	if budget >= 0 && gcFactor*cost.Matrices > budget {
 		return nil, fmt.Errorf("%w: %s at T = %d: the distance matrices over all history pairs need %s, above the budget %s; lower T or raise the budget (--mem)",
@@ -249,9 +152,7 @@ func Compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options) (*Resul
 		return nil, err
 	}
 	size, _ := fsc.Size(fsc.KindStationary, p.nA, p.nO, M, 0)
-	res := &Result{Tree: tree, M: M, Cap: p.capV, Eps: p.eps, FamilySize: size, Convention: opt.Convention,
-		Lower: make([]partition.Matrix, T+1), Upper: make([]partition.Matrix, T+1)}
-	type job struct{ t, i, j int }
+	res := &Result{Distances: bb.NewDistances("statbb", tree, p.Decision), M: M, FamilySize: size, Convention: opt.Convention}
 	total := 0
 	for t := 0; t <= T; t++ {
 		n := tree.Count(t)
@@ -265,85 +166,16 @@ func Compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options) (*Resul
 		res.Upper[t] = partition.NewMatrix(n)
 		total += n * (n - 1) / 2
 	}
-	ks := nodeCounts(M, opt.Convention)
-	var (
-		mu       sync.Mutex // guards firstErr, done and Progress
-		firstErr error
-		done     int
-		held     atomic.Int64 // bytes of the belief tables
-		nodes    atomic.Int64
-		nbel     atomic.Int64
-	)
-	fixed := gcFactor * cost.Matrices
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
+	run := bb.NewRun(ctx, total, opt.Progress)
+	defer run.Stop()
+	w := &pool{p: p, res: res, run: run, M: M, ks: nodeCounts(M, opt.Convention), budget: budget, fixed: gcFactor * cost.Matrices}
 	jobs := make(chan job, 256)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			bs := newBeliefs(m)
-			s := newSearcher(p, cctx, bs)
-			last := bs.bytes
-			held.Add(last)
-			defer func() {
-				nodes.Add(s.nodes)
-				nbel.Add(int64(len(bs.vecs)))
-			}()
-			for jb := range jobs {
-				if cctx.Err() != nil {
-					continue // drain: the run is being cancelled
-				}
-				L := T - jb.t
-				hi, hj := tree.History(jb.t, jb.i), tree.History(jb.t, jb.j)
-				lo, up := 0.0, 0.0
-				for _, k := range ks {
-					own, ub, err := s.run(hi, hj, k, L, lo)
-					if err != nil {
-						if errors.Is(err, errNodes) {
-							advice := "lower T or raise the node limit (--max-nodes)"
-							if p.eps == nil {
-								advice += ", or decide only the listed ε (Options.Eps; drop --exact-distances)"
-							}
-							err = fmt.Errorf("%w: %s at T = %d, m ≤ %d: the search of a depth-%d history pair visited more than %d nodes; the worst case is %.3g (history pair, controller) combinations in all; %s",
-								ErrTooLarge, m.Name, T, M, jb.t, p.maxNodes, Work(p.nA, p.nO, M, T), advice)
-						}
-						fail(err)
-						return
-					}
-					lo, up = max(lo, own), max(up, ub)
-					if lo > p.capV {
-						up = math.Inf(1)
-						break
-					}
-				}
-				mat := res.Lower[jb.t]
-				x := mat.Index(jb.i, jb.j)
-				mat.Data[x], res.Upper[jb.t].Data[x] = lo, up
-				if d := bs.bytes - last; d != 0 {
-					last = bs.bytes
-					if tot := held.Add(d); budget >= 0 && fixed+gcFactor*tot > budget {
-						fail(fmt.Errorf("%w: %s at T = %d, m ≤ %d: the workers' belief tables hold %s (with the matrices' %s, above the budget %s; largest term: belief tables); lower T, use fewer workers (--workers) or raise the budget (--mem)",
-							ErrTooLarge, m.Name, T, M, distance.FormatBytes(gcFactor*tot), distance.FormatBytes(fixed), distance.FormatBytes(budget)))
-						return
-					}
-				}
-				mu.Lock()
-				done++
-				if opt.Progress != nil {
-					opt.Progress(done, total)
-				}
-				mu.Unlock()
-			}
+			w.work(jobs)
 		}()
 	}
 feed:
@@ -351,9 +183,7 @@ feed:
 		n := tree.Count(t)
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
-				select {
-				case jobs <- job{t, i, j}:
-				case <-cctx.Done():
+				if !bb.Send(run, jobs, job{t, i, j}) {
 					break feed
 				}
 			}
@@ -361,46 +191,112 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err := run.Err(); err != nil {
 		return nil, err
 	}
-	res.Nodes, res.Beliefs = nodes.Load(), int(nbel.Load())
+	res.Nodes, res.Beliefs = w.nodes.Load(), int(w.nbel.Load())
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
 
-func newProblem(m *pomdp.Model, M, T int, opt Options) (*problem, error) {
-	if m == nil {
-		return nil, errors.New("statbb: nil model")
+// job is one history pair (i, j) of depth t.
+type job struct{ t, i, j int }
+
+// pool is what Compute's workers share.
+type pool struct {
+	p      *problem
+	res    *Result
+	run    *bb.Run
+	M      int
+	ks     []int // the node counts searched (nodeCounts)
+	budget int64
+	fixed  int64        // the matrices' bytes (collector's factor included)
+	held   atomic.Int64 // bytes of the belief tables
+	nodes  atomic.Int64
+	nbel   atomic.Int64
+}
+
+// work searches the pairs of jobs with a belief table of its own, until
+// jobs is closed; after a failure it drains jobs.
+func (w *pool) work(jobs <-chan job) {
+	bs := newBeliefs(w.p.m)
+	s := newSearcher(w.p, w.run.Context(), bs)
+	last := bs.bytes
+	w.held.Add(last)
+	defer func() {
+		w.nodes.Add(s.nodes)
+		w.nbel.Add(int64(len(bs.vecs)))
+	}()
+	for jb := range jobs {
+		if w.run.Context().Err() != nil {
+			continue // drain: the run is being cancelled
+		}
+		lo, up, err := w.pair(s, jb)
+		if err != nil {
+			w.run.Fail(err)
+			return
+		}
+		mat := w.res.Lower[jb.t]
+		x := mat.Index(jb.i, jb.j)
+		mat.Data[x], w.res.Upper[jb.t].Data[x] = lo, up
+		if d := bs.bytes - last; d != 0 {
+			last = bs.bytes
+			if err := w.memCheck(w.held.Add(d)); err != nil {
+				w.run.Fail(err)
+				return
+			}
+		}
+		w.run.Done()
 	}
-	if T < 1 {
-		return nil, fmt.Errorf("statbb: horizon T = %d, want T ≥ 1", T)
+}
+
+// pair returns the bracket [lo, up] of one history pair's distance: the
+// maximum over the node counts searched.
+func (w *pool) pair(s *searcher, jb job) (lo, up float64, err error) {
+	p := w.p
+	hi, hj := w.res.Tree.History(jb.t, jb.i), w.res.Tree.History(jb.t, jb.j)
+	for _, k := range w.ks {
+		own, ub, err := s.run(hi, hj, k, p.T-jb.t, lo)
+		if errors.Is(err, errNodes) {
+			return 0, 0, fmt.Errorf("%w: %s at T = %d, m ≤ %d: the search of a depth-%d history pair visited more than %d nodes; the worst case is %.3g (history pair, controller) combinations in all; %s",
+				ErrTooLarge, p.m.Name, p.T, w.M, jb.t, p.maxNodes, Work(p.nA, p.nO, w.M, p.T), p.NodeAdvice())
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		lo, up = max(lo, own), max(up, ub)
+		if lo > p.Cap {
+			return lo, math.Inf(1), nil
+		}
+	}
+	return lo, up, nil
+}
+
+// memCheck refuses a run whose belief tables, tot bytes in all, take it
+// above the budget.
+func (w *pool) memCheck(tot int64) error {
+	if w.budget < 0 || w.fixed+gcFactor*tot <= w.budget {
+		return nil
+	}
+	p := w.p
+	return fmt.Errorf("%w: %s at T = %d, m ≤ %d: the workers' belief tables hold %s (with the matrices' %s, above the budget %s; largest term: belief tables); lower T, use fewer workers (--workers) or raise the budget (--mem)",
+		ErrTooLarge, p.m.Name, p.T, w.M, distance.FormatBytes(gcFactor*tot), distance.FormatBytes(w.fixed), distance.FormatBytes(w.budget))
+}
+
+func newProblem(m *pomdp.Model, M, T int, opt Options) (*problem, error) {
+	if err := bb.Check("statbb", m, T); err != nil {
+		return nil, err
 	}
 	if M < 1 || M > MaxM {
 		return nil, fmt.Errorf("statbb: memory bound m = %d, want 1 ≤ m ≤ %d", M, MaxM)
 	}
-	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
-	g, err := ot.ForObservations(opt.Ground, nO)
+	g, err := bb.Ground("statbb", m, T, opt.Ground)
 	if err != nil {
-		return nil, fmt.Errorf("statbb: model %s: %w", m.Name, err)
-	}
-	if _, err := law.NewTree(nO, T); err != nil {
 		return nil, err
 	}
+	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
 	p := &problem{m: m, nS: nS, nA: nA, nO: nO, T: T, g: g, gmax: g.Max(), discrete: g.IsDiscrete(),
-		uniform: opt.Convention == law.UniformStandIn, capV: math.Inf(1)}
-	p.maxNodes = int64(opt.MaxNodes)
-	if opt.MaxNodes == 0 {
-		p.maxNodes = DefaultMaxNodes
-	}
-	if len(opt.Eps) > 0 {
-		p.eps = slices.Clone(opt.Eps)
-		slices.Sort(p.eps)
-		p.capV = p.eps[len(p.eps)-1] + partition.ZeroTol
-	}
+		uniform: opt.Convention == law.UniformStandIn, Decision: bb.NewDecision(opt.Eps), maxNodes: bb.NodeLimit(opt.MaxNodes)}
 	p.pow = make([]int, T+1)
 	p.pow[0] = 1
 	for k := 1; k <= T; k++ {
