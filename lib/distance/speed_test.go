@@ -101,8 +101,9 @@ func sameDecisions(t *testing.T, name string, got, want *Result, eps []float64) 
 
 // The exact W1 solve is the oracle of every shortcut of the distances
 // phase: on random models (many equal laws and tied distances) and
-// built-ins, in exact and decision mode, Compute with the shortcuts gives
-// the distances and partitions of Compute with each shortcut turned off.
+// built-ins, in exact and decision mode (compact: a bit per pair and ε),
+// Compute with the shortcuts gives the distances, partitions and decision
+// bits of Compute with each shortcut turned off.
 func TestShortcutsKeepDecisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 13))
 	type run struct {
@@ -128,6 +129,9 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		opt := Options{Workers: 1 + trial%3}
 		if trial%3 == 0 {
 			opt.Eps = []float64{0, 0.1 * float64(trial%4), 0.5}
+			// Every other run with ε in decision mode, where the pivot
+			// pass applies.
+			opt.Compact = trial%2 == 0
 		}
 		if trial%7 == 0 {
 			opt.Ground = ot.Ordered(nO)
@@ -146,6 +150,8 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		}
 		runs = append(runs, run{fmt.Sprintf("%s m=%d T=%d", b.name, b.m, b.T), bm.Model, fam, b.T, Options{Ground: bm.Ground, Eps: b.eps}})
 	}
+	defer func(v int) { pivotMinClasses = v }(pivotMinClasses)
+	pivotMinClasses = 2 // the pivot pass on every depth of two classes or more
 	for _, r := range runs {
 		got, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 		if err != nil {
@@ -154,7 +160,7 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		for _, off := range []struct {
 			name string
 			flag *bool
-		}{{"repeats skipped", &noLawIndex}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop}, {"two-and-many closed form", &noTwoMany}} {
+		}{{"repeats skipped", &noLawIndex}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop}, {"two-and-many closed form", &noTwoMany}, {"pivot pass", &noPivots}} {
 			*off.flag = true
 			want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 			*off.flag = false
@@ -162,6 +168,9 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 				t.Fatalf("%s: without %s: %v", r.name, off.name, err)
 			}
 			sameDecisions(t, r.name+", "+off.name, got, want, r.opt.Eps)
+			if got.Decisions != nil {
+				sameBits(t, r.name+", "+off.name, got.Decisions, want.Decisions)
+			}
 		}
 	}
 }
