@@ -9,6 +9,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
 )
 
 // The pivot pass decides, before any pair is compared, most pairs of the
@@ -28,10 +29,11 @@ import (
 //
 // The pass computes every probe's coordinates of every representative
 // (one law pass per probe, no pair), marks every pair of the depth apart
-// at every ε in bulk, then sorts the representatives along the most
-// selective coordinate and, sweeping a window of the threshold's width,
-// clears the pairs within the threshold in every coordinate: the
-// candidates. The pair loop then visits the candidates only
+// at every ε in bulk, then clears the pairs within the threshold in every
+// coordinate, the candidates, found by a recursive join that cuts the
+// representatives along their widest coordinate (joiner) and never
+// compares two rows on either side of a cut farther apart than the
+// threshold. The pair loop then visits the candidates only
 // (pairWorker.undecidedPairs), with the same per-pair logic: a candidate
 // ends with the decision it would have had, and every other pair is apart
 // at every ε, as the loop would have found. The partitions are those of
@@ -48,10 +50,6 @@ var noPivots = false
 // the threshold for a pair to be settled without a visit: it absorbs the
 // rounding of the coordinates and of the pair loop's own values.
 const pivotMargin = 1e-9
-
-// pivotLanes is the number of checking columns the sweep keeps in
-// float32, column by column, for its scan of the window.
-const pivotLanes = 4
 
 // groundMin returns the smallest off-diagonal entry of g (0 when there is
 // none).
@@ -91,9 +89,8 @@ func (r *runner) pivotDepths() []bool {
 
 // pivotCoordBytes returns the memory of the pivot pass's coordinates over
 // the given class counts: per depth it applies to, a coordinate per
-// representative, probe, suffix position and observation, twice (the
-// sweep sorts a copy), and the sweep's order, primary column and float32
-// checking columns.
+// representative, probe, suffix position and observation, and the row
+// lists of the join.
 func pivotCoordBytes(classes []int, T, nO, probes int) int64 {
 	var b int64
 	for t := 0; t < T && t < len(classes); t++ {
@@ -101,7 +98,7 @@ func pivotCoordBytes(classes []int, T, nO, probes int) int64 {
 		if n < 2 || n < int64(pivotMinClasses) {
 			continue
 		}
-		b += 2*8*n*int64(probes)*int64(T-t)*int64(nO) + (12+4*pivotLanes)*n
+		b += 8*n*int64(probes)*int64(T-t)*int64(nO) + 64*n
 	}
 	return b
 }
@@ -135,16 +132,9 @@ func (r *runner) pivots(ctx context.Context, idx []int) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The pass's peak: every depth's coordinates, and one sweep's copy.
-	var held, sweepMax int64
-	for t, x := range coords {
-		n := int64(len(r.reps[t]))
-		held += 8 * int64(len(x))
-		if x != nil {
-			sweepMax = max(sweepMax, 8*int64(len(x))+(12+4*pivotLanes)*n)
-		}
+	for _, x := range coords {
+		r.pivotBytes += 8 * int64(len(x))
 	}
-	r.pivotBytes = held + sweepMax
 	for t, x := range coords {
 		if x != nil {
 			dim := P * (r.T - t) * nO
@@ -180,38 +170,12 @@ func (pw *pairWorker) coordinates(x []float64, laws *law.Laws, rt []int, t, p, P
 
 // sweep decides depth t from the coordinates x (n rows of dim): every
 // pair apart at every ε, except the pairs within the threshold (plus
-// pivotMargin) in every coordinate, cleared. The rows are sorted along
-// the coordinate with the fewest pairs within the window, the others
-// checked most selective first; the sorted range is split between the
-// workers.
+// pivotMargin) in every coordinate, cleared. The candidates are found by
+// a recursive self-join (joiner): split the rows at the middle of their
+// widest coordinate, join each half with itself and the two halves'
+// rows near the cut with each other.
 func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 	n := len(r.reps[t])
-	win := r.capped + pivotMargin
-	order := pivotColumns(x, n, dim, win)
-	// Rows with the columns in checking order, sorted along the first.
-	rows := make([]int32, n)
-	for a := range rows {
-		rows[a] = int32(a)
-	}
-	slices.SortFunc(rows, func(a, b int32) int {
-		u, v := x[int(a)*dim+order[0]], x[int(b)*dim+order[0]]
-		switch {
-		case u < v:
-			return -1
-		case u > v:
-			return 1
-		}
-		return int(a - b)
-	})
-	z := make([]float64, n*dim)
-	for i, a := range rows {
-		src, dst := x[int(a)*dim:(int(a)+1)*dim], z[i*dim:(i+1)*dim]
-		for c, col := range order {
-			dst[c] = src[col]
-		}
-	}
-	x = nil // the caller holds no other reference: the copy replaces it
-	// Every pair apart at every ε, then the candidates cleared.
 	planes := r.dec.Apart[t]
 	pairs := int64(n) * int64(n-1) / 2
 	for _, pl := range planes {
@@ -222,84 +186,224 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 			pl.Bits[len(pl.Bits)-1] = 1<<tail - 1
 		}
 	}
-	// The first checking columns again, column by column in float32: the
-	// window's scan streams through them, and the rows it keeps are
-	// checked in full (z, float64). The float32 test is looser by more
-	// than its rounding, so it never drops a pair the full check keeps.
-	lanes := min(pivotLanes, dim-1)
-	pri := make([]float64, n)
-	f := make([][]float32, lanes)
-	for c := range f {
-		f[c] = make([]float32, n)
+	j := &joiner{ctx: ctx, z: x, dim: dim, win: r.capped + pivotMargin, planes: planes, slots: make(chan struct{}, max(0, r.workers-1))}
+	rows := make([]int32, n)
+	for a := range rows {
+		rows[a] = int32(a)
 	}
-	maxAbs := 0.0
-	for i := 0; i < n; i++ {
-		pri[i] = z[i*dim]
-		for c := range f {
-			f[c][i] = float32(z[i*dim+1+c])
-		}
-		for _, v := range z[i*dim : (i+1)*dim] {
-			maxAbs = max(maxAbs, math.Abs(v))
-		}
-	}
-	w32 := float32(win + 1e-6*(maxAbs+win))
-	var cand atomic.Int64
-	var wg sync.WaitGroup
-	workers := max(1, r.workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			var c int64
-			fi := make([]float32, lanes)
-			end := 0 // the window's end: rows j with pri[j] − pri[i] ≤ win before it
-			// Interleaved rows balance the triangle's work.
-			for i := w; i < n; i += workers {
-				if (i/workers)%1024 == 0 && ctx.Err() != nil {
-					return
-				}
-				for end < n && pri[end]-pri[i] <= win {
-					end++
-				}
-				for l := range fi {
-					fi[l] = f[l][i]
-				}
-				zi := z[i*dim+1 : (i+1)*dim]
-			next:
-				for j := i + 1; j < end; j++ {
-					for l, v := range fi {
-						if d := f[l][j] - v; d > w32 || d < -w32 {
-							continue next
-						}
-					}
-					if !within(zi, z[j*dim+1:(j+1)*dim], win) {
-						continue
-					}
-					a, b := int(rows[i]), int(rows[j])
-					k := planes[0].Index(a, b)
-					m := ^(uint64(1) << (k & 63))
-					for _, pl := range planes {
-						atomic.AndUint64(&pl.Bits[k>>6], m)
-					}
-					c++
-				}
-			}
-			cand.Add(c)
-		}(w)
-	}
-	wg.Wait()
+	j.self(rows)
+	j.wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r.pivotCandidates += cand.Load()
-	if cand.Load() < pairs {
+	cand := j.found.Load()
+	r.pivotCandidates += cand
+	if cand < pairs {
 		// Some pair is apart at every ε: a coordinate's range, a lower
 		// bound on the distance of its two end rows, exceeds the
 		// threshold; it stands for the maximum (reported as the
 		// threshold, MaxDistanceExact false, as the pair loop would).
-		r.dec.Max = max(r.dec.Max, columnRange(z, n, dim))
+		r.dec.Max = max(r.dec.Max, columnRange(x, n, dim))
 	}
 	return nil
+}
+
+// joiner finds the pairs of rows of z (dim coordinates each) within win
+// of each other in every coordinate and clears their bits in planes. It
+// cuts the rows by a coordinate: a pair with a row on each side of the cut
+// is within win only if both rows are within win of the other side's
+// nearest row, so only those rows are joined across the cut.
+type joiner struct {
+	ctx    context.Context
+	z      []float64
+	dim    int
+	win    float64
+	planes []partition.Apart
+	found  atomic.Int64
+	slots  chan struct{} // free goroutines beyond the caller's
+	wg     sync.WaitGroup
+}
+
+// joinLeaf is the size (rows, or pairs of rows across a cut) below which
+// the joiner compares every pair.
+const joinLeaf = 32
+
+func (j *joiner) row(a int32) []float64 { return j.z[int(a)*j.dim : (int(a)+1)*j.dim] }
+
+// clear records the pair (a, b) as a candidate.
+func (j *joiner) clear(a, b int32) {
+	k := j.planes[0].Index(int(a), int(b))
+	m := ^(uint64(1) << (k & 63))
+	for _, pl := range j.planes {
+		atomic.AndUint64(&pl.Bits[k>>6], m)
+	}
+}
+
+// widest returns the coordinate, outside excl, of largest spread over the
+// rows of a and b, with its smallest and largest value (spread −Inf: no
+// coordinate left).
+func (j *joiner) widest(a, b []int32, excl []int) (c int, lo, hi float64) {
+	mins := make([]float64, j.dim)
+	maxs := make([]float64, j.dim)
+	for i := range mins {
+		mins[i], maxs[i] = math.Inf(1), math.Inf(-1)
+	}
+	for _, set := range [2][]int32{a, b} {
+		for _, r := range set {
+			for i, v := range j.row(r) {
+				mins[i] = min(mins[i], v)
+				maxs[i] = max(maxs[i], v)
+			}
+		}
+	}
+	c, lo, hi = -1, 0, math.Inf(-1)
+	for i := range mins {
+		if maxs[i]-mins[i] > hi-lo && !slices.Contains(excl, i) {
+			c, lo, hi = i, mins[i], maxs[i]
+		}
+	}
+	return c, lo, hi
+}
+
+// spawn runs f on a free goroutine, or here when there is none.
+func (j *joiner) spawn(f func()) {
+	select {
+	case j.slots <- struct{}{}:
+		j.wg.Add(1)
+		go func() {
+			defer j.wg.Done()
+			defer func() { <-j.slots }()
+			f()
+		}()
+	default:
+		f()
+	}
+}
+
+// self joins the rows s with themselves.
+func (j *joiner) self(s []int32) {
+	if len(s) < 2 || j.ctx.Err() != nil {
+		return
+	}
+	c, lo, hi := j.widest(s, nil, nil)
+	if hi-lo <= j.win {
+		// Every coordinate within the window: every pair is a candidate.
+		var found int64
+		for x, a := range s {
+			for _, b := range s[x+1:] {
+				j.clear(a, b)
+				found++
+			}
+		}
+		j.found.Add(found)
+		return
+	}
+	if len(s) <= joinLeaf {
+		j.brute(s, s, true)
+		return
+	}
+	mid := lo + (hi-lo)/2
+	// Partition in place: the rows at most mid first (lo's row among
+	// them, hi's row after: both halves are smaller).
+	k := 0
+	for x, r := range s {
+		if j.row(r)[c] <= mid {
+			s[k], s[x] = s[x], s[k]
+			k++
+		}
+	}
+	left, right := s[:k], s[k:]
+	a, b := j.nearCut(left, right, c)
+	if len(s) >= 4096 {
+		j.spawn(func() { j.self(left) })
+	} else {
+		j.self(left)
+	}
+	j.self(right)
+	j.cross(a, b, []int{c})
+}
+
+// nearCut returns the rows of left (at most the cut in coordinate c) and
+// of right (above it) that can be within win of a row on the other side.
+func (j *joiner) nearCut(left, right []int32, c int) ([]int32, []int32) {
+	lmax, rmin := math.Inf(-1), math.Inf(1)
+	for _, r := range left {
+		lmax = max(lmax, j.row(r)[c])
+	}
+	for _, r := range right {
+		rmin = min(rmin, j.row(r)[c])
+	}
+	var a, b []int32
+	for _, r := range left {
+		if rmin-j.row(r)[c] <= j.win {
+			a = append(a, r)
+		}
+	}
+	for _, r := range right {
+		if j.row(r)[c]-lmax <= j.win {
+			b = append(b, r)
+		}
+	}
+	return a, b
+}
+
+// cross joins the rows of a with those of b (disjoint sets). excl lists
+// coordinates a cut already used for these two sets.
+func (j *joiner) cross(a, b []int32, excl []int) {
+	if len(a) == 0 || len(b) == 0 || j.ctx.Err() != nil {
+		return
+	}
+	if len(a)*len(b) <= joinLeaf*joinLeaf {
+		j.brute(a, b, false)
+		return
+	}
+	c, lo, hi := j.widest(a, b, excl)
+	if c < 0 || hi-lo <= j.win {
+		j.brute(a, b, false)
+		return
+	}
+	mid := lo + (hi-lo)/2
+	split := func(s []int32) (lo, hi []int32) {
+		for _, r := range s {
+			if j.row(r)[c] <= mid {
+				lo = append(lo, r)
+			} else {
+				hi = append(hi, r)
+			}
+		}
+		return lo, hi
+	}
+	alo, ahi := split(a)
+	blo, bhi := split(b)
+	// Same side of the cut: smaller sets (the spread's ends are on
+	// either side), free to cut by c again.
+	j.cross(alo, blo, nil)
+	j.cross(ahi, bhi, nil)
+	// Across the cut: the rows near it, cut by another coordinate next.
+	more := append(slices.Clip(excl), c)
+	x, y := j.nearCut(alo, bhi, c)
+	j.cross(x, y, more)
+	x, y = j.nearCut(blo, ahi, c)
+	j.cross(x, y, more)
+}
+
+// brute compares every pair of a × b (of a with itself, a's pairs once,
+// when self).
+func (j *joiner) brute(a, b []int32, self bool) {
+	var found int64
+	for x, r := range a {
+		zr := j.row(r)
+		if self {
+			b = a[x+1:]
+		}
+		for _, q := range b {
+			if within(zr, j.row(q), j.win) {
+				j.clear(r, q)
+				found++
+			}
+		}
+	}
+	j.found.Add(found)
 }
 
 // within reports whether every |u_c − v_c| ≤ win.
@@ -324,39 +428,4 @@ func columnRange(x []float64, n, dim int) float64 {
 		best = max(best, hi-lo)
 	}
 	return best
-}
-
-// pivotColumns returns the columns of x (n rows of dim) by increasing
-// number of row pairs within win of each other: the first is the one to
-// sort along, the rest the order in which to check them.
-func pivotColumns(x []float64, n, dim int, win float64) []int {
-	count := make([]int64, dim)
-	col := make([]float64, n)
-	for c := range count {
-		for a := range col {
-			col[a] = x[a*dim+c]
-		}
-		slices.Sort(col)
-		j := 0
-		for i := range col {
-			for j < n && col[j]-col[i] <= win {
-				j++
-			}
-			count[c] += int64(j - i - 1)
-		}
-	}
-	order := make([]int, dim)
-	for c := range order {
-		order[c] = c
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case count[a] < count[b]:
-			return -1
-		case count[a] > count[b]:
-			return 1
-		}
-		return 0
-	})
-	return order
 }
