@@ -173,11 +173,33 @@ func (pw *pairWorker) coordinates(x []float64, laws *law.Laws, rt []int, t, p, P
 // pivotMargin) in every coordinate, cleared. The candidates are found by
 // a recursive self-join (joiner): split the rows at the middle of their
 // widest coordinate, join each half with itself and the two halves'
-// rows near the cut with each other.
+// rows near the cut with each other. Coordinates whose whole range is
+// within the threshold separate no pair and are left out; the join runs
+// on the others in float32, with a slack above their rounding, and every
+// pair it keeps is confirmed on the float64 coordinates.
 func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 	n := len(r.reps[t])
-	planes := r.dec.Apart[t]
+	win := r.capped + pivotMargin
+	var active []int
+	maxAbs := 0.0
+	for c := 0; c < dim; c++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for a := 0; a < n; a++ {
+			lo, hi = min(lo, x[a*dim+c]), max(hi, x[a*dim+c])
+		}
+		// x_a − x_b ≤ hi − lo in floating point too (rounding is
+		// monotone): such a coordinate keeps every pair within win.
+		if hi-lo > win {
+			active = append(active, c)
+			maxAbs = max(maxAbs, math.Abs(lo), math.Abs(hi))
+		}
+	}
 	pairs := int64(n) * int64(n-1) / 2
+	if len(active) == 0 {
+		r.pivotCandidates += pairs // every pair is a candidate: bits stay clear
+		return nil
+	}
+	planes := r.dec.Apart[t]
 	for _, pl := range planes {
 		for w := range pl.Bits {
 			pl.Bits[w] = ^uint64(0)
@@ -186,7 +208,16 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 			pl.Bits[len(pl.Bits)-1] = 1<<tail - 1
 		}
 	}
-	j := &joiner{ctx: ctx, z: x, dim: dim, win: r.capped + pivotMargin, planes: planes, slots: make(chan struct{}, max(0, r.workers-1))}
+	da := len(active)
+	z := make([]float32, n*da)
+	for a := 0; a < n; a++ {
+		for i, c := range active {
+			z[a*da+i] = float32(x[a*dim+c])
+		}
+	}
+	j := &joiner{ctx: ctx, z: z, dim: da, win: float32(win + 1e-6*(maxAbs+win)),
+		x: x, xdim: dim, active: active, xwin: win,
+		planes: planes, slots: make(chan struct{}, max(0, r.workers-1))}
 	rows := make([]int32, n)
 	for a := range rows {
 		rows[a] = int32(a)
@@ -208,16 +239,22 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 	return nil
 }
 
-// joiner finds the pairs of rows of z (dim coordinates each) within win
-// of each other in every coordinate and clears their bits in planes. It
-// cuts the rows by a coordinate: a pair with a row on each side of the cut
-// is within win only if both rows are within win of the other side's
-// nearest row, so only those rows are joined across the cut.
+// joiner finds the pairs of rows of z (dim coordinates each, float32)
+// within win of each other in every coordinate, confirms them on the
+// float64 coordinates x (xdim each, the columns active, within xwin) and
+// clears their bits in planes. It cuts the rows by a coordinate: a pair
+// with a row on each side of the cut is within win only if both rows are
+// within win of the other side's nearest row, so only those rows are
+// joined across the cut.
 type joiner struct {
 	ctx    context.Context
-	z      []float64
+	z      []float32
 	dim    int
-	win    float64
+	win    float32
+	x      []float64
+	xdim   int
+	active []int
+	xwin   float64
 	planes []partition.Apart
 	found  atomic.Int64
 	slots  chan struct{} // free goroutines beyond the caller's
@@ -228,25 +265,34 @@ type joiner struct {
 // the joiner compares every pair.
 const joinLeaf = 32
 
-func (j *joiner) row(a int32) []float64 { return j.z[int(a)*j.dim : (int(a)+1)*j.dim] }
+func (j *joiner) row(a int32) []float32 { return j.z[int(a)*j.dim : (int(a)+1)*j.dim] }
 
-// clear records the pair (a, b) as a candidate.
-func (j *joiner) clear(a, b int32) {
+// keep confirms the pair (a, b) on the float64 coordinates and clears its
+// bits: it is a candidate.
+func (j *joiner) keep(a, b int32) bool {
+	xa, xb := j.x[int(a)*j.xdim:], j.x[int(b)*j.xdim:]
+	for _, c := range j.active {
+		if math.Abs(xa[c]-xb[c]) > j.xwin {
+			return false
+		}
+	}
 	k := j.planes[0].Index(int(a), int(b))
 	m := ^(uint64(1) << (k & 63))
 	for _, pl := range j.planes {
 		atomic.AndUint64(&pl.Bits[k>>6], m)
 	}
+	return true
 }
 
 // widest returns the coordinate, outside excl, of largest spread over the
-// rows of a and b, with its smallest and largest value (spread −Inf: no
+// rows of a and b, with its smallest and largest value (c < 0: no
 // coordinate left).
-func (j *joiner) widest(a, b []int32, excl []int) (c int, lo, hi float64) {
-	mins := make([]float64, j.dim)
-	maxs := make([]float64, j.dim)
+func (j *joiner) widest(a, b []int32, excl []int) (c int, lo, hi float32) {
+	mins := make([]float32, 2*j.dim)
+	maxs := mins[j.dim:]
+	mins = mins[:j.dim]
 	for i := range mins {
-		mins[i], maxs[i] = math.Inf(1), math.Inf(-1)
+		mins[i], maxs[i] = float32(math.Inf(1)), float32(math.Inf(-1))
 	}
 	for _, set := range [2][]int32{a, b} {
 		for _, r := range set {
@@ -256,7 +302,7 @@ func (j *joiner) widest(a, b []int32, excl []int) (c int, lo, hi float64) {
 			}
 		}
 	}
-	c, lo, hi = -1, 0, math.Inf(-1)
+	c, lo, hi = -1, 0, float32(math.Inf(-1))
 	for i := range mins {
 		if maxs[i]-mins[i] > hi-lo && !slices.Contains(excl, i) {
 			c, lo, hi = i, mins[i], maxs[i]
@@ -286,19 +332,7 @@ func (j *joiner) self(s []int32) {
 		return
 	}
 	c, lo, hi := j.widest(s, nil, nil)
-	if hi-lo <= j.win {
-		// Every coordinate within the window: every pair is a candidate.
-		var found int64
-		for x, a := range s {
-			for _, b := range s[x+1:] {
-				j.clear(a, b)
-				found++
-			}
-		}
-		j.found.Add(found)
-		return
-	}
-	if len(s) <= joinLeaf {
+	if len(s) <= joinLeaf || hi-lo <= j.win {
 		j.brute(s, s, true)
 		return
 	}
@@ -326,7 +360,7 @@ func (j *joiner) self(s []int32) {
 // nearCut returns the rows of left (at most the cut in coordinate c) and
 // of right (above it) that can be within win of a row on the other side.
 func (j *joiner) nearCut(left, right []int32, c int) ([]int32, []int32) {
-	lmax, rmin := math.Inf(-1), math.Inf(1)
+	lmax, rmin := float32(math.Inf(-1)), float32(math.Inf(1))
 	for _, r := range left {
 		lmax = max(lmax, j.row(r)[c])
 	}
@@ -396,9 +430,15 @@ func (j *joiner) brute(a, b []int32, self bool) {
 		if self {
 			b = a[x+1:]
 		}
+	next:
 		for _, q := range b {
-			if within(zr, j.row(q), j.win) {
-				j.clear(r, q)
+			zq := j.row(q)
+			for i, v := range zr {
+				if d := v - zq[i]; d > j.win || d < -j.win {
+					continue next
+				}
+			}
+			if j.keep(r, q) {
 				found++
 			}
 		}

@@ -227,3 +227,61 @@ func TestPivotsVisitFewPairs(t *testing.T) {
 	}
 	t.Logf("%d of %d pairs left to the loop, %d visits over %d probes", res.candidates, pairs, res.visited, probes)
 }
+
+// The join finds exactly the pairs within the threshold in every
+// coordinate: on random rows (values on a grid of tenths, so that gaps
+// equal to the threshold are common, some jittered by less than the
+// margin, clusters and spread-out columns), the cleared bits are those
+// of the comparison of every pair in float64 (the oracle), on 1 and 2
+// workers.
+func TestSweepFindsEveryPair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 43))
+	for trial := 0; trial < 60; trial++ {
+		n := 2 + rng.IntN(800)
+		if trial%20 == 0 {
+			n = 4096 + rng.IntN(500) // large enough to run the join in parallel
+		}
+		dim := 1 + rng.IntN(12)
+		capped := 0.3 + partition.ZeroTol
+		if trial%3 == 1 {
+			capped = 0.1 + partition.ZeroTol
+		}
+		x := make([]float64, n*dim)
+		spread := 1 + rng.IntN(10) // grid steps a column spans
+		for i := range x {
+			v := 0.1 * float64(rng.IntN(spread+1))
+			if trial%4 == 3 && rng.IntN(3) == 0 {
+				v += (rng.Float64() - 0.5) * 1e-10
+			}
+			x[i] = v - 0.5
+		}
+		reps := [][]int{make([]int, n), {0}}
+		r := &runner{T: 1, reps: reps, capped: capped, workers: 1 + trial%2}
+		r.dec = newDecisions([]float64{0, capped - partition.ZeroTol}, reps, 1, 1)
+		if err := r.sweep(context.Background(), 0, x, dim); err != nil {
+			t.Fatal(err)
+		}
+		win := capped + pivotMargin
+		var want int64
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				close := true
+				for c := 0; c < dim; c++ {
+					close = close && math.Abs(x[a*dim+c]-x[b*dim+c]) <= win
+				}
+				if close {
+					want++
+				}
+				k := r.dec.Apart[0][0].Index(a, b)
+				for e, pl := range r.dec.Apart[0] {
+					if pl.Has(k) == close {
+						t.Fatalf("trial %d (n %d, dim %d): pair (%d, %d) within %v: %v, plane %d apart: %v", trial, n, dim, a, b, win, close, e, pl.Has(k))
+					}
+				}
+			}
+		}
+		if r.pivotCandidates != want {
+			t.Fatalf("trial %d: %d candidates counted, %d pairs within", trial, r.pivotCandidates, want)
+		}
+	}
+}
