@@ -89,8 +89,9 @@ func (r *runner) pivotDepths() []bool {
 
 // pivotCoordBytes returns the memory of the pivot pass's coordinates over
 // the given class counts: per depth it applies to, a coordinate per
-// representative, probe, suffix position and observation, and the row
-// lists of the join.
+// representative, probe, suffix position and observation (float64, and at
+// most as many in the join's float32 copy), and the row lists of the
+// join.
 func pivotCoordBytes(classes []int, T, nO, probes int) int64 {
 	var b int64
 	for t := 0; t < T && t < len(classes); t++ {
@@ -98,7 +99,7 @@ func pivotCoordBytes(classes []int, T, nO, probes int) int64 {
 		if n < 2 || n < int64(pivotMinClasses) {
 			continue
 		}
-		b += 8*n*int64(probes)*int64(T-t)*int64(nO) + 64*n
+		b += 12*n*int64(probes)*int64(T-t)*int64(nO) + 64*n
 	}
 	return b
 }
@@ -132,9 +133,11 @@ func (r *runner) pivots(ctx context.Context, idx []int) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	var held int64
 	for _, x := range coords {
-		r.pivotBytes += 8 * int64(len(x))
+		held += 8 * int64(len(x))
 	}
+	defer func() { r.pivotBytes = held + r.pivotSweep }()
 	for t, x := range coords {
 		if x != nil {
 			dim := P * (r.T - t) * nO
@@ -210,6 +213,7 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 	}
 	da := len(active)
 	z := make([]float32, n*da)
+	r.pivotSweep = max(r.pivotSweep, 4*int64(len(z)))
 	for a := 0; a < n; a++ {
 		for i, c := range active {
 			z[a*da+i] = float32(x[a*dim+c])

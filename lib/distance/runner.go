@@ -36,7 +36,8 @@ type runner struct {
 	// and visited the pairs the loop examined, over all probes.
 	pivoted         []bool
 	pivotCandidates int64
-	pivotBytes      int64 // the pivot pass's peak of coordinates
+	pivotBytes      int64 // the pivot pass's coordinates and largest float32 copy
+	pivotSweep      int64 // the largest float32 copy of one depth's sweep
 	visited         int64
 }
 
