@@ -3,6 +3,7 @@ package distance
 import (
 	"context"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -133,6 +134,14 @@ func (r *runner) pivots(ctx context.Context, idx []int) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The pool's law buffers (one set per worker, the largest term of the
+	// estimate after the decisions) are garbage now: collect them before
+	// the join allocates and the distances pass takes new ones, or the
+	// collector's headroom (twice the live heap) lets both sets and the
+	// join's row lists stand at once, above the estimate.
+	pws = nil
+	runtime.GC()
+	defer runtime.GC()
 	var held int64
 	for _, x := range coords {
 		held += 8 * int64(len(x))
