@@ -231,6 +231,10 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int) error {
 	j := &joiner{ctx: ctx, z: z, dim: da, win: float32(win + 1e-6*(maxAbs+win)),
 		x: x, xdim: dim, active: active, xwin: win,
 		planes: planes, slots: make(chan struct{}, max(0, r.workers-1))}
+	j.scratch.New = func() any {
+		b := make([]float32, 2*da)
+		return &b
+	}
 	rows := make([]int32, n)
 	for a := range rows {
 		rows[a] = int32(a)
@@ -272,6 +276,10 @@ type joiner struct {
 	found  atomic.Int64
 	slots  chan struct{} // free goroutines beyond the caller's
 	wg     sync.WaitGroup
+	// scratch holds widest's buffers (2·dim floats): the join allocates
+	// nothing per node but self's row lists, so that the collector's
+	// headroom does not double the heap of decisions it runs beside.
+	scratch sync.Pool
 }
 
 // joinLeaf is the size (rows, or pairs of rows across a cut) below which
@@ -301,9 +309,9 @@ func (j *joiner) keep(a, b int32) bool {
 // rows of a and b, with its smallest and largest value (c < 0: no
 // coordinate left).
 func (j *joiner) widest(a, b []int32, excl []int) (c int, lo, hi float32) {
-	mins := make([]float32, 2*j.dim)
-	maxs := mins[j.dim:]
-	mins = mins[:j.dim]
+	buf := j.scratch.Get().(*[]float32)
+	defer j.scratch.Put(buf)
+	mins, maxs := (*buf)[:j.dim], (*buf)[j.dim:2*j.dim]
 	for i := range mins {
 		mins[i], maxs[i] = float32(math.Inf(1)), float32(math.Inf(-1))
 	}
@@ -360,7 +368,9 @@ func (j *joiner) self(s []int32) {
 		}
 	}
 	left, right := s[:k], s[k:]
-	a, b := j.nearCut(left, right, c)
+	// Copies: the halves are joined with themselves meanwhile, perhaps
+	// on another goroutine, and reorder their rows.
+	a, b := j.nearCut(slices.Clone(left), slices.Clone(right), c)
 	if len(s) >= 4096 {
 		j.spawn(func() { j.self(left) })
 	} else {
@@ -371,7 +381,8 @@ func (j *joiner) self(s []int32) {
 }
 
 // nearCut returns the rows of left (at most the cut in coordinate c) and
-// of right (above it) that can be within win of a row on the other side.
+// of right (above it) that can be within win of a row on the other side:
+// prefixes of left and right, whose rows it reorders.
 func (j *joiner) nearCut(left, right []int32, c int) ([]int32, []int32) {
 	lmax, rmin := float32(math.Inf(-1)), float32(math.Inf(1))
 	for _, r := range left {
@@ -380,22 +391,27 @@ func (j *joiner) nearCut(left, right []int32, c int) ([]int32, []int32) {
 	for _, r := range right {
 		rmin = min(rmin, j.row(r)[c])
 	}
-	var a, b []int32
-	for _, r := range left {
-		if rmin-j.row(r)[c] <= j.win {
-			a = append(a, r)
-		}
-	}
-	for _, r := range right {
-		if j.row(r)[c]-lmax <= j.win {
-			b = append(b, r)
-		}
-	}
+	a := j.front(left, func(v float32) bool { return rmin-v <= j.win }, c)
+	b := j.front(right, func(v float32) bool { return v-lmax <= j.win }, c)
 	return a, b
 }
 
+// front moves the rows of s whose coordinate c satisfies keep to its
+// front and returns them.
+func (j *joiner) front(s []int32, keep func(float32) bool, c int) []int32 {
+	k := 0
+	for x, r := range s {
+		if keep(j.row(r)[c]) {
+			s[k], s[x] = s[x], s[k]
+			k++
+		}
+	}
+	return s[:k]
+}
+
 // cross joins the rows of a with those of b (disjoint sets). excl lists
-// coordinates a cut already used for these two sets.
+// coordinates a cut already used for these two sets. It reorders the
+// rows of a and b in place (no goroutine shares them).
 func (j *joiner) cross(a, b []int32, excl []int) {
 	if len(a) == 0 || len(b) == 0 || j.ctx.Err() != nil {
 		return
@@ -410,18 +426,11 @@ func (j *joiner) cross(a, b []int32, excl []int) {
 		return
 	}
 	mid := lo + (hi-lo)/2
-	split := func(s []int32) (lo, hi []int32) {
-		for _, r := range s {
-			if j.row(r)[c] <= mid {
-				lo = append(lo, r)
-			} else {
-				hi = append(hi, r)
-			}
-		}
-		return lo, hi
-	}
-	alo, ahi := split(a)
-	blo, bhi := split(b)
+	below := func(v float32) bool { return v <= mid }
+	alo := j.front(a, below, c)
+	ahi := a[len(alo):]
+	blo := j.front(b, below, c)
+	bhi := b[len(blo):]
 	// Same side of the cut: smaller sets (the spread's ends are on
 	// either side), free to cut by c again.
 	j.cross(alo, blo, nil)
