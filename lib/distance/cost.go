@@ -56,6 +56,11 @@ type Cost struct {
 	// classes or more (an upper bound: residual supports are usually
 	// smaller).
 	Transport int64
+	// Pivots is the pivot pass's coordinates (a compact W1 run, depths of
+	// at least pivotMinClasses classes): a float per representative,
+	// probe, suffix position and observation, and the sweep's sorted
+	// copy.
+	Pivots int64
 }
 
 // gcFactor converts live heap into peak resident memory: the Go collector
@@ -72,7 +77,7 @@ const runtimeBase = 12 << 20
 
 // Bytes returns the estimated peak resident memory.
 func (c Cost) Bytes() int64 {
-	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport + c.Index
+	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport + c.Index + c.Pivots
 	return runtimeBase + c.Base + int64(gcFactor*float64(live))
 }
 
@@ -90,6 +95,7 @@ func (c Cost) Largest() (string, int64) {
 		{"history-level matrices (Result.D)", c.Full},
 		{"transport solver scratch (suffixes of |O|^{T−t} atoms)", c.Transport},
 		{"law index (distinct laws per class representative)", c.Index},
+		{"pivot coordinates (per class, probe and one-step marginal)", c.Pivots},
 	}
 	switch {
 	case !c.Known:
@@ -133,8 +139,8 @@ func (c Cost) String() string {
 	if c.Decisions > 0 {
 		pairs = fmt.Sprintf("pair decisions (%d ε)", c.Decisions)
 	}
-	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, law index %s, base %s\n",
-		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Index), FormatBytes(c.Base))
+	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, law index %s, pivot coordinates %s, base %s\n",
+		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Index), FormatBytes(c.Pivots), FormatBytes(c.Base))
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
 	return b.String()
@@ -208,6 +214,9 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	case compact(opt) && c.Known:
 		c.Decisions = len(decisionEps(opt.Eps))
 		c.Matrix = decisionBytes(c.Classes, c.Decisions)
+		if opt.Metric == W1 && !noPivots {
+			c.Pivots = pivotCoordBytes(c.Classes, T, tree.NumObs, distinct)
+		}
 	case allPairs || c.Known:
 		c.Matrix = 8 * c.Pairs * w
 	}

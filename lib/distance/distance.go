@@ -61,8 +61,10 @@ type Options struct {
 	Progress func(done, total int)
 	// Phase, when set, is called as each phase starts: "probes" (grouping
 	// by behaviour), "classes" (exact classes by refinement), "bounds"
-	// (long suffixes only), "distances" (transport problems between class
-	// representatives) and "expand" (the history-level matrices D).
+	// (long suffixes only), "pivots" (decision mode, depths of many
+	// classes: pairs far apart decided in bulk), "distances" (transport
+	// problems between class representatives) and "expand" (the
+	// history-level matrices D).
 	Phase func(name string)
 	// NoDedup computes every controller even when two share an action tree.
 	NoDedup bool
@@ -156,6 +158,10 @@ type Result struct {
 	// the column of family member i.
 	Tensor [][]partition.Matrix
 	Column []int
+	// visited counts the pairs the pair loop examined over all probes;
+	// candidates the pairs the pivot pass left to it (tests read them).
+	visited, candidates int64
+	pivotBytes          int64 // the pivot pass's coordinates, allocated
 }
 
 // PhaseTime is the wall time of one phase of a computation.
@@ -319,10 +325,18 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 	}
 	// Phase "distances": one transport problem per pair of
 	// representatives.
-	pr.phase("distances")
 	if compact(opt) {
 		pr.r.dec = newDecisions(opt.Eps, res.Reps, T, pr.r.nT)
 	}
+	if pr.r.pivotDepths() != nil {
+		// Phase "pivots": most pairs of the large depths decided in bulk.
+		pr.phase("pivots")
+		var err error
+		if pr.r.pivoted, err = pr.r.pivots(ctx, pr.probes); err != nil {
+			return nil, err
+		}
+	}
+	pr.phase("distances")
 	cd, tensor, standIns, err := pr.r.distances(ctx, pr.probes)
 	if err != nil {
 		return nil, err
@@ -331,6 +345,7 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 		res.StandIns += s
 	}
 	res.ClassD = cd
+	res.visited, res.candidates, res.pivotBytes = pr.r.visited, pr.r.pivotCandidates, pr.r.pivotBytes
 	if pr.r.dec != nil {
 		res.ClassD, res.Decisions = nil, pr.r.dec
 	}

@@ -3,7 +3,9 @@ package distance
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -39,14 +41,21 @@ type pairWorker struct {
 	top float64
 	// index, when set, names per representative the first probe of the
 	// pass that met its law; probe is the current probe's number there.
-	index    *lawIndex
-	probe    int
-	scratch  lawScratch
-	ubuf     []float64   // treeUpper's scratch
-	fold     []float64   // marginal's scratch
-	margDone []bool      // margOf: which representatives' marginals are in marg
-	ub       float64     // the pair's treeUpper when cannotRaise computed it, else < 0
-	items    []smallItem // twoMany's scratch
+	index   *lawIndex
+	probe   int
+	scratch lawScratch
+	ubuf    []float64   // treeUpper's scratch
+	items   []smallItem // twoMany's scratch
+	fold    []float64   // marginal's scratch
+	// margDone records which representatives' marginals margOf put in
+	// marg; ub is the pair's treeUpper once cannotRaise computed it (< 0:
+	// not yet).
+	margDone []bool
+	ub       float64
+	// pivoted, when set, marks the depths the pivot pass (runner.pivots)
+	// decided in bulk: the loop visits their undecided pairs only.
+	pivoted []bool
+	visited int64 // pairs the loop examined (tests count them)
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -354,8 +363,10 @@ func (pw *pairWorker) lowerBound(tv float64, mp, mq []float64) float64 {
 // accumulate sets dst[t](a, b) = max(dst[t](a, b), dist(law_{reps[t][a]},
 // law_{reps[t][b]})) for every depth t < T and pair of representatives
 // a < b. With prune, a pair whose upper bound k·max d_O·TV cannot exceed
-// the current entry is not solved. It checks for nothing but the laws:
-// cancellation is the caller's, between probes.
+// the current entry is not solved. At the depths of the pivot pass
+// (runner.pivots) it visits only the pairs the pass left undecided. It
+// checks for nothing but the laws: cancellation is the caller's, between
+// probes.
 func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps [][]int, prune bool) error {
 	tr := pw.tree
 	for t := 0; t < tr.T; t++ {
@@ -364,131 +375,199 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		if n < 2 {
 			continue
 		}
-		L := tr.SuffixLen(t)
-		k := tr.T - t
-		data := laws.Depth(t)
-		m := dst[t]
-		decide := !math.IsInf(pw.capped, 1) && pw.metric == W1 && prune
-		kn := k * tr.NumObs
-		var lbt []float64
+		d := &depthPass{t: t, rt: rt, L: tr.SuffixLen(t), k: tr.T - t, data: laws.Depth(t), m: dst[t], prune: prune}
+		d.decide = !math.IsInf(pw.capped, 1) && pw.metric == W1 && prune
+		d.kn = d.k * tr.NumObs
 		if pw.lb != nil && prune {
-			lbt = pw.lb[t].Data
+			d.lbt = pw.lb[t].Data
 		}
 		// This probe's own lower bounds, unless the bounds pass already
 		// took their maximum over the family at this depth (a pair whose
 		// bound exceeds the threshold is then settled before any probe).
 		// They are computed when a pair first needs them (few do).
-		ownBounds := decide && lbt == nil
-		if decide {
-			pw.margReset(n, kn) // also for solvePair's brackets
+		d.ownBounds = d.decide && d.lbt == nil
+		if d.decide {
+			pw.margReset(n, d.kn) // also for solvePair's brackets
 		}
 		// first[a]: the probe that first met representative a's law.
 		// With probe sets (sets > 0), pairs whose laws an earlier probe
 		// met together, not only first.
-		var first []int32
-		indexed, sets := pw.index != nil && prune, 0
-		if indexed {
-			first = pw.index.canon(&pw.scratch, pw.probe, t, data, rt, L)
-			sets = pw.index.words
+		if pw.index != nil && prune {
+			d.indexed = true
+			d.first = pw.index.canon(&pw.scratch, pw.probe, t, d.data, rt, d.L)
+			d.sets = pw.index.words
 		}
-		idx := 0
-		for a := 0; a < n; a++ {
-			i := rt[a]
-			p := data[i*L : (i+1)*L]
-			for b := a + 1; b < n; b++ {
-				j := rt[b]
-				if indexed && (sets > 0 && pw.scratch.metBefore(a, b, sets) || sets == 0 && first[a] == first[b] && int(first[a]) != pw.probe) {
-					// An earlier probe met these very two laws: it
-					// settles the pair with the same number.
-					idx++
-					continue
-				}
-				pw.ub = -1 // treeUpper not computed for this pair yet
-				cur, settled := pw.known(m, t, idx)
-				if decide && settled {
-					idx++ // settled above the largest ε by an earlier probe
-					continue
-				}
-				lbv := 0.0 // a lower bound on the pair's d^Π over the family
-				if lbt != nil {
-					lbv = lbt[idx]
-					if decide && lbv > pw.capped {
-						pw.record(m, t, idx, max(cur, lbv))
-						idx++
-						continue
-					}
-				}
-				q := data[j*L : (j+1)*L]
-				tv := totalVariation(p, q)
-				var w float64
-				switch {
-				case tv == 0:
-					w = 0
-				case prune && float64(k)*pw.gmax*tv*(1+boundSlack) < lbv:
-					// This probe's W1 is below another probe's lower bound:
-					// it cannot be the maximum (the probe attaining the
-					// bound has an upper bound at least as large, and is
-					// solved). The slack absorbs rounding: the bound and
-					// the upper bound of the attaining probe may be equal.
-					w = cur
-				case pw.metric == TV:
-					w = tv
-				case k == 1 && pw.uniform && prune:
-					// One observation under a uniform ground metric: the
-					// optimal coupling keeps min(p, q) in place and moves
-					// the rest at cost gmax, so W1 = gmax·TV exactly. (Not
-					// in tensor mode: certify's greedy subsets break ties
-					// between probes on the solver's last bits, and their
-					// goldens pin those choices.)
-					w = pw.gmax * tv
-				case float64(k)*pw.gmax*tv <= negligible:
-					// Laws equal up to rounding: W1 ≤ k·max d_O·TV is far
-					// below partition.ZeroTol; use the bound rather than
-					// solve a degenerate problem on residual masses ~1e-17.
-					w = float64(k) * pw.gmax * tv
-				case prune && float64(k)*pw.gmax*tv <= cur:
-					w = cur
-				case prune && k > 1 && pw.cannotRaise(p, q, k, cur, lbv):
-					w = cur
-				case decide && float64(k)*pw.gmax*tv > pw.capped:
-					// The exact value matters only up to the threshold:
-					// a lower bound above it settles the pair.
-					if ownBounds { // else the family-wide bound did not settle it
-						if lb := pw.lowerBound(tv, pw.margOf(a, p, k), pw.margOf(b, q, k)); lb > pw.capped {
-							w = lb
-							break
-						}
-					}
-					if v, ok := pw.small(p, q, k); ok && !noSmallDecide {
-						w = v // prune holds: decide implies it
-						break
-					}
-					var err error
-					if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
-						return err
-					}
-				default:
-					if v, ok := pw.small(p, q, k); ok && prune {
-						w = v
-						break
-					}
-					var err error
-					if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
-						return err
-					}
-				}
-				if w > cur {
-					pw.record(m, t, idx, w)
-				}
-				idx++
+		var err error
+		if pw.pivoted != nil && pw.pivoted[t] {
+			err = pw.undecidedPairs(d)
+		} else {
+			err = pw.allPairs(d)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// depthPass is what the pair loop of one depth and probe reads.
+type depthPass struct {
+	t, L, k, kn   int
+	rt            []int     // the depth's representatives
+	data          []float64 // the probe's laws at depth t
+	m             partition.Matrix
+	decide, prune bool
+	lbt           []float64 // lower bounds over the family (runner.bounds), or nil
+	ownBounds     bool      // this probe's own lower bounds apply (margOf)
+	indexed       bool      // the law index applies: first, and sets words of probe sets
+	first         []int32   // the law index's first probe per representative, or nil
+	sets          int
+}
+
+// allPairs runs the pair loop over every pair of the depth.
+func (pw *pairWorker) allPairs(d *depthPass) error {
+	n := len(d.rt)
+	idx := 0
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if err := pw.pair(d, a, b, idx); err != nil {
+				return err
 			}
-			// Report the row's pairs and stop if the run was cancelled.
-			if pw.tick != nil {
-				if err := pw.tick(n - a - 1); err != nil {
+			idx++
+		}
+		// Report the row's pairs and stop if the run was cancelled.
+		if pw.tick != nil {
+			if err := pw.tick(n - a - 1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// undecidedPairs runs the pair loop over the pairs of the depth not yet
+// settled above the largest threshold (the last plane of the decisions
+// clear), a machine word of pairs at a time: after the pivot pass, the
+// only pairs that can be within a listed ε.
+func (pw *pairWorker) undecidedPairs(d *depthPass) error {
+	n := len(d.rt)
+	planes := pw.dec.Apart[d.t]
+	top := planes[len(planes)-1].Bits
+	for a := 0; a < n-1; a++ {
+		lo := d.m.Index(a, a+1)
+		hi := lo + n - a - 1
+		for pos := lo; pos < hi; {
+			off := pos & 63
+			span := min(64-off, hi-pos)
+			w := ^atomic.LoadUint64(&top[pos>>6]) >> off
+			if span < 64 {
+				w &= 1<<span - 1
+			}
+			for w != 0 {
+				z := bits.TrailingZeros64(w)
+				idx := pos + z
+				if err := pw.pair(d, a, a+1+idx-lo, idx); err != nil {
 					return err
 				}
+				w &= w - 1
+			}
+			pos += span
+		}
+		if pw.tick != nil {
+			if err := pw.tick(n - a - 1); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// pair settles pair idx = (a, b) of the depth for this probe: it raises
+// the pair's value (or decision) to this probe's distance when that can
+// change it.
+func (pw *pairWorker) pair(d *depthPass, a, b, idx int) error {
+	pw.visited++
+	first, m, t, k := d.first, d.m, d.t, d.k
+	if d.indexed && (d.sets > 0 && pw.scratch.metBefore(a, b, d.sets) || d.sets == 0 && first[a] == first[b] && int(first[a]) != pw.probe) {
+		// An earlier probe met these very two laws: it settles the pair
+		// with the same number.
+		return nil
+	}
+	pw.ub = -1 // treeUpper not computed for this pair yet
+	cur, settled := pw.known(m, t, idx)
+	if d.decide && settled {
+		return nil // settled above the largest ε by an earlier probe
+	}
+	lbv := 0.0 // a lower bound on the pair's d^Π over the family
+	if d.lbt != nil {
+		lbv = d.lbt[idx]
+		if d.decide && lbv > pw.capped {
+			pw.record(m, t, idx, max(cur, lbv))
+			return nil
+		}
+	}
+	L, prune, decide := d.L, d.prune, d.decide
+	p := d.data[d.rt[a]*L : (d.rt[a]+1)*L]
+	q := d.data[d.rt[b]*L : (d.rt[b]+1)*L]
+	tv := totalVariation(p, q)
+	var w float64
+	switch {
+	case tv == 0:
+		w = 0
+	case prune && float64(k)*pw.gmax*tv*(1+boundSlack) < lbv:
+		// This probe's W1 is below another probe's lower bound: it
+		// cannot be the maximum (the probe attaining the bound has an
+		// upper bound at least as large, and is solved). The slack
+		// absorbs rounding: the bound and the upper bound of the
+		// attaining probe may be equal.
+		w = cur
+	case pw.metric == TV:
+		w = tv
+	case k == 1 && pw.uniform && prune:
+		// One observation under a uniform ground metric: the optimal
+		// coupling keeps min(p, q) in place and moves the rest at cost
+		// gmax, so W1 = gmax·TV exactly. (Not in tensor mode: certify's
+		// greedy subsets break ties between probes on the solver's last
+		// bits, and their goldens pin those choices.)
+		w = pw.gmax * tv
+	case float64(k)*pw.gmax*tv <= negligible:
+		// Laws equal up to rounding: W1 ≤ k·max d_O·TV is far below
+		// partition.ZeroTol; use the bound rather than solve a
+		// degenerate problem on residual masses ~1e-17.
+		w = float64(k) * pw.gmax * tv
+	case prune && float64(k)*pw.gmax*tv <= cur:
+		w = cur
+	case prune && k > 1 && pw.cannotRaise(p, q, k, cur, lbv):
+		w = cur
+	case decide && float64(k)*pw.gmax*tv > pw.capped:
+		// The exact value matters only up to the threshold: a lower
+		// bound above it settles the pair.
+		if d.ownBounds { // else the family-wide bound did not settle it
+			if lb := pw.lowerBound(tv, pw.margOf(a, p, k), pw.margOf(b, q, k)); lb > pw.capped {
+				w = lb
+				break
+			}
+		}
+		if v, ok := pw.small(p, q, k); ok && !noSmallDecide {
+			w = v // prune holds: decide implies it
+			break
+		}
+		var err error
+		if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
+			return err
+		}
+	default:
+		if v, ok := pw.small(p, q, k); ok && prune {
+			w = v
+			break
+		}
+		var err error
+		if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
+			return err
+		}
+	}
+	if w > cur {
+		pw.record(m, t, idx, w)
 	}
 	return nil
 }

@@ -31,6 +31,14 @@ type runner struct {
 	// dec, when set (Options.Compact), receives the distances phase's
 	// decisions: the matrices it returns then have no storage.
 	dec *Decisions
+	// pivoted marks the depths the pivot pass decided in bulk (nil:
+	// none); pivotCandidates counts the pairs it left to the pair loop
+	// and visited the pairs the loop examined, over all probes.
+	pivoted         []bool
+	pivotCandidates int64
+	pivotBytes      int64 // the pivot pass's coordinates and largest float32 copy
+	pivotSweep      int64 // the largest float32 copy of one depth's sweep
+	visited         int64
 }
 
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
@@ -285,6 +293,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		pws[w].lb = r.lb
 		pws[w].dec = r.dec
 		pws[w].index = index
+		pws[w].pivoted = r.pivoted
 	}, func(w int, tick func(int) error) {
 		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
@@ -311,6 +320,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	for _, pw := range pws {
 		if pw != nil {
 			r.solves += pw.w1.solves
+			r.visited += pw.visited
 		}
 	}
 	if r.dec != nil {

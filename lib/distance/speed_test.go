@@ -102,8 +102,9 @@ func sameDecisions(t *testing.T, name string, got, want *Result, eps []float64) 
 
 // The exact W1 solve is the oracle of every shortcut of the distances
 // phase: on random models (many equal laws and tied distances) and
-// built-ins, in exact and decision mode, Compute with the shortcuts gives
-// the distances and partitions of Compute with each shortcut turned off.
+// built-ins, in exact and decision mode (compact: a bit per pair and ε),
+// Compute with the shortcuts gives the distances, partitions and decision
+// bits of Compute with each shortcut turned off.
 func TestShortcutsKeepDecisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 13))
 	type run struct {
@@ -129,6 +130,9 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		opt := Options{Workers: 1 + trial%3, Convention: law.Convention(trial / 2 % 2)}
 		if trial%3 == 0 || trial%4 == 1 {
 			opt.Eps = []float64{0, 0.1 * float64(trial%4), 0.5}
+			// Every other run with ε in decision mode, where the pivot
+			// pass applies.
+			opt.Compact = trial%2 == 0
 		}
 		if trial%6 == 5 {
 			opt.Metric = TV
@@ -150,6 +154,10 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 		}
 		runs = append(runs, run{fmt.Sprintf("%s m=%d T=%d", b.name, b.m, b.T), bm.Model, fam, b.T, Options{Ground: bm.Ground, Eps: b.eps}})
 	}
+	defer func(v int) { pivotMinClasses = v }(pivotMinClasses)
+	pivotMinClasses = 2 // the pivot pass on every depth of two classes or more
+	defer func(v int) { pivotMinClasses = v }(pivotMinClasses)
+	pivotMinClasses = 2 // the pivot pass on every depth of two classes or more
 	for _, r := range runs {
 		got, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 		if err != nil {
@@ -170,7 +178,7 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 			name string
 			flag *bool
 		}{{"repeats skipped", &noLawIndex}, {"probe sets", &noProbeSets}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop},
-			{"two-and-many closed form", &noTwoMany}, {"brackets", &noBrackets}} {
+			{"two-and-many closed form", &noTwoMany}, {"brackets", &noBrackets}, {"pivot pass", &noPivots}} {
 			*off.flag = true
 			want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 			*off.flag = false
@@ -180,6 +188,17 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 			sameDecisions(t, r.name+", "+off.name, got, want, r.opt.Eps)
 			if comp != nil {
 				samePartitions(t, r.name+", compact, "+off.name, comp, want, r.opt.Eps)
+				// The compact run without the shortcut (the pivot pass
+				// and the brackets apply there only): the same bits.
+				copt := r.opt
+				copt.Compact = true
+				*off.flag = true
+				wantC, err := Compute(context.Background(), r.m, r.fam, r.T, copt)
+				*off.flag = false
+				if err != nil {
+					t.Fatalf("%s: compact without %s: %v", r.name, off.name, err)
+				}
+				sameBits(t, r.name+", compact, "+off.name, comp.Decisions, wantC.Decisions)
 			}
 		}
 	}
