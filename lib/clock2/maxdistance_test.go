@@ -10,12 +10,15 @@ import (
 )
 
 // TestDecisionMaxDistance: in decision mode the reported maximum is the
-// same for every number of workers, never claimed exact, a lower bound
-// of the exact maximum, and MaxBracket holds the exact maximum. Decision
-// mode decides each pair only up to its ε-bracket and the value a pair keeps inside its bracket depends on the order in which the workers meet the tail problems (a shared memo): Tiger T = 3 and T = 4 runs differed in one entry from run to run. Before, a
-// maximum below the largest ε was returned as exact: Tiger (listening
-// accuracy 0.7, p = 0.2) at T = 4 with ε ∈ {0, 0.3, 5} gave 0.426 for an
-// exact 0.524 (GridWorld 3×3 at T = 3: 0.568 for 0.944).
+// same for every number of workers, never claimed exact, a lower bound of
+// the exact maximum, and MaxBracket holds the exact maximum. Decision mode
+// decides each pair only up to its ε-bracket and the value a pair keeps
+// inside its bracket depends on the order in which the workers meet the
+// tail problems (a shared memo): Tiger T = 3 and T = 4 runs differed in
+// one entry from run to run. Before, a maximum below the largest ε was
+// returned as exact: Tiger (listening accuracy 0.7, p = 0.2) at T = 4 with
+// ε ∈ {0, 0.3, 5} gave 0.426 for an exact 0.524 (GridWorld 3×3 at T = 3:
+// 0.568 for 0.944).
 func TestDecisionMaxDistance(t *testing.T) {
 	for _, c := range []struct {
 		spec string

@@ -10,11 +10,12 @@ import (
 )
 
 // TestDecisionMaxDistance: in decision mode the reported maximum is the
-// same for every number of workers, never claimed exact, a lower bound
-// of the exact maximum, and MaxBracket holds the exact maximum. Decision
-// mode decides each pair only up to its ε-bracket and the value a pair keeps inside its bracket is where the pruning stopped. Before, a
-// maximum below the largest ε was returned as exact: GridWorld 3×3 at T = 3
-// with ε ∈ {0, 0.3, 5} gave 0.733 for an exact 0.872.
+// same for every number of workers, never claimed exact, a lower bound of
+// the exact maximum, and MaxBracket holds the exact maximum. Decision mode
+// decides each pair only up to its ε-bracket and the value a pair keeps
+// inside its bracket is where the pruning stopped. Before, a maximum below
+// the largest ε was returned as exact: GridWorld 3×3 at T = 3 with ε ∈ {0,
+// 0.3, 5} gave 0.733 for an exact 0.872.
 func TestDecisionMaxDistance(t *testing.T) {
 	for _, c := range []struct {
 		spec string
