@@ -245,6 +245,13 @@ func screenshot(ctx context.Context, path string) error {
 	if err := waitFor(ctx, `(() => { const s = document.getElementById('site'); return s.scrollHeight <= s.clientHeight + 1; })()`); err != nil {
 		return err
 	}
+	return saveFullScreenshot(ctx, path)
+}
+
+// saveFullScreenshot writes a PNG of the whole page to path. (Quality
+// 100 makes chromedp capture a PNG; below 100 it is a JPEG, which the
+// file name would misstate.)
+func saveFullScreenshot(ctx context.Context, path string) error {
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		return err

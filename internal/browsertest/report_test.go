@@ -108,14 +108,8 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Quality 100 makes chromedp capture a PNG (below 100 it is a JPEG,
-	// which the file name would misstate).
-	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
 	shot := filepath.Join(out, "report-tiger.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
+	if err := saveFullScreenshot(bctx, shot); err != nil {
 		t.Fatal(err)
 	}
 	stopConsole()
@@ -200,12 +194,8 @@ func TestReportMitInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
 	shot := filepath.Join(out, "report-mit.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
+	if err := saveFullScreenshot(bctx, shot); err != nil {
 		t.Fatal(err)
 	}
 	cancelBrowser()

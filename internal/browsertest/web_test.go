@@ -359,12 +359,8 @@ func TestWebPage(t *testing.T) {
 	}
 
 	// Screenshot of the whole page.
-	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
 	shot := filepath.Join(out, "web.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
+	if err := saveFullScreenshot(bctx, shot); err != nil {
 		t.Fatal(err)
 	}
 	stopConsole()
