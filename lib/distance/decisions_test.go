@@ -77,17 +77,7 @@ func TestCompactMatchesMatrices(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var values []float64
-		for _, d := range exact.ClassD {
-			values = append(values, d.Data...)
-		}
-		eps := []float64{0}
-		for range 3 {
-			if len(values) > 0 {
-				v := values[rng.IntN(len(values))]
-				eps = append(eps, v, v-partition.ZeroTol/2, math.Max(0, v-2*partition.ZeroTol))
-			}
-		}
+		eps := epsNearDistances(rng, exact, 3)
 		rng.Shuffle(len(eps), func(i, j int) { eps[i], eps[j] = eps[j], eps[i] })
 		for _, bounds := range []bool{false, true} {
 			func() {
@@ -276,4 +266,22 @@ func TestDecisionMaxSameEveryRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// epsNearDistances returns 0 and, n times, a distance of exact's class
+// matrices drawn with rng, a value just inside the slack below it and one
+// just outside: listed ε where a decision could flip on rounding.
+func epsNearDistances(rng *rand.Rand, exact *Result, n int) []float64 {
+	var values []float64
+	for _, d := range exact.ClassD {
+		values = append(values, d.Data...)
+	}
+	eps := []float64{0}
+	for range n {
+		if len(values) > 0 {
+			v := values[rng.IntN(len(values))]
+			eps = append(eps, v, v-partition.ZeroTol/2, math.Max(0, v-2*partition.ZeroTol))
+		}
+	}
+	return eps
 }

@@ -122,17 +122,7 @@ func TestPivotsKeepDecisions(t *testing.T) {
 		}
 		// Listed ε among the distances, just inside and outside the
 		// slack of one, and 0.
-		var values []float64
-		for _, d := range exact.ClassD {
-			values = append(values, d.Data...)
-		}
-		eps := []float64{0}
-		for range 2 {
-			if len(values) > 0 {
-				v := values[rng.IntN(len(values))]
-				eps = append(eps, v, v-partition.ZeroTol/2, math.Max(0, v-2*partition.ZeroTol))
-			}
-		}
+		eps := epsNearDistances(rng, exact, 2)
 		name := fmt.Sprintf("trial %d (%s, %v, T=%d, %v, %v, %d workers, ε %v)", trial, m.Name, fam, T, opt.Metric, opt.Convention, opt.Workers, eps)
 		opt.Eps = eps
 		dense, err := Compute(context.Background(), m, fam, T, opt)
