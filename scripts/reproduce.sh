@@ -69,12 +69,12 @@ echo "== agreement with the paper"
 if [[ -f "$out/tables/agreement.csv" ]]; then
 	"$PYTHON" - "$out/tables/agreement.csv" <<'PY' || status=1
 import csv, sys
-cols = ["exact", "statistical", "pattern", "structural", "explained", "unexplained", "not_judged", "settings"]
+cols = ["exact", "statistical", "pattern", "structural", "explained", "unexplained", "not_judged", "settings", "formula"]
 rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
 if not rows or not {"table", *cols} <= set(rows[0]):
     sys.exit("agreement.csv needs the columns table," + ",".join(cols))
 w = max(len("table"), *(len(r["table"]) for r in rows))
-heads = ["exact", "stat.", "pattern", "structural", "explained", "unexplained", "not judged", "settings"]
+heads = ["exact", "stat.", "pattern", "structural", "explained", "unexplained", "not judged", "settings", "formula"]
 print("%-*s  %s" % (w, "table", "  ".join(heads)))
 total = dict.fromkeys(cols, 0)
 def line(name, r):
@@ -88,9 +88,10 @@ agree = total["exact"] + total["statistical"] + total["pattern"]
 judged = agree + total["explained"] + total["unexplained"]
 print("%d of %d judged rows agree with the paper (%d exactly, %d statistically, %d by pattern); "
       "%d differ with an explanation by the table's one reading, %d without (see the note column); "
-      "%d structural (fixed by the model's sizes), %d not judged, %d settings (inputs echoed back), not counted" % (
+      "%d structural (fixed by the model's sizes), %d formula checks (arithmetic on the paper's constants), "
+      "%d not judged, %d settings (inputs echoed back), not counted" % (
       agree, judged, total["exact"], total["statistical"], total["pattern"],
-      total["explained"], total["unexplained"], total["structural"], total["not_judged"], total["settings"]))
+      total["explained"], total["unexplained"], total["structural"], total["formula"], total["not_judged"], total["settings"]))
 PY
 else
 	echo "no out/tables/agreement.csv: nothing to summarize"

@@ -87,9 +87,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	rep.Phase("")
 	fmt.Fprintf(stdout, "%-28s %s\n", "all", summaryLine(total))
-	fmt.Fprintf(stdout, "%d tables in %s; %d of %d judged rows agree (%d exactly, %d statistically, %d by pattern), %d differ with a computed explanation, %d without; %d structural (fixed by the model's sizes), %d not judged, %d settings (not counted)\n",
+	fmt.Fprintf(stdout, "%d tables in %s; %d of %d judged rows agree (%d exactly, %d statistically, %d by pattern), %d differ with a computed explanation, %d without; %d structural (fixed by the model's sizes), %d formula checks (arithmetic on the paper's constants), %d not judged, %d settings (not counted)\n",
 		len(specs), wallTime(rep.Seconds()), total.Agreeing(), total.Judged(), total.Exact, total.Statistical, total.Pattern,
-		total.Explained, total.Unexplained, total.Structural, total.NotJudged, total.Settings)
+		total.Explained, total.Unexplained, total.Structural, total.Formula, total.NotJudged, total.Settings)
 	if len(readings) > 0 {
 		text := "The one reading each table declares (applied to every row; the only thing that explains a difference):\n\n" + strings.Join(readings, "\n\n") + "\n"
 		if err := os.WriteFile(filepath.Join(*out, "readings.txt"), []byte(text), 0o644); err != nil {
@@ -124,19 +124,19 @@ func wallTime(secs float64) string {
 
 // summaryColumns are the agreement.csv columns after "table": every row
 // of a table is counted in exactly one of them (repro.Counts).
-var summaryColumns = []string{"exact", "statistical", "pattern", "structural", "explained", "unexplained", "not_judged", "settings", "ours_only"}
+var summaryColumns = []string{"exact", "statistical", "pattern", "structural", "explained", "unexplained", "not_judged", "settings", "ours_only", "formula"}
 
 func summaryCells(c repro.Counts) []string {
 	return []string{itoa(c.Exact), itoa(c.Statistical), itoa(c.Pattern), itoa(c.Structural), itoa(c.Explained), itoa(c.Unexplained),
-		itoa(c.NotJudged), itoa(c.Settings), itoa(c.OursOnly)}
+		itoa(c.NotJudged), itoa(c.Settings), itoa(c.OursOnly), itoa(c.Formula)}
 }
 
 func summaryHeader() string {
-	return fmt.Sprintf("%5s %5s %7s %10s %9s %11s %10s %8s", "exact", "stat", "pattern", "structural", "explained", "unexplained", "not-judged", "settings")
+	return fmt.Sprintf("%5s %5s %7s %10s %9s %11s %10s %8s %7s", "exact", "stat", "pattern", "structural", "explained", "unexplained", "not-judged", "settings", "formula")
 }
 
 func summaryLine(c repro.Counts) string {
-	return fmt.Sprintf("%5d %5d %7d %10d %9d %11d %10d %8d", c.Exact, c.Statistical, c.Pattern, c.Structural, c.Explained, c.Unexplained, c.NotJudged, c.Settings)
+	return fmt.Sprintf("%5d %5d %7d %10d %9d %11d %10d %8d %7d", c.Exact, c.Statistical, c.Pattern, c.Structural, c.Explained, c.Unexplained, c.NotJudged, c.Settings, c.Formula)
 }
 
 // writeTableCSV writes t as DIR/NAME.csv and returns the path.

@@ -28,7 +28,7 @@ func TestReproduceSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "table,exact,statistical,pattern,structural,explained,unexplained,not_judged,settings,ours_only,seconds"
+	want := "table,exact,statistical,pattern,structural,explained,unexplained,not_judged,settings,ours_only,formula,seconds"
 	if got := strings.Join(rows[0], ","); got != want {
 		t.Fatalf("agreement.csv header %q, want %q", got, want)
 	}
@@ -42,7 +42,7 @@ func TestReproduceSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := 0
-	for _, c := range rows[1][1:10] {
+	for _, c := range rows[1][1:11] {
 		n, err := strconv.Atoi(c)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,10 @@ func TestReproduceSummary(t *testing.T) {
 	if rows[1][8] == "0" {
 		t.Errorf("planning-claims has settings rows (sample sizes, defaults), agreement.csv counts none: %v", rows[1])
 	}
-	for _, w := range []string{"not judged", "settings (not counted)", "computed explanation", "structural"} {
+	if rows[1][10] == "0" {
+		t.Errorf("planning-claims has formula checks (the paper's arithmetic on its constants), agreement.csv counts none: %v", rows[1])
+	}
+	for _, w := range []string{"not judged", "settings (not counted)", "computed explanation", "structural", "formula checks"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}

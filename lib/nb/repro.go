@@ -54,6 +54,8 @@ func Frame(t *repro.Table) dataframe.DataFrame {
 				marks[i] = "structural"
 			case repro.SettingRow:
 				marks[i] = "setting"
+			case repro.FormulaCheck:
+				marks[i] = "formula check"
 			default:
 				marks[i] = "–"
 			}
@@ -66,7 +68,7 @@ func Frame(t *repro.Table) dataframe.DataFrame {
 // ShowRepro displays a regenerated table beside the paper's printed values,
 // with per-row agreement and a summary ("7/9 judged rows agree with the
 // paper", then the statistical, pattern, explained, unexplained,
-// structural, not judged and settings counts where there are any;
+// structural, formula-check, not judged and settings counts where there are any;
 // repro.Counts), and below it the table's notes and what its one reading
 // (if any) did on every row. It compares the table first if that has not
 // been done.
@@ -86,6 +88,9 @@ func ShowRepro(t *repro.Table) error {
 	}
 	if c.Structural > 0 {
 		caption += fmt.Sprintf("; %d structural (fixed by the model's sizes, not counted)", c.Structural)
+	}
+	if c.Formula > 0 {
+		caption += fmt.Sprintf("; %d formula checks (arithmetic on the paper's constants, not counted)", c.Formula)
 	}
 	if c.NotJudged > 0 || c.Settings > 0 {
 		caption += fmt.Sprintf("; %d not judged, %d settings (not counted)", c.NotJudged, c.Settings)

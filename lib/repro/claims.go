@@ -26,6 +26,10 @@ type claim struct {
 	id      string
 	pattern bool // compared by shape only (reconstructed or sampled settings)
 	setting bool // an input echoed back (a sample size, a default): shown, never counted
+	// formula marks arithmetic on the paper's own constants (a bound at
+	// the paper's L_R, T and ε): checked, counted apart as a formula
+	// check, never as a reproduction (verdict.Formula).
+	formula bool
 	value   func(ctx context.Context, env *Env) (string, error)
 	// rebuild, when set, computes the paper's value a second way (another
 	// convention or setting) for this claim alone. It is shown as a
@@ -260,10 +264,10 @@ const sensorGridEps = 0.2
 // sensorGridJudge returns the judge of one sensor-grid row (§7 prose):
 // on our reconstruction of the sensor grid, the W1 distance of the two
 // adjacent observations stays below ε = 0.2 while their TV distance
-// exceeds it. Each row judges its own value: its side of ε, and the
-// printed approximate value within half a unit of its last digit (the two
-// rows once shared one verdict on both conditions and ignored the printed
-// numbers).
+// exceeds it. The reconstruction's accuracy (bench.DefaultSensorAccuracy)
+// is a free parameter chosen so that the example comes out, so the rows
+// are not judged (they were pattern agreements): the judge says which
+// side of ε each value falls and whether it is the printed one.
 func sensorGridJudge(id string) func(ctx context.Context, env *Env) verdict.Judgement {
 	return func(ctx context.Context, env *Env) verdict.Judgement {
 		w, err := pairDistance("sensor-grid", fsc.KindStationary, 1, 2, 1, "obs_2", "obs_3", distance.W1)(ctx, env)
@@ -294,14 +298,13 @@ func sensorGridJudge(id string) func(ctx context.Context, env *Env) verdict.Judg
 			places = p.Places()
 		}
 		near, how := verdict.Check(ours, printed, verdict.Approx, places)
-		pre := "pattern: on our reconstruction of the sensor grid (the paper does not define it fully)"
-		switch {
-		case !side:
-			return verdict.Differ(fmt.Sprintf("%s: the claim says %s %s ε = %g, but %s = %s (TV = %s)", pre, name, rel, sensorGridEps, name, ours, tv), "value")
-		case !near:
-			return verdict.Differ(fmt.Sprintf("%s, %s = %s %s ε = %g as claimed, but is not the printed ≈%s (%s)", pre, name, ours, rel, sensorGridEps, printed, how), "value")
-		}
-		return verdict.ByPattern(fmt.Sprintf("%s, %s = %s %s ε = %g and is the printed ≈%s (%s)", pre, name, ours, rel, sensorGridEps, printed, how))
+		holds := map[bool]string{true: "as claimed", false: "against the claim"}[side]
+		is := map[bool]string{true: "is", false: "is not"}[near]
+		// The accuracy is a free parameter of our reconstruction, set so
+		// that the example's numbers come out: nothing independent is
+		// compared, so the row is not judged; what we computed is said.
+		return verdict.NotJudgedBecause(fmt.Sprintf("the sensor grid's accuracy (%g) is a free parameter of our reconstruction (the paper does not define it), so its value is not evidence; with it, %s = %s %s ε = %g %s and %s the printed ≈%s (%s)",
+			bench.DefaultSensorAccuracy, name, ours, rel, sensorGridEps, holds, is, printed, how))
 	}
 }
 
@@ -329,8 +332,11 @@ func addClaims(ctx context.Context, env *Env, t *Table, all map[string]datasets.
 			}
 			patterns[i] = judge
 		}
-		if c.setting {
+		switch {
+		case c.setting:
 			t.SetKind(i, "value", Setting)
+		case c.formula:
+			t.SetKind(i, "value", Formula)
 		}
 		if c.rebuild != nil {
 			rv, how, err := c.rebuild(ctx, env)

@@ -17,6 +17,19 @@ import (
 // of the computation. A literal ("0.000", 3, f3(0)) would be a printed
 // number typed in as its own explanation.
 func TestReadingsCompute(t *testing.T) {
+	fset, parsed := builderFiles(t)
+	problems, readings := literalReadings(fset, parsed)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if readings < 8 {
+		t.Errorf("found %d readings in the builders, want at least 8 (the check does not see them)", readings)
+	}
+}
+
+// builderFiles parses the package's non-test files.
+func builderFiles(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -37,13 +50,35 @@ func TestReadingsCompute(t *testing.T) {
 		}
 		parsed = append(parsed, af)
 	}
-	problems, readings := literalReadings(fset, parsed)
-	for _, p := range problems {
-		t.Error(p)
+	return fset, parsed
+}
+
+// constNames returns the names that are not variables in files: the
+// predeclared constants, the imported packages and the declared
+// constants.
+func constNames(files []*ast.File) map[string]bool {
+	consts := map[string]bool{"true": true, "false": true, "nil": true, "iota": true, "_": true}
+	for _, f := range files {
+		for _, imp := range f.Imports {
+			name := strings.Trim(imp.Path.Value, `"`)
+			name = name[strings.LastIndex(name, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			consts[name] = true
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
+				for _, s := range d.Specs {
+					for _, id := range s.(*ast.ValueSpec).Names {
+						consts[id.Name] = true
+					}
+				}
+			}
+			return true
+		})
 	}
-	if readings < 8 {
-		t.Errorf("found %d readings in the builders, want at least 8 (the check does not see them)", readings)
-	}
+	return consts
 }
 
 // TestLiteralReadingsCaught checks the check: readings whose values are
@@ -81,27 +116,7 @@ func TestLiteralReadingsCaught(t *testing.T) {
 // literalReadings returns the readings of files whose values are not
 // computed, and the number of readings found.
 func literalReadings(fset *token.FileSet, files []*ast.File) (problems []string, readings int) {
-	consts := map[string]bool{"true": true, "false": true, "nil": true, "iota": true, "_": true}
-	for _, f := range files {
-		for _, imp := range f.Imports {
-			name := strings.Trim(imp.Path.Value, `"`)
-			name = name[strings.LastIndex(name, "/")+1:]
-			if imp.Name != nil {
-				name = imp.Name.Name
-			}
-			consts[name] = true
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
-				for _, s := range d.Specs {
-					for _, id := range s.(*ast.ValueSpec).Names {
-						consts[id.Name] = true
-					}
-				}
-			}
-			return true
-		})
-	}
+	consts := constNames(files)
 	for _, f := range files {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)

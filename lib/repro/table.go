@@ -25,6 +25,7 @@ const (
 	Info    = verdict.Info
 	Timing  = verdict.Timing
 	Setting = verdict.Setting
+	Formula = verdict.Formula
 )
 
 // Column is a named column of a table.
@@ -49,6 +50,9 @@ const (
 	NotJudged   = verdict.NotJudged
 	SettingRow  = verdict.SettingRow
 	OursOnly    = verdict.OursOnly
+	// FormulaCheck rows check the paper's arithmetic on its own
+	// constants; they are counted apart from reproductions.
+	FormulaCheck = verdict.FormulaCheck
 )
 
 // How the notes of explained and not-judged rows begin. They are text for

@@ -52,6 +52,41 @@ func TestOneReadingPerTable(t *testing.T) {
 	}
 }
 
+// TestHonestKinds pins the rows that agreed by construction (issue 23)
+// and the kind each has now: a setting for an echoed input, a formula
+// check for arithmetic on the paper's constants, a difference explained
+// by the table's declared reading, an unexplained difference where the
+// only account could not fail, and not judged where nothing is compared.
+func TestHonestKinds(t *testing.T) {
+	env := &Env{}
+	for _, c := range []struct {
+		table, key string
+		want       Status
+		says       string
+	}{
+		{"tractability", "tract_certified_gw_to", SettingRow, "setting"},
+		{"tractability", "tract_certified_tiger_to", SettingRow, "setting"},
+		{"planning-claims", "horizon_gap_canonical_T2", FormulaCheck, "formula check"},
+		{"planning-claims", "horizon_gap_canonical_T10", FormulaCheck, "formula check"},
+		{"planning-claims", "speedup_hallway_bound", FormulaCheck, "formula check"},
+		{"planning-claims", "sanity_max_w1_max", NotJudged, "the number is not compared"},
+		{"value-bounds", "A|0.5", Explained, "G = 1[o_1 = o_2 = first observation]"},
+		{"layered-checks", "layered_checks_cases", Differs, "cannot fail"},
+		{"worked-examples", "sensor_grid_w1_approx", NotJudged, "free parameter"},
+		{"worked-examples", "sensor_grid_tv_approx", NotJudged, "free parameter"},
+	} {
+		tab := buildTable(t, env, c.table)
+		i := tab.Row(c.key)
+		if i < 0 {
+			t.Errorf("%s: no row %q", c.table, c.key)
+			continue
+		}
+		if tab.Status[i] != c.want || !strings.Contains(tab.Note[i], c.says) {
+			t.Errorf("%s row %q: %s, %q; want %s saying %q", c.table, c.key, tab.Status[i], tab.Note[i], c.want, c.says)
+		}
+	}
+}
+
 // TestReadingNotes: every table with an explained row has one reading,
 // which says what it did on every row.
 func TestReadingNotes(t *testing.T) {

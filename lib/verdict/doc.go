@@ -11,7 +11,9 @@
 //     checker (scripts/nbcheck.py) reads, so that Go and Python cannot
 //     disagree.
 //   - The kinds of column (Kind) and the qualifiers of printed cells
-//     (Qualifier: ≈, <, ∗), with the tolerance each implies (Check).
+//     (Qualifier: ≈, <, ∗), with the tolerance each implies (Check). A
+//     Formula cell is arithmetic on the paper's own constants: checked,
+//     and its row counted apart as a formula check, never as agreement.
 //   - The row statuses (Status) as a type, the verdict of a judge
 //     (Judgement, with a typed Outcome rather than a prefix of its note),
 //     and the summary of a table (Counts).

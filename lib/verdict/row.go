@@ -43,9 +43,11 @@ const (
 )
 
 // Decide gives a row its status. Every printed cell is judged by its kind:
-// Exact cells by Check, Pattern cells by the row's Judge, Setting and
-// Timing cells are shown and never judged. A row agrees only if every
-// judged cell does.
+// Exact and Formula cells by Check, Pattern cells by the row's Judge,
+// Setting and Timing cells are shown and never judged. A row agrees only
+// if every judged cell does; a row whose only checked cells are Formula
+// cells, all equal to the printed values, is a FormulaCheck (a failing
+// formula makes the row differ).
 //
 // A differing row is explained only by the table's reading, and only if
 // the reading accounts for every differing cell: each differing exact
@@ -55,7 +57,7 @@ const (
 // unexplained.
 func Decide(r Row) Decision {
 	var d Decision
-	var nExact, nPattern, nSetting, nTiming int
+	var nExact, nPattern, nSetting, nTiming, nFormula int
 	var diffs, remarks []string
 	differing := map[string]bool{}
 	for _, c := range r.Cells {
@@ -64,15 +66,21 @@ func Decide(r Row) Decision {
 			continue // nothing printed to compare with
 		}
 		switch c.Kind {
-		case Exact:
-			nExact++
+		case Exact, Formula:
+			label := c.Column
+			if c.Kind == Formula {
+				nFormula++
+				label += " (formula check)"
+			} else {
+				nExact++
+			}
 			ok, how := Check(c.Ours, p, c.Qualifier, c.Places)
 			if how != "" {
 				remarks = append(remarks, c.Column+" "+how)
 			}
 			if !ok {
 				differing[c.Column] = true
-				diffs = append(diffs, fmt.Sprintf("%s: ours %s, paper %s", c.Column, c.Ours, p))
+				diffs = append(diffs, fmt.Sprintf("%s: ours %s, paper %s", label, c.Ours, p))
 			}
 		case Pattern:
 			nPattern++
@@ -129,6 +137,9 @@ func Decide(r Row) Decision {
 	case nExact > 0:
 		d.Status = Agree
 		d.Note = join("", remarks)
+	case nFormula > 0:
+		d.Status = FormulaCheck
+		d.Note = join("formula check: arithmetic on the paper's own constants, not a reproduction", remarks)
 	case nSetting > 0:
 		d.Status = SettingRow
 		d.Note = join("setting: an input of the computation, not a result", remarks)

@@ -101,6 +101,11 @@ func TestDecideKinds(t *testing.T) {
 		{"nothing printed", cells("a", "1", ""), NotJudged},
 		{"star", []Cell{{Column: "a", Kind: Exact, Ours: "1", Printed: "5", Qualifier: Star}}, NotJudged},
 		{"approx", []Cell{{Column: "a", Kind: Exact, Ours: "0.004", Printed: "0", Qualifier: Approx, Places: 2}}, Agree},
+		{"formula holds", []Cell{{Column: "b", Kind: Formula, Ours: "17", Printed: "17"}}, FormulaCheck},
+		{"formula fails", []Cell{{Column: "b", Kind: Formula, Ours: "58", Printed: "5.8"}}, Differs},
+		{"formula beside a setting", []Cell{{Column: "b", Kind: Formula, Ours: "1.0", Printed: "1.0"}, {Column: "n", Kind: Setting, Ours: "9", Printed: "9"}}, FormulaCheck},
+		{"formula beside an exact cell", append(cells("a", "0.49", "0.49"), Cell{Column: "b", Kind: Formula, Ours: "1.0", Printed: "1.0"}), Agree},
+		{"formula fails beside an exact cell", append(cells("a", "0.49", "0.49"), Cell{Column: "b", Kind: Formula, Ours: "2.0", Printed: "1.0"}), Differs},
 	} {
 		if d := Decide(Row{Cells: tc.cells}); d.Status != tc.want {
 			t.Errorf("%s: %q (%s), want %q", tc.name, d.Status, d.Note, tc.want)
@@ -109,18 +114,18 @@ func TestDecideKinds(t *testing.T) {
 }
 
 func TestCounts(t *testing.T) {
-	c := Count([]Status{Agree, Statistical, Patterns, Structural, Explained, Differs, NotJudged, SettingRow, OursOnly, Agree})
-	want := Counts{Exact: 2, Statistical: 1, Pattern: 1, Structural: 1, Explained: 1, Unexplained: 1, NotJudged: 1, Settings: 1, OursOnly: 1}
+	c := Count([]Status{Agree, Statistical, Patterns, Structural, Explained, Differs, NotJudged, SettingRow, OursOnly, FormulaCheck, Agree})
+	want := Counts{Exact: 2, Statistical: 1, Pattern: 1, Structural: 1, Explained: 1, Unexplained: 1, NotJudged: 1, Settings: 1, OursOnly: 1, Formula: 1}
 	if c != want {
 		t.Errorf("Count = %+v, want %+v", c, want)
 	}
 	if c.Agreeing() != 4 || c.Judged() != 6 {
-		t.Errorf("agreeing %d, judged %d; want 4, 6 (structural rows are neither)", c.Agreeing(), c.Judged())
+		t.Errorf("agreeing %d, judged %d; want 4, 6 (structural and formula-check rows are neither)", c.Agreeing(), c.Judged())
 	}
-	if c.Add(c) != (Counts{4, 2, 2, 2, 2, 2, 2, 2, 2}) {
+	if c.Add(c) != (Counts{Exact: 4, Statistical: 2, Pattern: 2, Structural: 2, Explained: 2, Unexplained: 2, NotJudged: 2, Settings: 2, OursOnly: 2, Formula: 2}) {
 		t.Errorf("Add: %+v", c.Add(c))
 	}
-	for _, s := range []Status{Structural, Explained, NotJudged, SettingRow} {
+	for _, s := range []Status{Structural, Explained, NotJudged, SettingRow, FormulaCheck} {
 		if s.Agreeing() {
 			t.Errorf("%q agrees", s)
 		}

@@ -24,6 +24,12 @@ const (
 	// size, a sample size, a controller count we chose): shown beside the
 	// printed value, never counted as agreement.
 	Setting
+	// Formula columns are arithmetic on the paper's own constants (a
+	// bound L_R·T·ε at the paper's L_R, T and ε): checked like Exact
+	// cells, but a row whose only checked cells are formulas is a formula
+	// check, counted apart from reproductions. Nothing of our computation
+	// enters such a cell, so its agreement reproduces nothing.
+	Formula
 )
 
 // Status is the verdict on a compared row. Every compared row gets
@@ -56,6 +62,10 @@ const (
 	// SettingRow: the row's only printed values are settings (inputs
 	// echoed back): shown, never counted.
 	SettingRow Status = "setting"
+	// FormulaCheck: the row's only checked values are formulas on the
+	// paper's own constants and each equals the printed value: the
+	// paper's arithmetic is checked, nothing is reproduced; counted apart.
+	FormulaCheck Status = "formula check"
 	// OursOnly: the paper prints no counterpart.
 	OursOnly Status = "ours only"
 )
@@ -76,6 +86,7 @@ type Counts struct {
 	NotJudged   int // NotJudged
 	Settings    int // SettingRow
 	OursOnly    int // OursOnly
+	Formula     int // FormulaCheck
 }
 
 // Count returns the counts of statuses.
@@ -107,6 +118,8 @@ func (c *Counts) add(s Status) {
 		c.Settings++
 	case OursOnly:
 		c.OursOnly++
+	case FormulaCheck:
+		c.Formula++
 	}
 }
 
@@ -115,12 +128,14 @@ func (c *Counts) add(s Status) {
 func (c Counts) Agreeing() int { return c.Exact + c.Statistical + c.Pattern }
 
 // Judged returns the rows with a verdict on the paper (agreeing or
-// differing); structural, not-judged and setting rows are not among them.
+// differing); structural, formula-check, not-judged and setting rows are
+// not among them.
 func (c Counts) Judged() int { return c.Agreeing() + c.Explained + c.Unexplained }
 
 // Add returns the field-wise sum of c and d.
 func (c Counts) Add(d Counts) Counts {
-	return Counts{c.Exact + d.Exact, c.Statistical + d.Statistical, c.Pattern + d.Pattern, c.Structural + d.Structural,
-		c.Explained + d.Explained, c.Unexplained + d.Unexplained, c.NotJudged + d.NotJudged, c.Settings + d.Settings,
-		c.OursOnly + d.OursOnly}
+	return Counts{Exact: c.Exact + d.Exact, Statistical: c.Statistical + d.Statistical, Pattern: c.Pattern + d.Pattern,
+		Structural: c.Structural + d.Structural, Explained: c.Explained + d.Explained, Unexplained: c.Unexplained + d.Unexplained,
+		NotJudged: c.NotJudged + d.NotJudged, Settings: c.Settings + d.Settings, OursOnly: c.OursOnly + d.OursOnly,
+		Formula: c.Formula + d.Formula}
 }
