@@ -302,16 +302,16 @@ func certificateClaims(ctx context.Context, env *Env) (*Table, error) {
 	// Upper bounds are judged as bounds: ours must not exceed the printed value.
 	t.PatternRow = func(i int) bool { return bounds[i] }
 	t.PatternOK = func(i int) verdict.Judgement {
-		id := t.Rows[i][0]
-		ours, err1 := strconv.ParseFloat(t.Rows[i][2], 64)
+		id, v := t.at(i, "id"), t.at(i, "value")
+		ours, err1 := strconv.ParseFloat(v, 64)
 		printed, err2 := strconv.ParseFloat(all[id].Value, 64)
 		if err1 != nil || err2 != nil || math.IsNaN(ours) {
 			return verdict.NotJudgedBecause("not a number")
 		}
 		if ours <= printed {
-			return verdict.ByPattern(fmt.Sprintf("upper bound: ours %s ≤ printed %s", t.Rows[i][2], all[id].Value))
+			return verdict.ByPattern(fmt.Sprintf("upper bound: ours %s ≤ printed %s", v, all[id].Value))
 		}
-		return verdict.Differ(fmt.Sprintf("upper bound violated: ours %s > printed %s", t.Rows[i][2], all[id].Value), t.Columns[2].Name)
+		return verdict.Differ(fmt.Sprintf("upper bound violated: ours %s > printed %s", v, all[id].Value), "value")
 	}
 	note, err := certNote(ctx, env)
 	if err != nil {

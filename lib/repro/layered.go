@@ -274,47 +274,66 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 	if env == nil {
 		env = &Env{}
 	}
-	var out []LayeredCase
-	// 1. Single-layer reduction: Γ_2 ≤ L_1 Γ_1 + ε_1 with W_1 = id.
-	{
-		const T, eps, acc1, acc2, b0 = 4, 0.5, 0.85, 0.90, 0.5
-		m1, err := bench.Tiger(acc1, b0)
-		if err != nil {
-			return nil, err
-		}
-		mt, err := bench.Tiger(acc2, b0)
-		if err != nil {
-			return nil, err
-		}
-		fam, err := fsc.NewStationary(3, 2, layeredProbeM, fsc.Options{})
-		if err != nil {
-			return nil, err
-		}
-		r, err := distance.Compute(ctx, mt.Model, fam, T, distance.Options{Ground: mt.Ground, Workers: env.workers()})
-		if err != nil {
-			return nil, err
-		}
-		q, _, _, err := quotientModel(mt.Model, T, r.Partition(eps), mt)
-		if err != nil {
-			return nil, err
-		}
-		g1, err := wrap.Distance(ctx, wrap.Fixed(m1.Model), wrap.Fixed(mt.Model), fam, T, m1.Ground)
-		if err != nil {
-			return nil, err
-		}
-		e1, err := wrap.Distance(ctx, wrap.Fixed(mt.Model), q, fam, T, m1.Ground)
-		if err != nil {
-			return nil, err
-		}
-		g2, err := wrap.Distance(ctx, wrap.Fixed(m1.Model), q, fam, T, m1.Ground)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, LayeredCase{ID: "lc1", Kind: "single-layer reduction",
-			Setting: fmt.Sprintf("Tiger T = %d: M = Tiger(%s), M̃₁ = Tiger(%s), M̃₂ = its ε-quotient (ε = %s), W = id: Γ₂ ≤ Γ₁ + ε₁", T, plF2(acc1), plF2(acc2), fg(eps)),
-			LHS:     g2.Distance, RHS: g1.Distance + e1.Distance})
+	single, err := layeredSingle(ctx, env)
+	if err != nil {
+		return nil, err
 	}
-	// 2–5. Wrapper contraction D(W(M), W(N)) ≤ L_C D(M, N), N an ε-quotient.
+	wrappers, err := layeredWrappers(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	long, err := layeredLong(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]LayeredCase{single}, wrappers...), long...), nil
+}
+
+// layeredSingle is case 1, the single-layer reduction: Γ_2 ≤ L_1 Γ_1 + ε_1
+// with W_1 = id.
+func layeredSingle(ctx context.Context, env *Env) (LayeredCase, error) {
+	const T, eps, acc1, acc2, b0 = 4, 0.5, 0.85, 0.90, 0.5
+	m1, err := bench.Tiger(acc1, b0)
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	mt, err := bench.Tiger(acc2, b0)
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	fam, err := fsc.NewStationary(3, 2, layeredProbeM, fsc.Options{})
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	r, err := distance.Compute(ctx, mt.Model, fam, T, distance.Options{Ground: mt.Ground, Workers: env.workers()})
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	q, _, _, err := quotientModel(mt.Model, T, r.Partition(eps), mt)
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	g1, err := wrap.Distance(ctx, wrap.Fixed(m1.Model), wrap.Fixed(mt.Model), fam, T, m1.Ground)
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	e1, err := wrap.Distance(ctx, wrap.Fixed(mt.Model), q, fam, T, m1.Ground)
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	g2, err := wrap.Distance(ctx, wrap.Fixed(m1.Model), q, fam, T, m1.Ground)
+	if err != nil {
+		return LayeredCase{}, err
+	}
+	return LayeredCase{ID: "lc1", Kind: "single-layer reduction",
+		Setting: fmt.Sprintf("Tiger T = %d: M = Tiger(%s), M̃₁ = Tiger(%s), M̃₂ = its ε-quotient (ε = %s), W = id: Γ₂ ≤ Γ₁ + ε₁", T, plF2(acc1), plF2(acc2), fg(eps)),
+		LHS:     g2.Distance, RHS: g1.Distance + e1.Distance}, nil
+}
+
+// layeredWrappers are cases 2–5, wrapper contraction:
+// D(W(M), W(N)) ≤ L_C D(M, N), N an ε-quotient.
+func layeredWrappers(ctx context.Context, env *Env) ([]LayeredCase, error) {
+	var out []LayeredCase
 	merge, err := gridMerge()
 	if err != nil {
 		return nil, err
@@ -355,10 +374,15 @@ func LayeredChecks(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		}
 		out = append(out, LayeredCase{ID: c.id, Kind: c.kind, Setting: desc + ": D(W(M), W(N)) ≤ L_C·D(M, N)", LHS: lhs, RHS: rhs})
 	}
-	// 6–8. Long horizon: Γ = D_T(M, Q̃) ≤ Σ_k ε_k for the layered
-	// decomposition. D_T(R, Q̃) against the segmented reference R is
-	// reported beside it: W1 adds over independent segments, so it equals
-	// Σ_k ε_k whenever one probe attains every ε_k, and cannot fail.
+	return out, nil
+}
+
+// layeredLong are cases 6–8, the long horizon: Γ = D_T(M, Q̃) ≤ Σ_k ε_k for the layered
+// decomposition. D_T(R, Q̃) against the segmented reference R is
+// reported beside it: W1 adds over independent segments, so it equals
+// Σ_k ε_k whenever one probe attains every ε_k, and cannot fail.
+func layeredLong(ctx context.Context, env *Env) ([]LayeredCase, error) {
+	var out []LayeredCase
 	tiger, err := bench.Lookup("tiger")
 	if err != nil {
 		return nil, err
@@ -508,100 +532,24 @@ func tractability(ctx context.Context, env *Env) (*Table, error) {
 	t := &Table{Name: "tractability", Paper: "inline-claims", Label: "tab:tractability",
 		Title:   "Scalability: each complexity dimension, the technique, and our own measured numbers",
 		Columns: []Column{{"id", Key}, {"dimension", Info}, {"technique", Info}, {"quantity", Info}, {"value", Exact}, {"measured", Info}, {"runtime_s", Timing}}}
-	secs := ""
-	add := func(id, dim, tech, q, v, meas string) {
-		t.Rows = append(t.Rows, []string{id, dim, tech, q, v, meas, secs})
-		secs = ""
-		if tractabilitySettings[id] {
-			t.SetKind(len(t.Rows)-1, "value", Setting)
-		}
-	}
-	// States: exact computation (no sampling) at the paper's sampled sizes.
-	var trees []string // history-tree sizes of those models
-	for _, c := range []struct {
-		id, model string
-		n         int
-	}{{"tract_states_sampling", "netmon:12", 4096}, {"tract_states_sampling_medium", "gridworld:10", 100}} {
-		start := time.Now()
-		r, b, err := distances(ctx, env, c.model, fsc.KindStationary, 1, 2, false)
-		if err != nil {
-			return nil, err
-		}
-		secs = f3(time.Since(start).Seconds())
-		trees = append(trees, itoa(r.Tree.Len()))
-		add(c.id, "States |S|", "exact laws (the paper: sampling)", "|S| of "+b.Name, itoa(b.Model.NumStates()),
-			fmt.Sprintf("m = 1, T = 2 exact: %d classes at ε = 0, %d at ε = 0.3", r.Partition(0).Total(), r.Partition(0.3).Total()))
-	}
-	// FSCs: certified greedy subsets (tab:partition-agreement), m = 2 family sizes, the calibrated subset.
-	pa, err := partitionAgreement(ctx, env)
+	tr := &tractRows{t: t}
+	trees, err := tractStates(ctx, env, tr)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []struct{ bench, from, to, model string }{
-		{"GridWorld 3x3", "tract_certified_gw_from", "tract_certified_gw_to", "gridworld:3"},
-		{"Tiger", "tract_certified_tiger_from", "tract_certified_tiger_to", "tiger"}} {
-		b, err := bench.Lookup(c.model)
-		if err != nil {
-			return nil, err
-		}
-		size, err := fsc.Size(fsc.KindStationary, b.Model.NumActions(), b.Model.NumObservations(), 2, 0)
-		if err != nil {
-			return nil, err
-		}
-		add(c.from, "FSCs |F|", "greedy FSC subsets, a-posteriori δ_S", c.bench+" m ≤ 2 family", size.String(), "")
-		k, measured := certifiedBudget(pa, c.bench)
-		add(c.to, "FSCs |F|", "greedy FSC subsets, a-posteriori δ_S", c.bench+" subset size k (the largest budget of our grid: a setting)", itoa(k), measured)
-	}
-	rs, err := fsc.Size(fsc.KindStationary, 9, 3, 2, 0)
-	if err != nil {
+	if err := tractFSCs(ctx, env, tr); err != nil {
 		return nil, err
 	}
-	add("tract_rocksample_m2_fscs", "FSCs |F|", "enumeration", "RockSample(4,4) m ≤ 2 family", rs.String(), "")
-	ph, err := principalHorizon(ctx, env)
-	if err != nil {
+	if err := tractHistories(ctx, tr); err != nil {
 		return nil, err
 	}
-	for _, row := range ph.Rows {
-		if row[0] == itoa(tractSubsetT) {
-			secs = row[3]
-			add("tract_empirical_subset", "FSCs |F|", "calibrated subset (no δ_S)", "subset of the 147 Tiger m ≤ 2 FSCs", row[2],
-				fmt.Sprintf("T = 8: %s classes, ARI %s vs the full family", row[4], row[5]))
-		}
-	}
-	// Histories: direct and layered horizons.
-	b, err := bench.Lookup("tiger")
-	if err != nil {
-		return nil, err
-	}
-	fam, err := fsc.NewStationary(3, 2, 1, fsc.Options{})
-	if err != nil {
-		return nil, err
-	}
-	Tmax := 0
-	for _, c := range HierarchicalCases {
-		Tmax = max(Tmax, c[0])
-	}
-	start := time.Now()
-	if _, err := distance.Compute(ctx, b.Model, fam, Tmax, distance.Options{Ground: b.Ground, Workers: 1}); err != nil {
-		return nil, err
-	}
-	secs = f3(time.Since(start).Seconds())
-	add("tract_direct_T", "Histories |O|^T", "direct", "largest direct horizon (Tiger, m = 1)", itoa(Tmax),
-		fmt.Sprintf("%d histories, one core", wrap.HistoriesDirect(b.Model.NumObservations(), Tmax)))
-	l, err := wrap.Layer(ctx, b.Model, fam, 20, 4, 0.5, wrap.LayerOptions{Ground: b.Ground, Workers: 1})
-	if err != nil {
-		return nil, err
-	}
-	secs = f3(l.Seconds)
-	add("tract_layered_T", "Histories |O|^T", "layered horizon decomposition", "largest layered horizon (Tiger, τ = 4)", itoa(l.T),
-		fmt.Sprintf("%d segments, %d histories (direct: %d), %d classes, Σ ε_k = %.4f, one core", len(l.Segments), l.Histories, wrap.HistoriesDirect(b.Model.NumObservations(), l.T), l.Classes(), l.Bound))
 	// Observations: the GridWorld merge.
 	w, err := gridMerge()
 	if err != nil {
 		return nil, err
 	}
-	add("tract_obs_from", "Observations |O|", "δ_O-coarsening (δ_O = 0.5)", "GridWorld observations before", itoa(w.Inputs()), "")
-	add("tract_obs_to", "Observations |O|", "δ_O-coarsening (δ_O = 0.5)", "after", itoa(w.Outputs()),
+	tr.add("tract_obs_from", "Observations |O|", "δ_O-coarsening (δ_O = 0.5)", "GridWorld observations before", itoa(w.Inputs()), "")
+	tr.add("tract_obs_to", "Observations |O|", "δ_O-coarsening (δ_O = 0.5)", "after", itoa(w.Outputs()),
 		fmt.Sprintf("histories at T = 2: %d → %d", wrap.HistoriesDirect(w.Inputs(), 2), wrap.HistoriesDirect(w.Outputs(), 2)))
 	var sizes []string
 	for _, id := range []string{"tract_states_sampling", "tract_states_sampling_medium"} {
@@ -616,4 +564,113 @@ func tractability(ctx context.Context, env *Env) (*Table, error) {
 		fmt.Sprintf("The paper reaches |S| = %s by sampling; exact laws are cheap there (Kronecker transitions, history trees of %s nodes), so we report exact numbers.", strings.Join(sizes, " and "), strings.Join(trees, " and ")),
 		fmt.Sprintf("runtime_s (pattern) is our wall-clock time; for the calibrated subset it is the T = %d row of principal-horizon.", tractSubsetT))
 	return t, nil
+}
+
+// tractRows appends the rows of tab:tractability: secs is the timing of
+// the next row ("" for none), and the inputs we chose are settings.
+type tractRows struct {
+	t    *Table
+	secs string
+}
+
+func (tr *tractRows) add(id, dim, tech, q, v, meas string) {
+	tr.t.Rows = append(tr.t.Rows, []string{id, dim, tech, q, v, meas, tr.secs})
+	tr.secs = ""
+	if tractabilitySettings[id] {
+		tr.t.SetKind(len(tr.t.Rows)-1, "value", Setting)
+	}
+}
+
+// tractStates adds the rows on |S|: exact computation (no sampling) at
+// the paper's sampled sizes; it returns the history-tree sizes.
+func tractStates(ctx context.Context, env *Env, tr *tractRows) ([]string, error) {
+	var trees []string // history-tree sizes of those models
+	for _, c := range []struct {
+		id, model string
+		n         int
+	}{{"tract_states_sampling", "netmon:12", 4096}, {"tract_states_sampling_medium", "gridworld:10", 100}} {
+		start := time.Now()
+		r, b, err := distances(ctx, env, c.model, fsc.KindStationary, 1, 2, false)
+		if err != nil {
+			return nil, err
+		}
+		tr.secs = f3(time.Since(start).Seconds())
+		trees = append(trees, itoa(r.Tree.Len()))
+		tr.add(c.id, "States |S|", "exact laws (the paper: sampling)", "|S| of "+b.Name, itoa(b.Model.NumStates()),
+			fmt.Sprintf("m = 1, T = 2 exact: %d classes at ε = 0, %d at ε = 0.3", r.Partition(0).Total(), r.Partition(0.3).Total()))
+	}
+	return trees, nil
+}
+
+// tractFSCs adds the rows on |F|: certified greedy subsets
+// (tab:partition-agreement), m = 2 family sizes, the calibrated subset.
+func tractFSCs(ctx context.Context, env *Env, tr *tractRows) error {
+	pa, err := partitionAgreement(ctx, env)
+	if err != nil {
+		return err
+	}
+	for _, c := range []struct{ bench, from, to, model string }{
+		{"GridWorld 3x3", "tract_certified_gw_from", "tract_certified_gw_to", "gridworld:3"},
+		{"Tiger", "tract_certified_tiger_from", "tract_certified_tiger_to", "tiger"}} {
+		b, err := bench.Lookup(c.model)
+		if err != nil {
+			return err
+		}
+		size, err := fsc.Size(fsc.KindStationary, b.Model.NumActions(), b.Model.NumObservations(), 2, 0)
+		if err != nil {
+			return err
+		}
+		tr.add(c.from, "FSCs |F|", "greedy FSC subsets, a-posteriori δ_S", c.bench+" m ≤ 2 family", size.String(), "")
+		k, measured := certifiedBudget(pa, c.bench)
+		tr.add(c.to, "FSCs |F|", "greedy FSC subsets, a-posteriori δ_S", c.bench+" subset size k (the largest budget of our grid: a setting)", itoa(k), measured)
+	}
+	rs, err := fsc.Size(fsc.KindStationary, 9, 3, 2, 0)
+	if err != nil {
+		return err
+	}
+	tr.add("tract_rocksample_m2_fscs", "FSCs |F|", "enumeration", "RockSample(4,4) m ≤ 2 family", rs.String(), "")
+	ph, err := principalHorizon(ctx, env)
+	if err != nil {
+		return err
+	}
+	for i := range ph.Rows {
+		if ph.at(i, "horizon") == itoa(tractSubsetT) {
+			tr.secs = ph.at(i, "runtime_s")
+			tr.add("tract_empirical_subset", "FSCs |F|", "calibrated subset (no δ_S)", "subset of the 147 Tiger m ≤ 2 FSCs", ph.at(i, "fscs_used"),
+				fmt.Sprintf("T = %d: %s classes, ARI %s vs the full family", tractSubsetT, ph.at(i, "classes"), ph.at(i, "ari_vs_full")))
+		}
+	}
+	return nil
+}
+
+// tractHistories adds the rows on |O|^T: the largest direct and
+// layered horizons (Tiger, m = 1, one core).
+func tractHistories(ctx context.Context, tr *tractRows) error {
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		return err
+	}
+	fam, err := fsc.NewStationary(3, 2, 1, fsc.Options{})
+	if err != nil {
+		return err
+	}
+	Tmax := 0
+	for _, c := range HierarchicalCases {
+		Tmax = max(Tmax, c[0])
+	}
+	start := time.Now()
+	if _, err := distance.Compute(ctx, b.Model, fam, Tmax, distance.Options{Ground: b.Ground, Workers: 1}); err != nil {
+		return err
+	}
+	tr.secs = f3(time.Since(start).Seconds())
+	tr.add("tract_direct_T", "Histories |O|^T", "direct", "largest direct horizon (Tiger, m = 1)", itoa(Tmax),
+		fmt.Sprintf("%d histories, one core", wrap.HistoriesDirect(b.Model.NumObservations(), Tmax)))
+	l, err := wrap.Layer(ctx, b.Model, fam, 20, 4, 0.5, wrap.LayerOptions{Ground: b.Ground, Workers: 1})
+	if err != nil {
+		return err
+	}
+	tr.secs = f3(l.Seconds)
+	tr.add("tract_layered_T", "Histories |O|^T", "layered horizon decomposition", "largest layered horizon (Tiger, τ = 4)", itoa(l.T),
+		fmt.Sprintf("%d segments, %d histories (direct: %d), %d classes, Σ ε_k = %.4f, one core", len(l.Segments), l.Histories, wrap.HistoriesDirect(b.Model.NumObservations(), l.T), l.Classes(), l.Bound))
+	return nil
 }

@@ -159,6 +159,17 @@ func floats(x []float64, f func(float64) string, sep string) string {
 	return strings.Join(s, sep)
 }
 
+// printedAt returns the paper's cell of column col in row i of t ("" where
+// it prints none; Compare fills Printed).
+func (t *Table) printedAt(i int, col string) string {
+	for c, cd := range t.Columns {
+		if cd.Name == col {
+			return t.Printed[i][c]
+		}
+	}
+	panic("repro: " + t.Name + ": no column " + col)
+}
+
 // at returns the cell of column col in row i of t (a panic names the
 // table and column if there is none: a programming error).
 func (t *Table) at(i int, col string) string {

@@ -180,8 +180,12 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 		Columns: []Column{{"benchmark", Key}, {"horizon", Key}, {"classes_eps0", Exact}, {"classes_eps0_1", Exact},
 			{"classes_eps0_2", Exact}, {"classes_eps0_3", Exact}, {"classes_eps0_5", Exact}, {"classes_eps0_6", Exact}}}
 	random := struct{ name, model string }{"Random |S|=20", "random:20:3:4:1"}
+	randomRow := map[int]int{} // the rows of our random draw, with their horizon
 	for _, c := range []struct{ name, model string }{{"GridWorld 5x5", "gridworld:5"}, random} {
 		for _, T := range []int{2, 3} {
+			if c == random {
+				randomRow[len(t.Rows)] = T
+			}
 			r, _, err := distances(ctx, env, c.model, fsc.KindStationary, 1, T, false)
 			if err != nil {
 				return nil, err
@@ -200,23 +204,14 @@ func largerScale(ctx context.Context, env *Env) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.PatternRow = func(i int) bool { return t.Rows[i][0] == random.name }
-	t.PatternOK = func(i int) verdict.Judgement {
-		T, err := strconv.Atoi(t.Rows[i][1])
-		if err != nil {
-			return verdict.NotJudgedBecause("horizon " + t.Rows[i][1] + " is not a number")
-		}
-		return structuralCounts(t, i, colIndex(t, "classes_eps0", "classes_eps0_1", "classes_eps0_2", "classes_eps0_3", "classes_eps0_5", "classes_eps0_6"),
-			grid, nO, T)
-	}
+	counts := colIndex(t, "classes_eps0", "classes_eps0_1", "classes_eps0_2", "classes_eps0_3", "classes_eps0_5", "classes_eps0_6")
+	t.PatternRow = func(i int) bool { _, ok := randomRow[i]; return ok }
+	t.PatternOK = func(i int) verdict.Judgement { return structuralCounts(t, i, counts, grid, nO, randomRow[i]) }
 	// does every depth collapse to one class from the second ε on?
 	collapse := true
-	for i := range t.Rows {
-		if t.PatternRow(i) {
-			T, _ := strconv.Atoi(t.Rows[i][1])
-			for _, c := range t.Rows[i][3:] {
-				collapse = collapse && c == itoa(T+1)
-			}
+	for i, T := range randomRow {
+		for _, c := range counts[1:] {
+			collapse = collapse && t.Rows[i][c] == itoa(T+1)
 		}
 	}
 	then := "from ε = " + fe(grid[1]) + " on every depth collapses to one class"

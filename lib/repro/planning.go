@@ -180,6 +180,14 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 	}
 	t.PatternRow = func(i int) bool { _, ok := random[i]; return ok }
 	t.PatternOK = func(i int) verdict.Judgement { return plRandomJudge(t, i, random[i]) }
+	baselineFullNotes(t, probes, truncation, draws)
+	return t, nil
+}
+
+// baselineFullNotes adds the notes of tab:baseline-full: probes are the
+// constant probes per benchmark, truncation the truncation method's name,
+// draws the random partitions per row.
+func baselineFullNotes(t *Table, probes []string, truncation string, draws int) {
 	// the rows whose partition is not an ε-partition: diameter > ε
 	var wide []string
 	for i := range t.Rows {
@@ -200,7 +208,6 @@ func baselineFull(ctx context.Context, env *Env) (*Table, error) {
 		"Times are pattern-only (ours are Go on this machine; the paper's Python). The ε-quotient's time is the distance cache plus the partition (the paper prints ∗).",
 		fmt.Sprintf("Random partition rows (the ε-quotient's class counts per depth, labels drawn from seed %d) are judged statistically: each printed mean must lie within %s standard errors of the mean of our %d draws (plus half a printed digit). Where the ε-quotient has one class per depth the draw is forced and the interval is a point.",
 			plRandomSeed, fg(zNormal95), draws))
-	return t, nil
 }
 
 // plTruncationDepth is the depth of the truncation baseline (classes by
@@ -516,7 +523,12 @@ func planningSpeedup(ctx context.Context, env *Env) (*Table, error) {
 		}
 	}
 	tiger, hall := t.Row("Tiger|1|0"), t.Row("Hallway|1|0")
-	gap := slices.IndexFunc(t.Rows, func(r []string) bool { return r[0] == "Hallway" && r[6] != plF4(0) })
+	gap := -1
+	for i := range t.Rows {
+		if gap < 0 && t.at(i, "benchmark") == t.at(hall, "benchmark") && t.at(i, "value_gap") != plF4(0) {
+			gap = i
+		}
+	}
 	if tiger < 0 || hall < 0 || gap < 0 {
 		return nil, fmt.Errorf("repro: planning-speedup: missing the Tiger or Hallway rows of the notes")
 	}
@@ -736,7 +748,7 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 		// count at T = 3: a horizon found for those rows alone, which
 		// explains nothing.
 		i := len(t.Rows) - 1
-		n4, err := strconv.Atoi(row[4])
+		n4, err := strconv.Atoi(t.at(i, "classes_T4"))
 		if err != nil {
 			return nil, err
 		}
@@ -744,7 +756,7 @@ func ablation(ctx context.Context, env *Env) (*Table, error) {
 		if v.kind == "w1" || v.kind == "tv" {
 			T3 := ablationHorizons[1]
 			t.Remark(i, fmt.Sprintf("not explained: the same variant at T = %d gives %s (column classes_T%d), but T = %d is a horizon for the m = %d rows alone, not the table's reading",
-				T3, row[3], T3, T3, mSmall))
+				T3, t.at(i, "classes_T"+itoa(T3)), T3, T3, mSmall))
 		}
 	}
 	t.Reading = &verdict.Reading{
@@ -798,7 +810,9 @@ func ablationNote(ctx context.Context, env *Env, t *Table, eps float64) (string,
 		where = "only at " + strings.Join(differ, "; ")
 	}
 	find := func(ablation, prefix string) int {
-		return slices.IndexFunc(t.Rows, func(r []string) bool { return r[0] == ablation && strings.HasPrefix(r[1], prefix) })
+		return slices.IndexFunc(t.Rows, func(r []string) bool {
+			return r[colIndex(t, "ablation")[0]] == ablation && strings.HasPrefix(r[colIndex(t, "variant")[0]], prefix)
+		})
 	}
 	w1, tv, greedy, full := find("Metric", "W1"), find("Metric", "TV"), find("Approx.", "Greedy"), find("Approx.", "Full")
 	if w1 < 0 || tv < 0 || greedy < 0 || full < 0 {
@@ -854,9 +868,8 @@ func horizonGap(ctx context.Context, env *Env) (*Table, error) {
 		}
 		ends[k] = v
 	}
-	first, last := t.Rows[0], t.Rows[len(t.Rows)-1]
 	t.Notes = append(t.Notes, fmt.Sprintf("The paper states only the canonical bound's end points (%s at T = %s, %s at T = %s; planning-claims; ours %s and %s) and a sawtooth of the empirical error (ours: empirical_error).",
-		ends[0], first[0], ends[1], last[0], first[8], last[8]))
+		ends[0], t.at(0, "horizon"), ends[1], t.at(len(t.Rows)-1, "horizon"), t.at(0, "canonical_bound"), t.at(len(t.Rows)-1, "canonical_bound")))
 	return t, nil
 }
 
@@ -1201,7 +1214,7 @@ func planningClaims(ctx context.Context, env *Env) (*Table, error) {
 	judge := t.PatternOK
 	t.PatternOK = func(i int) verdict.Judgement {
 		j := judge(i)
-		id := t.Rows[i][0]
+		id := t.at(i, "id")
 		if !strings.HasPrefix(id, "sanity_max_w1") {
 			return j
 		}

@@ -204,6 +204,13 @@ func runtimeHorizon(ctx context.Context, env *Env) (*Table, error) {
 			}
 		}
 	}
+	runtimeNotes(t)
+	return t, nil
+}
+
+// runtimeNotes adds the notes of fig:runtime-horizon: where the times
+// come from and the segment lengths of the layered track.
+func runtimeNotes(t *Table) {
 	// the segment lengths of the layered track, and whether they are the
 	// paper's (tab:hierarchical-scaling)
 	byTau := map[int][]string{}
@@ -233,5 +240,4 @@ func runtimeHorizon(ctx context.Context, env *Env) (*Table, error) {
 			timeBestRuns, fg(timeBestUnder)),
 		fmt.Sprintf("Layered rows use %s (%s); histories counts the history-tree nodes processed (one tree per segment for the layered track); classes are at ε = %s (the layered partition's for the layered track).",
 			whose, strings.Join(tauText, "; "), fg(runtimeEps)))
-	return t, nil
 }
