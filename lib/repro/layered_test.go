@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestLayeredAgreement pins, for the tables of layered.go, how many rows
+// TestLayeredAgreement pins, for the layered tables (layered.go's helpers), how many rows
 // agree with the paper (the paper's printed values: tab:hierarchical-scaling,
 // and the §7.5 / fig:layered-checks claims of inline-claims.csv).
 func TestLayeredAgreement(t *testing.T) {

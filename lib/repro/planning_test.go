@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// buildPlanning builds one of the planning tables (planning.go) and
+// buildPlanning builds one of the planning tables (planning.go's helpers) and
 // compares it with the paper.
 
 func cell(t *testing.T, tab *Table, row int, column string) string {

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// scaleTables are the tables of scale.go with their pinned agreement
+// scaleTables are the scale tables (scale.go's helpers) with their pinned agreement
 // {agree, compared} (docs/paper-map.md#06-scale-and-sampling; the rows that do not agree carry
 // notes, checked below).
 var scaleTables = map[string][2]int{
