@@ -30,13 +30,15 @@ func epsQuotient(ctx context.Context, env *Env, model string, T int, eps float64
 type LayeredCase struct {
 	ID, Kind, Setting string
 	LHS, RHS          float64
-	// For the long-horizon cases (Kind "long horizon"; zero otherwise):
+	// For the long-horizon cases (Long; zero otherwise):
 	// Segmented = D_T(R, Q̃) against the segmented reference R (M restarted
 	// from the segment seeds), which equals Σ_k ε_k by construction; Cut =
 	// D_T(M, R), what the restarts lose; Diameter the largest horizon-T
 	// distance d^Π between two histories of one class of the layered
 	// partition (wrap.Diameter).
 	Segmented, Cut, Diameter float64
+	// Long marks the long-horizon cases (Kind "long horizon").
+	Long bool
 }
 
 // Holds reports whether LHS ≤ RHS (+ LayeredCheckTol), false on NaN.
@@ -191,7 +193,7 @@ func layeredLong(ctx context.Context, env *Env) ([]LayeredCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, LayeredCase{ID: fmt.Sprintf("lc%d", 6+i), Kind: "long horizon",
+		out = append(out, LayeredCase{ID: fmt.Sprintf("lc%d", 6+i), Kind: "long horizon", Long: true,
 			Setting: fmt.Sprintf("Tiger T = %d, τ = %d (L = %d), ε = 0.5: Γ = D_T(M, Q̃) ≤ Σ_k ε_k", T, c[1], len(l.Segments)),
 			LHS:     d.Total, RHS: d.Bound, Segmented: d.Gamma, Cut: d.Cut, Diameter: wrap.Diameter(r.D, lp)})
 	}
@@ -238,7 +240,7 @@ func layeredChecks(ctx context.Context, env *Env) (*Table, error) {
 				c.ID, f4(c.LHS), f4(c.RHS), f4(c.Segmented), f4(c.Diameter)))
 		}
 		seg, cut, diam := "", "", ""
-		if c.Kind == "long horizon" {
+		if c.Long {
 			seg, cut, diam = f4(c.Segmented), f4(c.Cut), f4(c.Diameter)
 		}
 		t.Rows = append(t.Rows, []string{c.ID, c.Kind, c.Setting, f4(c.LHS), f4(c.RHS), seg, cut, diam, yesNo(ok)})

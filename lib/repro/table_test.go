@@ -142,17 +142,17 @@ func TestCompareReading(t *testing.T) {
 func TestJudgesCompute(t *testing.T) {
 	env := &Env{}
 	// sensor grid: W1 < 0.2 < TV, from the computed distances; each row
-	// judges its own value against its printed one (W1 0.1406 ≈ 0.14; TV
-	// 0.5625 is not ≈0.57 within 0.005), so the two rows are not one
-	// verdict counted twice
+	// says its own value against its printed one (W1 0.1406 ≈ 0.14; TV
+	// 0.5625 is not ≈0.57 within 0.005), but the reconstruction's accuracy
+	// is a free parameter, so neither row is judged (issue 23)
 	we := buildTable(t, env, "worked-examples")
 	for _, c := range []struct {
 		id, name string
 		status   Status
 		says     string
 	}{
-		{"sensor_grid_w1_approx", "W1", Patterns, "stays below ε = 0.2 and is the printed ≈0.14"},
-		{"sensor_grid_tv_approx", "TV", Differs, "exceeds ε = 0.2 as claimed, but is not the printed ≈0.57"},
+		{"sensor_grid_w1_approx", "W1", NotJudged, "stays below ε = 0.2 as claimed and is the printed ≈0.14"},
+		{"sensor_grid_tv_approx", "TV", NotJudged, "exceeds ε = 0.2 as claimed and is not the printed ≈0.57"},
 	} {
 		i := we.Row(c.id)
 		if i < 0 {
@@ -162,11 +162,13 @@ func TestJudgesCompute(t *testing.T) {
 			t.Errorf("%s: %s %q, want %s with the computed %s %s and %q", c.id, we.Status[i], we.Note[i], c.status, c.name, we.Rows[i][3], c.says)
 		}
 	}
-	// sanity row: the deterministic maximum is computed, not 0.49 typed in
+	// sanity row: the deterministic maximum is computed, not 0.49 typed in;
+	// the claim is checked in the note, but the row's number (another
+	// sampler's) is not compared, so the row is not judged (issue 23)
 	pc := buildTable(t, env, "planning-claims")
 	det := pc.Rows[pc.Row("sanity_det_max_w1")][3]
 	i := pc.Row("sanity_max_w1_max")
-	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) || pc.Status[i] != Patterns {
+	if !strings.Contains(pc.Note[i], "deterministic maximum "+det) || pc.Status[i] != NotJudged {
 		t.Errorf("sanity row %s %q does not judge the claim with the computed maximum %s", pc.Status[i], pc.Note[i], det)
 	}
 	// the claim is one condition, judged once: the other per-seed
