@@ -15,8 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
-	"github.com/pomdpq/pomdpq/lib/nb"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/render"
 )
 
 // File is an exported file written beside the report.
@@ -214,18 +214,18 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 
 	// Curves.
 	b.WriteString("<h2 id=\"curves\">Classes over ε</h2>\n")
-	var curves []nb.Curve
+	var curves []render.Curve
 	for _, f := range r.Families {
 		if f.Curve != nil {
-			curves = append(curves, nb.Curve{Label: fmt.Sprintf("m ≤ %d (%d probes)", f.M, f.Size), Eps: r.Grid, Counts: f.Curve})
+			curves = append(curves, render.Curve{Label: fmt.Sprintf("m ≤ %d (%d probes)", f.M, f.Size), Eps: r.Grid, Counts: f.Curve})
 		}
 	}
 	if len(curves) > 0 {
-		p, err := nb.CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", m.Name, r.T), curves...)
+		p, err := render.CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", m.Name, r.T), curves...)
 		if err != nil {
 			return err
 		}
-		svg, err := nb.PlotSVG(p, 6*vg.Inch, 3.6*vg.Inch)
+		svg, err := render.PlotSVG(p, 6*vg.Inch, 3.6*vg.Inch)
 		if err != nil {
 			return err
 		}
@@ -392,7 +392,7 @@ func (r *Report) quotientSection(b *strings.Builder) error {
 		title := fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps))
 		g, collapsed := Diagram(q, title, DiagramPerDepth)
 		if slices.Max(q.Partition.Counts()) <= DiagramRowMax {
-			g = nb.QuotientGraph(q, title) // depths as rows: narrow enough
+			g = render.QuotientGraph(q, title) // depths as rows: narrow enough
 		}
 		svg, err := g.SVG()
 		if err != nil {
@@ -473,8 +473,8 @@ func (r *Report) filesSection(b *strings.Builder, files []File) {
 }
 
 func (r *Report) table(b *strings.Builder, caption string, header []string, rows [][]string) {
-	// Cells are text: nb.TableHTML escapes them.
-	h, err := nb.TableHTML(nb.Rows(header, rows), nb.Caption(caption), nb.MaxRows(0))
+	// Cells are text: render.TableHTML escapes them.
+	h, err := render.TableHTML(caption, header, rows)
 	if err != nil {
 		fmt.Fprintf(b, "<p class=\"refused\">table %s: %s</p>\n", esc(caption), esc(err.Error()))
 		return
@@ -518,7 +518,7 @@ func stripProlog(svg string) string {
 func esc(s string) string { return html.EscapeString(s) }
 func itoa(n int) string   { return strconv.Itoa(n) }
 func num(x float64) string {
-	return nb.FormatNumber(x, 6)
+	return render.FormatNumber(x, 6)
 }
 
 func ints(xs []int) string {

@@ -26,7 +26,7 @@
 // of its classes beside it (diagram.go).
 //
 // Rendering opens no file: WriteHTML writes one self-contained HTML page
-// (inline CSS and SVG from package nb, no script, no external asset),
+// (inline CSS and SVG from package render, no script, no external asset),
 // WriteFragment the same content to insert into another page, Files the
 // quotient as .pomdp and JSON in memory, and SetEps with QuotientHTML
 // redraw the quotient at another ε. Report.Write puts the page and the

@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"fmt"
@@ -54,14 +54,14 @@ type box struct{ x, y, w, h float64 } // centre and size
 // has one title per layer.
 func (g *LayeredGraph) validate() error {
 	if g.LayerTitles != nil && len(g.LayerTitles) != len(g.Layers) {
-		return fmt.Errorf("nb: layered graph has %d layer titles for %d layers", len(g.LayerTitles), len(g.Layers))
+		return fmt.Errorf("render: layered graph has %d layer titles for %d layers", len(g.LayerTitles), len(g.Layers))
 	}
 	in := func(n [2]int) bool {
 		return n[0] >= 0 && n[0] < len(g.Layers) && n[1] >= 0 && n[1] < len(g.Layers[n[0]])
 	}
 	for i, e := range g.Edges {
 		if !in(e.From) || !in(e.To) {
-			return fmt.Errorf("nb: layered graph edge %d from %v to %v: no such node", i, e.From, e.To)
+			return fmt.Errorf("render: layered graph edge %d from %v to %v: no such node", i, e.From, e.To)
 		}
 	}
 	return nil
@@ -406,15 +406,4 @@ func (g *LayeredGraph) Text() string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// ShowGraph displays g as SVG; outside a notebook it writes [LayeredGraph.Text]
-// to [Output]. It returns the error of [LayeredGraph.SVG].
-func ShowGraph(g *LayeredGraph) error {
-	svg, err := g.SVG()
-	if err != nil {
-		return err
-	}
-	show("", bundle{html: "<div>" + svg + "</div>", text: g.Text()})
-	return nil
 }

@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"fmt"
@@ -18,10 +18,10 @@ import (
 // or start is not a node.
 func ControllerGraph(c *fsc.FSC, start, T int, actions, observations []string, title string) *LayeredGraph {
 	if !c.Deterministic() {
-		panic("nb: ControllerGraph needs a deterministic controller")
+		panic("render: ControllerGraph needs a deterministic controller")
 	}
 	if start < 0 || start >= c.Nodes {
-		panic(fmt.Sprintf("nb: start node %d out of range (%d nodes)", start, c.Nodes))
+		panic(fmt.Sprintf("render: start node %d out of range (%d nodes)", start, c.Nodes))
 	}
 	name := func(list []string, i int) string {
 		if i < len(list) {
