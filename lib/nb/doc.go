@@ -54,5 +54,7 @@
 // shows it with render.PlanHTML, the renderer of the planning section of
 // `pomdpq analyze` too: one SVG (measured regret and certified bound, and
 // classes, against ε), the table of what the result depends on and the per-ε
-// table.
+// table. workflow.go holds what the planning notebook calls around them:
+// [ObservationConfig], [GuaranteeText], [PlanValue], [WriteFile],
+// [FindSARSOP] and [ReadSARSOPPolicy].
 package nb
