@@ -52,8 +52,9 @@ func LatticeGraph(title string, ms []int, eps []float64, counts [][]int) (*Layer
 }
 
 // ControllerGraph is [render.ControllerGraph]: a deterministic controller
-// unrolled over T stages from node start.
-func ControllerGraph(c *fsc.FSC, start, T int, actions, observations []string, title string) *LayeredGraph {
+// unrolled over T stages from node start; an error if c is stochastic or
+// start is not a node.
+func ControllerGraph(c *fsc.FSC, start, T int, actions, observations []string, title string) (*LayeredGraph, error) {
 	return render.ControllerGraph(c, start, T, actions, observations, title)
 }
 
