@@ -117,14 +117,16 @@ func Table(df dataframe.DataFrame, opts ...TableOption) error {
 
 // Rows builds a DataFrame from a header and string rows, making a column
 // numeric when every cell parses as a number (for tables assembled in a
-// notebook cell). It panics if a row's length differs from the header's.
+// notebook cell). A row whose length differs from the header's gives a
+// DataFrame whose Err names the row, which [Table], [TableHTML] and
+// [TableText] return.
 func Rows(header []string, rows [][]string) dataframe.DataFrame {
 	var cols []series.Series
 	for c, name := range header {
 		cells := make([]string, len(rows))
 		for i, r := range rows {
 			if len(r) != len(header) {
-				panic(fmt.Sprintf("nb: row %d has %d cells for %d columns", i, len(r), len(header)))
+				return dataframe.DataFrame{Err: fmt.Errorf("nb: row %d has %d cells for %d columns (%q)", i, len(r), len(header), header)}
 			}
 			cells[i] = r[c]
 		}

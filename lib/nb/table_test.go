@@ -133,16 +133,25 @@ a & b                            2   20
 }
 
 func TestTableError(t *testing.T) {
-	df := dataframe.DataFrame{Err: errors.New("broken")}
-	if _, err := TableHTML(df); err == nil || !strings.Contains(err.Error(), "broken") {
-		t.Errorf("TableHTML of a failed DataFrame: err = %v", err)
+	tests := []struct {
+		name string
+		df   dataframe.DataFrame
+		want string
+	}{
+		{"failed frame", dataframe.DataFrame{Err: errors.New("broken")}, "broken"},
+		{"ragged rows", Rows([]string{"a", "b"}, [][]string{{"1", "2"}, {"3"}}), "row 1 has 1 cells for 2 columns"},
 	}
-	buf := captureText(t)
-	if err := Table(df); err == nil {
-		t.Error("Table of a failed DataFrame: no error")
-	}
-	if buf.Len() != 0 {
-		t.Errorf("Table of a failed DataFrame wrote %q", buf.String())
+	for _, tt := range tests {
+		if _, err := TableHTML(tt.df); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: TableHTML err = %v, want %q", tt.name, err, tt.want)
+		}
+		buf := captureText(t)
+		if err := Table(tt.df); err == nil {
+			t.Errorf("%s: Table: no error", tt.name)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: Table wrote %q", tt.name, buf.String())
+		}
 	}
 }
 
