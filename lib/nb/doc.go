@@ -32,6 +32,8 @@
 //   - [ShowGraph]: a [LayeredGraph] (a graph whose nodes sit in layers) as SVG.
 //   - [Check]: prints "CHECK name=value" lines, the key numbers that the
 //     notebook checker (scripts/nbcheck.py) compares with notebooks/checks/NAME.json.
+//   - [Cached]: a result computed once per notebook run and shared by its
+//     cells (GoNB keeps declarations between cells, not values).
 //
 // [LayeredGraph], [Edge], [Curve], [Series], [FormatNumber], [LinePlot],
 // [CurvePlot], [LatticeGraph] and [ControllerGraph] are package render's,
@@ -56,5 +58,7 @@
 // classes, against ε), the table of what the result depends on and the per-ε
 // table. workflow.go holds what the planning notebook calls around them:
 // [ObservationConfig], [GuaranteeText], [PlanValue], [WriteFile],
-// [FindSARSOP] and [ReadSARSOPPolicy].
+// [FindSARSOP] and [ReadSARSOPPolicy]; witness.go shows certificates of
+// package witness ([WitnessRow], [ShowWitnessQuotients]) and [ShowModel] a
+// small model.
 package nb
