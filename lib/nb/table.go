@@ -147,3 +147,50 @@ func column(name string, cells []string) series.Series {
 	}
 	return series.New(vals, series.Float, name)
 }
+
+// RowsOf builds a DataFrame from rows of values, one type per column (for
+// tables assembled in a notebook cell from computed numbers): a column
+// whose cells are all int is an Int column, all float64 a Float column
+// (formatted by [FormatNumber] when shown), and any other column a String
+// column of fmt.Sprint of its cells. A table without rows has String
+// columns. A row whose length differs from the header's gives a DataFrame
+// whose Err names the row.
+func RowsOf(header []string, rows [][]any) dataframe.DataFrame {
+	for i, r := range rows {
+		if len(r) != len(header) {
+			return dataframe.DataFrame{Err: fmt.Errorf("nb: row %d has %d cells for %d columns (%q)", i, len(r), len(header), header)}
+		}
+	}
+	cols := make([]series.Series, len(header))
+	for j, name := range header {
+		cols[j] = typedColumn(name, rows, j)
+	}
+	return dataframe.New(cols...)
+}
+
+// typedColumn is column j of rows as an Int, Float or String series.
+func typedColumn(name string, rows [][]any, j int) series.Series {
+	ints, floats := make([]int, len(rows)), make([]float64, len(rows))
+	allInt, allFloat := len(rows) > 0, len(rows) > 0
+	for i, r := range rows {
+		switch v := r[j].(type) {
+		case int:
+			ints[i], allFloat = v, false
+		case float64:
+			floats[i], allInt = v, false
+		default:
+			allInt, allFloat = false, false
+		}
+	}
+	switch {
+	case allInt:
+		return series.New(ints, series.Int, name)
+	case allFloat:
+		return series.New(floats, series.Float, name)
+	}
+	strs := make([]string, len(rows))
+	for i, r := range rows {
+		strs[i] = fmt.Sprint(r[j])
+	}
+	return series.New(strs, series.String, name)
+}
