@@ -12,11 +12,14 @@
 //     cells as HTML or aligned text.
 //   - [LayeredGraph]: a graph whose nodes sit in layers (depths), drawn as SVG
 //     or text.
-//   - [LinePlot], [CurvePlot], [PlotSVG], [PlotPNG], [StackSVG]: gonum/plot
-//     figures and their SVG or PNG rendering.
+//   - [LinePlot], [CurvePlot], [LineChart], [IntervalPlot], [PlotSVG],
+//     [PlotPNG], [StackSVG], [PowerTicks]: gonum/plot figures and their SVG
+//     or PNG rendering.
 //
 // Drawings of pomdpq's own types, one file per concept: [QuotientGraph]
-// (quotient.go), [ControllerGraph] (controller.go), [LatticeGraph]
-// (curve.go) and the planning run of package planq (plan.go: [PlanHTML],
-// [PlanText], [PlanSVG] and the tables they are made of).
+// (quotient.go), [ControllerGraph] (controller.go), [TimeExpandedGraph]
+// (model.go), [LatticeGraph] (curve.go), [LipschitzPlot] (lipschitz.go,
+// a check of package certify) and the planning run of package planq
+// (plan.go: [PlanHTML], [PlanText], [PlanSVG] and the tables they are made
+// of).
 package render
