@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/pomdpq/pomdpq/lib/render"
 	"github.com/pomdpq/pomdpq/lib/verdict"
 )
 
@@ -121,7 +122,7 @@ func AgreementHTML(title string, rows []Row) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="pomdpq-agreement"><div style="font-weight:bold">%s: <span style="color:%s">%d of %d agree</span></div>`+"\n",
 		html.EscapeString(title), color, agree, total)
-	b.WriteString(`<table style="` + tableStyle + `"><thead><tr>`)
+	b.WriteString(`<table style="` + render.TableStyle + `"><thead><tr>`)
 	for _, h := range []string{"", "key", "quantity", "ours", "paper", "kind", "note"} {
 		b.WriteString(`<th style="text-align:left;padding:2px 8px;border-bottom:1px solid #888">` + h + `</th>`)
 	}
@@ -154,7 +155,7 @@ func AgreementText(title string, rows []Row) string {
 		table = append(table, []string{mark, r.Key, r.Quantity, r.Ours, r.Paper, string(r.Kind), r.Note})
 	}
 	return fmt.Sprintf("%s: %d of %d agree\n", title, agree, total) +
-		alignColumns(table, []bool{false, false, false, true, true}, 1)
+		render.AlignColumns(table, []bool{false, false, false, true, true}, 1)
 }
 
 // ShowAgreement displays rows as an agreement table (see [AgreementHTML]);

@@ -1,9 +1,13 @@
 // Package nb shows pomdpq results in a Jupyter notebook run by the GoNB kernel
 // (see kernel/README.md), and as plain text everywhere else.
 //
-// It is the only package of the module that imports GoNB's gonbui, gota and
-// gonum/plot's renderers: the core packages return plain structs and slices,
-// and nb turns them into tables, figures and agreement reports.
+// It is the only package of the module that imports GoNB's gonbui and gota:
+// the core packages return plain structs and slices, package render draws
+// them (tables, layered graphs, gonum/plot figures, number formats, the
+// planning section) without displaying anything, and nb sends what render
+// draws to the notebook. The analysis report is built on render too, so it
+// links neither nb nor the paper's reproduction (package repro), which nb
+// imports for [ShowRepro] and [RuntimePlot].
 //
 // Every display function checks [IsNotebook]. Inside a notebook it sends a
 // rich MIME bundle (HTML, Markdown, PNG) together with a text/plain form;
@@ -14,21 +18,26 @@
 // before a display may still appear after it, since GoNB reads the program's
 // standard output through a separate pipe.
 //
-// The generic helpers, which depend on no other pomdpq package:
+// The generic helpers:
 //
 //   - [HTML], [Markdown], [LaTeX]: raw rich output.
 //   - [Table], [TableHTML], [TableText]: a gota DataFrame as an HTML table,
 //     numbers formatted by [FormatNumber].
-//   - [Plot], [PlotSVG], [PlotPNG], [StackSVG] (panels one above the other):
-//     a gonum/plot figure inline as SVG, with a PNG fallback.
+//   - [Plot]: a gonum/plot figure inline as SVG, with a PNG fallback.
 //   - [ShowAgreement] and [Row]: a table comparing our numbers with the paper's,
 //     with ✓/✗ marks and a summary count; [AgreeDigits] compares a number with
 //     a printed one to the printed precision.
 //   - [Progress]: a progress bar updated in place, usable as a
 //     func(done, total int) callback.
-//   - [LayeredGraph]: a graph whose nodes sit in layers (depths), drawn as SVG.
+//   - [ShowGraph]: a [LayeredGraph] (a graph whose nodes sit in layers) as SVG.
 //   - [Check]: prints "CHECK name=value" lines, the key numbers that the
 //     notebook checker (scripts/nbcheck.py) compares with notebooks/checks/NAME.json.
+//   - [Cached]: a result computed once per notebook run and shared by its
+//     cells (GoNB keeps declarations between cells, not values).
+//
+// [LayeredGraph], [Edge], [Curve], [Series], [FormatNumber], [LinePlot],
+// [CurvePlot], [LatticeGraph] and [ControllerGraph] are package render's,
+// under the names the notebooks use.
 //
 // [EpsExplorer] (explorer.go) is an interactive display: a slider over ε and a
 // selector of the probe family (GoNB's gonbui/widgets) that redraw the
@@ -42,9 +51,14 @@
 // Displays of pomdpq's own types (partitions, quotients, policy families) belong
 // in this package too, one file per concept named after it (partition.go,
 // quotient.go, ...), built on the generic helpers above; only those files import
-// other pomdpq packages. Among them, plan.go: [Plan] runs planning through
-// the quotient (package planq) under a progress bar and [ShowPlan] shows it
-// as one SVG (measured regret and certified bound, and classes, against ε),
-// the table of what the result depends on and the per-ε table; [PlanHTML]
-// is also the renderer of the planning section of `pomdpq analyze`.
+// other pomdpq packages. Among them, planrun.go: [Plan] runs planning
+// through the quotient (package planq) under a progress bar and [ShowPlan]
+// shows it with render.PlanHTML, the renderer of the planning section of
+// `pomdpq analyze` too: one SVG (measured regret and certified bound, and
+// classes, against ε), the table of what the result depends on and the per-ε
+// table. workflow.go holds what the planning notebook calls around them:
+// [ObservationConfig], [GuaranteeText], [PlanValue], [WriteFile],
+// [FindSARSOP] and [ReadSARSOPPolicy]; witness.go shows certificates of
+// package witness ([WitnessRow], [ShowWitnessQuotients]) and [ShowModel] a
+// small model.
 package nb

@@ -19,6 +19,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
+	"github.com/pomdpq/pomdpq/lib/render"
 )
 
 // ExplorerDiagramClasses is the largest quotient an Explorer draws.
@@ -124,7 +125,7 @@ func (e *Explorer) viewHTML(j, i int, live bool) (string, error) {
 	for k := range e.Ms {
 		curves = append(curves, Curve{Label: e.label(k), Eps: e.Eps, Counts: e.Counts[k]})
 	}
-	p, err := CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", e.Model.Name, e.T), curves...)
+	p, err := render.CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", e.Model.Name, e.T), curves...)
 	if err != nil {
 		return "", err
 	}
@@ -141,13 +142,13 @@ func (e *Explorer) viewHTML(j, i int, live bool) (string, error) {
 	marker.Color = color.RGBA{120, 120, 120, 255}
 	marker.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(marker)
-	svg, err := PlotSVG(p, 5*vg.Inch, 3*vg.Inch)
+	svg, err := render.PlotSVG(p, 5*vg.Inch, 3*vg.Inch)
 	if err != nil {
 		return "", err
 	}
 	b.WriteString(`<div class="pomdpq-explorer-curve">` + svg + "</div>\n")
 	if q.Classes() <= ExplorerDiagramClasses {
-		g := QuotientGraph(q, fmt.Sprintf("%s, %s, T = %d, ε = %s", e.Model.Name, e.label(j), e.T, FormatNumber(eps, 6)))
+		g := render.QuotientGraph(q, fmt.Sprintf("%s, %s, T = %d, ε = %s", e.Model.Name, e.label(j), e.T, FormatNumber(eps, 6)))
 		svg, err := g.SVG()
 		if err != nil {
 			return "", err

@@ -1,5 +1,3 @@
-//go:build !js
-
 package nb
 
 import (
@@ -12,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/pomdpq/pomdpq/lib/render"
 	"github.com/pomdpq/pomdpq/lib/repro"
 )
 
@@ -73,7 +72,7 @@ func RuntimePlot(title string, t *repro.Table) (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true // top right: the long-horizon tracks stay low
 	for k, name := range order {
-		col := palette[k%len(palette)]
+		col := render.Color(k)
 		for _, s := range []struct {
 			label string
 			pts   plotter.XYs
@@ -96,6 +95,6 @@ func RuntimePlot(title string, t *repro.Table) (*plot.Plot, error) {
 			p.Legend.Add(s.label, line, scatter)
 		}
 	}
-	padX(p)
+	render.PadX(p)
 	return p, nil
 }

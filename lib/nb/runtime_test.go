@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/pomdpq/pomdpq/lib/render"
 	"github.com/pomdpq/pomdpq/lib/repro"
 )
 
@@ -24,7 +25,7 @@ func TestRuntimePlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg, err := PlotSVG(p, 5*vg.Inch, 3*vg.Inch)
+	svg, err := render.PlotSVG(p, 5*vg.Inch, 3*vg.Inch)
 	if err != nil {
 		t.Fatal(err)
 	}

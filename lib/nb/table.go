@@ -2,13 +2,12 @@ package nb
 
 import (
 	"fmt"
-	"html"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
+	"github.com/pomdpq/pomdpq/lib/render"
 )
 
 // TableOption changes how [Table], [TableHTML] and [TableText] present a
@@ -33,16 +32,8 @@ func Caption(s string) TableOption { return func(c *tableConfig) { c.caption = s
 // many were left out.
 func MaxRows(n int) TableOption { return func(c *tableConfig) { c.maxRows = n } }
 
-// cellTable is a DataFrame formatted for display.
-type cellTable struct {
-	caption string
-	header  []string
-	numeric []bool     // right-aligned columns
-	rows    [][]string // formatted cells; nil marks the elision row
-	elided  int        // rows left out at the nil row
-}
-
-func newCellTable(df dataframe.DataFrame, opts []TableOption) (*cellTable, error) {
+// newCellTable formats df for display.
+func newCellTable(df dataframe.DataFrame, opts []TableOption) (*render.Table, error) {
 	if df.Err != nil {
 		return nil, fmt.Errorf("nb: dataframe: %w", df.Err)
 	}
@@ -50,11 +41,11 @@ func newCellTable(df dataframe.DataFrame, opts []TableOption) (*cellTable, error
 	for _, o := range opts {
 		o(&cfg)
 	}
-	t := &cellTable{caption: cfg.caption, header: df.Names()}
+	t := &render.Table{Caption: cfg.caption, Header: df.Names()}
 	types := df.Types()
-	t.numeric = make([]bool, len(types))
+	t.Right = make([]bool, len(types))
 	for j, ty := range types {
-		t.numeric[j] = ty == series.Float || ty == series.Int
+		t.Right[j] = ty == series.Float || ty == series.Int
 	}
 	n := df.Nrow()
 	show := func(i int) []string {
@@ -65,7 +56,7 @@ func newCellTable(df dataframe.DataFrame, opts []TableOption) (*cellTable, error
 			case e.IsNA():
 				row[j] = "NA"
 			case ty == series.Float:
-				row[j] = FormatNumber(e.Float(), cfg.digits)
+				row[j] = render.FormatNumber(e.Float(), cfg.digits)
 			default:
 				row[j] = e.String()
 			}
@@ -74,19 +65,19 @@ func newCellTable(df dataframe.DataFrame, opts []TableOption) (*cellTable, error
 	}
 	if cfg.maxRows <= 0 || n <= cfg.maxRows {
 		for i := range n {
-			t.rows = append(t.rows, show(i))
+			t.Rows = append(t.Rows, show(i))
 		}
 		return t, nil
 	}
 	head := (cfg.maxRows + 1) / 2
 	tail := cfg.maxRows - head
 	for i := range head {
-		t.rows = append(t.rows, show(i))
+		t.Rows = append(t.Rows, show(i))
 	}
-	t.rows = append(t.rows, nil)
-	t.elided = n - head - tail
+	t.Rows = append(t.Rows, nil)
+	t.Elided = n - head - tail
 	for i := n - tail; i < n; i++ {
-		t.rows = append(t.rows, show(i))
+		t.Rows = append(t.Rows, show(i))
 	}
 	return t, nil
 }
@@ -100,7 +91,7 @@ func TableHTML(df dataframe.DataFrame, opts ...TableOption) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.html(), nil
+	return t.HTML(), nil
 }
 
 // TableText returns df as an aligned plain-text table, formatted as in
@@ -110,7 +101,7 @@ func TableText(df dataframe.DataFrame, opts ...TableOption) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.text(), nil
+	return t.Text(), nil
 }
 
 // Table displays df as an HTML table (see [TableHTML]); outside a notebook it
@@ -120,122 +111,22 @@ func Table(df dataframe.DataFrame, opts ...TableOption) error {
 	if err != nil {
 		return err
 	}
-	show("", bundle{html: t.html(), text: t.text()})
+	show("", bundle{html: t.HTML(), text: t.Text()})
 	return nil
-}
-
-const tableStyle = `border-collapse:collapse;font-variant-numeric:tabular-nums`
-
-func (t *cellTable) html() string {
-	var b strings.Builder
-	b.WriteString(`<table class="pomdpq-table" style="` + tableStyle + `">`)
-	if t.caption != "" {
-		b.WriteString(`<caption style="caption-side:top;text-align:left;font-weight:bold">`)
-		b.WriteString(html.EscapeString(t.caption))
-		b.WriteString(`</caption>`)
-	}
-	b.WriteString("\n<thead><tr>")
-	for j, h := range t.header {
-		b.WriteString(`<th style="` + align(t.numeric[j]) + `;padding:2px 8px;border-bottom:1px solid #888">`)
-		b.WriteString(html.EscapeString(h))
-		b.WriteString("</th>")
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for _, row := range t.rows {
-		if row == nil {
-			fmt.Fprintf(&b, `<tr><td colspan="%d" style="text-align:center;color:#888">… %d more rows …</td></tr>`+"\n",
-				len(t.header), t.elided)
-			continue
-		}
-		b.WriteString("<tr>")
-		for j, c := range row {
-			b.WriteString(`<td style="` + align(t.numeric[j]) + `;padding:2px 8px">`)
-			b.WriteString(html.EscapeString(c))
-			b.WriteString("</td>")
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody></table>")
-	return b.String()
-}
-
-func align(numeric bool) string {
-	if numeric {
-		return "text-align:right"
-	}
-	return "text-align:left"
-}
-
-func (t *cellTable) text() string {
-	rows := [][]string{t.header}
-	for _, r := range t.rows {
-		if r == nil {
-			r = make([]string, len(t.header))
-			if len(r) > 0 {
-				r[0] = fmt.Sprintf("… %d more rows", t.elided)
-			}
-		}
-		rows = append(rows, r)
-	}
-	var b strings.Builder
-	if t.caption != "" {
-		b.WriteString(t.caption + "\n")
-	}
-	b.WriteString(alignColumns(rows, t.numeric, 1))
-	return b.String()
-}
-
-// alignColumns lays rows out in columns separated by two spaces, numeric
-// columns right-aligned, with a rule under the first ruleAfter rows.
-func alignColumns(rows [][]string, right []bool, ruleAfter int) string {
-	var width []int
-	for _, r := range rows {
-		for j, c := range r {
-			if j >= len(width) {
-				width = append(width, 0)
-			}
-			width[j] = max(width[j], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	line := func(r []string) {
-		var l strings.Builder
-		for j, c := range r {
-			if j > 0 {
-				l.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
-			if j < len(right) && right[j] {
-				l.WriteString(pad + c)
-			} else {
-				l.WriteString(c + pad)
-			}
-		}
-		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
-	}
-	for i, r := range rows {
-		line(r)
-		if i == ruleAfter-1 {
-			rule := make([]string, len(width))
-			for j, w := range width {
-				rule[j] = strings.Repeat("-", w)
-			}
-			line(rule)
-		}
-	}
-	return b.String()
 }
 
 // Rows builds a DataFrame from a header and string rows, making a column
 // numeric when every cell parses as a number (for tables assembled in a
-// notebook cell). It panics if a row's length differs from the header's.
+// notebook cell). A row whose length differs from the header's gives a
+// DataFrame whose Err names the row, which [Table], [TableHTML] and
+// [TableText] return.
 func Rows(header []string, rows [][]string) dataframe.DataFrame {
 	var cols []series.Series
 	for c, name := range header {
 		cells := make([]string, len(rows))
 		for i, r := range rows {
 			if len(r) != len(header) {
-				panic(fmt.Sprintf("nb: row %d has %d cells for %d columns", i, len(r), len(header)))
+				return dataframe.DataFrame{Err: fmt.Errorf("nb: row %d has %d cells for %d columns (%q)", i, len(r), len(header), header)}
 			}
 			cells[i] = r[c]
 		}
@@ -255,4 +146,51 @@ func column(name string, cells []string) series.Series {
 		vals[i] = v
 	}
 	return series.New(vals, series.Float, name)
+}
+
+// RowsOf builds a DataFrame from rows of values, one type per column (for
+// tables assembled in a notebook cell from computed numbers): a column
+// whose cells are all int is an Int column, all float64 a Float column
+// (formatted by [FormatNumber] when shown), and any other column a String
+// column of fmt.Sprint of its cells. A table without rows has String
+// columns. A row whose length differs from the header's gives a DataFrame
+// whose Err names the row.
+func RowsOf(header []string, rows [][]any) dataframe.DataFrame {
+	for i, r := range rows {
+		if len(r) != len(header) {
+			return dataframe.DataFrame{Err: fmt.Errorf("nb: row %d has %d cells for %d columns (%q)", i, len(r), len(header), header)}
+		}
+	}
+	cols := make([]series.Series, len(header))
+	for j, name := range header {
+		cols[j] = typedColumn(name, rows, j)
+	}
+	return dataframe.New(cols...)
+}
+
+// typedColumn is column j of rows as an Int, Float or String series.
+func typedColumn(name string, rows [][]any, j int) series.Series {
+	ints, floats := make([]int, len(rows)), make([]float64, len(rows))
+	allInt, allFloat := len(rows) > 0, len(rows) > 0
+	for i, r := range rows {
+		switch v := r[j].(type) {
+		case int:
+			ints[i], allFloat = v, false
+		case float64:
+			floats[i], allInt = v, false
+		default:
+			allInt, allFloat = false, false
+		}
+	}
+	switch {
+	case allInt:
+		return series.New(ints, series.Int, name)
+	case allFloat:
+		return series.New(floats, series.Float, name)
+	}
+	strs := make([]string, len(rows))
+	for i, r := range rows {
+		strs[i] = fmt.Sprint(r[j])
+	}
+	return series.New(strs, series.String, name)
 }

@@ -133,16 +133,25 @@ a & b                            2   20
 }
 
 func TestTableError(t *testing.T) {
-	df := dataframe.DataFrame{Err: errors.New("broken")}
-	if _, err := TableHTML(df); err == nil || !strings.Contains(err.Error(), "broken") {
-		t.Errorf("TableHTML of a failed DataFrame: err = %v", err)
+	tests := []struct {
+		name string
+		df   dataframe.DataFrame
+		want string
+	}{
+		{"failed frame", dataframe.DataFrame{Err: errors.New("broken")}, "broken"},
+		{"ragged rows", Rows([]string{"a", "b"}, [][]string{{"1", "2"}, {"3"}}), "row 1 has 1 cells for 2 columns"},
 	}
-	buf := captureText(t)
-	if err := Table(df); err == nil {
-		t.Error("Table of a failed DataFrame: no error")
-	}
-	if buf.Len() != 0 {
-		t.Errorf("Table of a failed DataFrame wrote %q", buf.String())
+	for _, tt := range tests {
+		if _, err := TableHTML(tt.df); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: TableHTML err = %v, want %q", tt.name, err, tt.want)
+		}
+		buf := captureText(t)
+		if err := Table(tt.df); err == nil {
+			t.Errorf("%s: Table: no error", tt.name)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: Table wrote %q", tt.name, buf.String())
+		}
 	}
 }
 
@@ -160,5 +169,43 @@ func TestTableNotebook(t *testing.T) {
 	}
 	if p, _ := d["text/plain"].(string); !strings.HasPrefix(p, "name <i>") {
 		t.Errorf("text/plain = %q", p)
+	}
+}
+
+// TestRowsOf: each column takes the one type of its cells; mixed columns
+// and columns of other types are strings; ragged rows are an error.
+func TestRowsOf(t *testing.T) {
+	tests := []struct {
+		name    string
+		rows    [][]any
+		types   []series.Type
+		text    string // TableText of the frame, "" to skip
+		wantErr string
+	}{
+		{"typed", [][]any{{1, 0.5, "a"}, {22, 1.0 / 3, true}}, []series.Type{series.Int, series.Float, series.String},
+			" n         x  s\n--  --------  ----\n 1       0.5  a\n22  0.333333  true\n", ""},
+		{"mixed numbers are text", [][]any{{1, 2.5, "a"}, {2.5, 1.0, "b"}}, []series.Type{series.String, series.Float, series.String}, "", ""},
+		{"no rows", nil, []series.Type{series.String, series.String, series.String}, "", ""},
+		{"ragged", [][]any{{1, 2, 3}, {4}}, nil, "", "row 1 has 1 cells for 3 columns"},
+	}
+	for _, tt := range tests {
+		df := RowsOf([]string{"n", "x", "s"}, tt.rows)
+		if tt.wantErr != "" {
+			if df.Err == nil || !strings.Contains(df.Err.Error(), tt.wantErr) {
+				t.Errorf("%s: err = %v, want %q", tt.name, df.Err, tt.wantErr)
+			}
+			continue
+		}
+		if df.Err != nil {
+			t.Fatalf("%s: %v", tt.name, df.Err)
+		}
+		if got := df.Types(); len(got) != len(tt.types) || got[0] != tt.types[0] || got[1] != tt.types[1] || got[2] != tt.types[2] {
+			t.Errorf("%s: types %v, want %v", tt.name, got, tt.types)
+		}
+		if tt.text != "" {
+			if got, err := TableText(df); err != nil || got != tt.text {
+				t.Errorf("%s: text\n%q, want\n%q (err %v)", tt.name, got, tt.text, err)
+			}
+		}
 	}
 }

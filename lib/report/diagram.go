@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pomdpq/pomdpq/lib/nb"
 	"github.com/pomdpq/pomdpq/lib/quotient"
+	"github.com/pomdpq/pomdpq/lib/render"
 )
 
 // Diagram returns the quotient's diagram, readable at any size: the layers
@@ -17,8 +17,8 @@ import (
 // two nodes are merged, labelled by their observations (or by their count
 // when there are more than three). It reports whether a depth was
 // collapsed (ClassTable then lists every class).
-func Diagram(q *quotient.Quotient, title string, perDepth int) (*nb.LayeredGraph, bool) {
-	g := &nb.LayeredGraph{Title: title, LeftToRight: true}
+func Diagram(q *quotient.Quotient, title string, perDepth int) (*render.LayeredGraph, bool) {
+	g := &render.LayeredGraph{Title: title, LeftToRight: true}
 	p := q.Partition
 	collapsed := false
 	for t := 0; t <= q.T; t++ {
@@ -89,7 +89,7 @@ func Diagram(q *quotient.Quotient, title string, perDepth int) (*nb.LayeredGraph
 			if len(l) > 3 {
 				label = fmt.Sprintf("%d obs.", len(l))
 			}
-			g.Edges = append(g.Edges, nb.Edge{From: [2]int{t, a.from}, To: [2]int{t + 1, a.to}, Label: label})
+			g.Edges = append(g.Edges, render.Edge{From: [2]int{t, a.from}, To: [2]int{t + 1, a.to}, Label: label})
 		}
 	}
 	return g, collapsed

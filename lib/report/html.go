@@ -15,8 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
-	"github.com/pomdpq/pomdpq/lib/nb"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/render"
 )
 
 // File is an exported file written beside the report.
@@ -157,8 +157,32 @@ func (r *Report) by() string {
 	return "<code>pomdpq analyze</code>"
 }
 
-// body writes the sections of the page.
+// body writes the sections of the page, in order.
 func (r *Report) body(b *strings.Builder, files []File) error {
+	r.modelSection(b)
+	r.familiesSection(b)
+	if err := r.curvesSection(b); err != nil {
+		return err
+	}
+	r.requestedSection(b)
+	r.certificatesSection(b)
+	b.WriteString("<div id=\"pomdpq-quotient\">\n")
+	if err := r.quotientSection(b); err != nil {
+		return err
+	}
+	b.WriteString("</div>\n")
+	r.policySection(b)
+	if err := r.writePlanning(b); err != nil {
+		return err
+	}
+	b.WriteString("<div id=\"pomdpq-files\">\n")
+	r.filesSection(b, files)
+	b.WriteString("</div>\n")
+	return nil
+}
+
+// modelSection writes the title, the run's summary and the model's sizes.
+func (r *Report) modelSection(b *strings.Builder) {
 	m := r.Model
 	title := fmt.Sprintf("pomdpq analysis of %s", m.Name)
 	fmt.Fprintf(b, "<h1>%s</h1>\n", esc(title))
@@ -181,8 +205,10 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 		{"horizon T", itoa(r.T)},
 		{"histories per depth 0 … T", ints(hist)},
 	})
+}
 
-	// Families.
+// familiesSection writes the probe families' table and their cost.
+func (r *Report) familiesSection(b *strings.Builder) {
 	b.WriteString("<h2 id=\"families\">Probe families and cost</h2>\n")
 	b.WriteString("<p>Two histories are merged at tolerance ε when no probe of the family tells their futures apart by more than ε (W1 distance of the suffix laws under the ground metric d_O above). The estimate is <code>distance.Cost</code>, checked against the budget before anything is allocated.</p>\n")
 	var rows [][]string
@@ -211,21 +237,25 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 			fmt.Fprintf(b, "<p class=\"refused\">m ≤ %d not computed: %s</p>\n", f.M, esc(f.Refused))
 		}
 	}
+}
 
-	// Curves.
+// curvesSection writes the class-count curves over the ε grid and their
+// table.
+func (r *Report) curvesSection(b *strings.Builder) error {
+	m := r.Model
 	b.WriteString("<h2 id=\"curves\">Classes over ε</h2>\n")
-	var curves []nb.Curve
+	var curves []render.Curve
 	for _, f := range r.Families {
 		if f.Curve != nil {
-			curves = append(curves, nb.Curve{Label: fmt.Sprintf("m ≤ %d (%d probes)", f.M, f.Size), Eps: r.Grid, Counts: f.Curve})
+			curves = append(curves, render.Curve{Label: fmt.Sprintf("m ≤ %d (%d probes)", f.M, f.Size), Eps: r.Grid, Counts: f.Curve})
 		}
 	}
 	if len(curves) > 0 {
-		p, err := nb.CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", m.Name, r.T), curves...)
+		p, err := render.CurvePlot(fmt.Sprintf("%s, T = %d: classes vs ε", m.Name, r.T), curves...)
 		if err != nil {
 			return err
 		}
-		svg, err := nb.PlotSVG(p, 6*vg.Inch, 3.6*vg.Inch)
+		svg, err := render.PlotSVG(p, 6*vg.Inch, 3.6*vg.Inch)
 		if err != nil {
 			return err
 		}
@@ -247,7 +277,12 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 	} else {
 		b.WriteString("<p class=\"refused\">No family was computed (see above).</p>\n")
 	}
+	return nil
+}
 
+// requestedSection writes the class counts at the ε requested (--eps),
+// if any.
+func (r *Report) requestedSection(b *strings.Builder) {
 	if len(r.Requested) > 0 {
 		header := []string{"ε"}
 		for _, f := range r.Families {
@@ -269,8 +304,10 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 		r.table(b, "Classes at the requested ε (total over depths 0 … T, as pomdpq quotient prints them)", header, rows)
 		b.WriteString("</div>\n")
 	}
+}
 
-	// Certificates.
+// certificatesSection writes the greedy subsets and the cross-family gap.
+func (r *Report) certificatesSection(b *strings.Builder) {
 	b.WriteString("<h2 id=\"certificates\">Certificates</h2>\n")
 	c := r.Cert
 	if len(c.Steps) > 0 {
@@ -283,7 +320,7 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 	} else {
 		fmt.Fprintf(b, "<p class=\"refused\">Greedy subsets: %s</p>\n", esc(c.Note))
 	}
-	rows = nil
+	var rows [][]string
 	if !math.IsNaN(c.DeltaClk) {
 		rows = append(rows, []string{"δ_clk = ‖d^clk − d^op‖∞ (m = 1)", num(c.DeltaClk),
 			fmt.Sprintf("an ε-quotient for constant-action probes is an (ε + δ_clk)-quotient for open-loop strings (cor:op-to-clk-transfer); exact classes %d (clock-aware) and %d (operational)", c.ClkClasses, c.OpClasses)})
@@ -297,14 +334,11 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 		}
 	}
 	r.table(b, "Cross-family gap and stand-ins", []string{"certificate", "value", "meaning"}, rows)
+}
 
-	b.WriteString("<div id=\"pomdpq-quotient\">\n")
-	if err := r.quotientSection(b); err != nil {
-		return err
-	}
-	b.WriteString("</div>\n")
-
-	// Policy.
+// policySection writes the evaluated policy (--policy), or says there is
+// none.
+func (r *Report) policySection(b *strings.Builder) {
 	b.WriteString("<h2 id=\"policy\">Policy</h2>\n")
 	if p := r.Policy; p != nil {
 		kind := "stationary"
@@ -368,15 +402,6 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 	} else {
 		b.WriteString("<p class=\"note\">No policy given (<code>--policy FILE.pg</code> evaluates a solver's policy graph here).</p>\n")
 	}
-
-	if err := r.writePlanning(b); err != nil {
-		return err
-	}
-
-	b.WriteString("<div id=\"pomdpq-files\">\n")
-	r.filesSection(b, files)
-	b.WriteString("</div>\n")
-	return nil
 }
 
 // quotientSection writes the quotient section: the diagram (collapsed
@@ -392,7 +417,7 @@ func (r *Report) quotientSection(b *strings.Builder) error {
 		title := fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps))
 		g, collapsed := Diagram(q, title, DiagramPerDepth)
 		if slices.Max(q.Partition.Counts()) <= DiagramRowMax {
-			g = nb.QuotientGraph(q, title) // depths as rows: narrow enough
+			g = render.QuotientGraph(q, title) // depths as rows: narrow enough
 		}
 		svg, err := g.SVG()
 		if err != nil {
@@ -473,8 +498,8 @@ func (r *Report) filesSection(b *strings.Builder, files []File) {
 }
 
 func (r *Report) table(b *strings.Builder, caption string, header []string, rows [][]string) {
-	// Cells are text: nb.TableHTML escapes them.
-	h, err := nb.TableHTML(nb.Rows(header, rows), nb.Caption(caption), nb.MaxRows(0))
+	// Cells are text: render.TableHTML escapes them.
+	h, err := render.TableHTML(caption, header, rows)
 	if err != nil {
 		fmt.Fprintf(b, "<p class=\"refused\">table %s: %s</p>\n", esc(caption), esc(err.Error()))
 		return
@@ -518,7 +543,7 @@ func stripProlog(svg string) string {
 func esc(s string) string { return html.EscapeString(s) }
 func itoa(n int) string   { return strconv.Itoa(n) }
 func num(x float64) string {
-	return nb.FormatNumber(x, 6)
+	return render.FormatNumber(x, 6)
 }
 
 func ints(xs []int) string {

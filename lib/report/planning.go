@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
-	"github.com/pomdpq/pomdpq/lib/nb"
 	"github.com/pomdpq/pomdpq/lib/planq"
+	"github.com/pomdpq/pomdpq/lib/render"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
@@ -142,7 +142,7 @@ func (r *Report) planning(ctx context.Context, opt Options, budget int64, phase 
 }
 
 // writePlanning writes the section "Planning through the quotient" with
-// nb.PlanHTML, the renderer of the notebooks' nb.ShowPlan.
+// render.PlanHTML, the renderer of the notebooks' nb.ShowPlan.
 func (r *Report) writePlanning(b *strings.Builder) error {
 	b.WriteString("<h2 id=\"planning\">Planning through the quotient</h2>\n")
 	p := r.Planning
@@ -162,7 +162,7 @@ func (r *Report) writePlanning(b *strings.Builder) error {
 			fmt.Fprintf(b, "<p class=\"refused\">Not planned: %s</p>\n", esc(run.Refused))
 			continue
 		}
-		h, err := nb.PlanHTML(run.Result)
+		h, err := render.PlanHTML(run.Result)
 		if err != nil {
 			return err
 		}

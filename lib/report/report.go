@@ -26,7 +26,7 @@
 // of its classes beside it (diagram.go).
 //
 // Rendering opens no file: WriteHTML writes one self-contained HTML page
-// (inline CSS and SVG from package nb, no script, no external asset),
+// (inline CSS and SVG from package render, no script, no external asset),
 // WriteFragment the same content to insert into another page, Files the
 // quotient as .pomdp and JSON in memory, and SetEps with QuotientHTML
 // redraw the quotient at another ε. Report.Write puts the page and the
@@ -242,24 +242,9 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	if len(opt.Ms) == 0 {
-		opt.Ms = []int{1, 2}
-	}
-	for _, k := range opt.Ms {
-		if k < 1 {
-			return nil, fmt.Errorf("report: memory bound m = %d: want m ≥ 1", k)
-		}
-	}
-	if opt.GridPoints <= 1 {
-		opt.GridPoints = DefaultGridPoints
-	}
-	if opt.Eps < 0 || math.IsNaN(opt.Eps) {
-		return nil, fmt.Errorf("report: ε = %g: want a non-negative number", opt.Eps)
-	}
-	gd := ot.Described{Ground: opt.Ground, Name: opt.GroundName, Source: opt.GroundSource}
-	if opt.Ground == nil {
-		opt.Ground = ot.Discrete(m.NumObservations())
-		gd = ot.DescribeDiscrete(m.NumObservations(), "default: no ground metric given")
+	opt, gd, err := withDefaults(m, opt)
+	if err != nil {
+		return nil, err
 	}
 	phase := func(string) {}
 	if opt.Phase != nil {
@@ -269,23 +254,9 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	if budget == 0 {
 		budget = distance.DefaultMemBudget()
 	}
-	if opt.Kind == "" {
-		opt.Kind = fsc.KindStationary
-	}
-	if opt.Kind != fsc.KindStationary && opt.Kind != fsc.KindClock {
-		return nil, fmt.Errorf("report: family %q: want %s or %s", opt.Kind, fsc.KindStationary, fsc.KindClock)
-	}
-	for _, e := range opt.EpsList {
-		if e < 0 || math.IsNaN(e) {
-			return nil, fmt.Errorf("report: ε = %g: want a non-negative number", e)
-		}
-	}
 	secs := opt.Seconds
 	if secs == 0 {
 		secs = DefaultSeconds
-	}
-	if opt.CurveTop < 0 || math.IsNaN(opt.CurveTop) || math.IsInf(opt.CurveTop, 0) {
-		return nil, fmt.Errorf("report: curve end %g: want a positive number (0: the default)", opt.CurveTop)
 	}
 	b := Budget{Bytes: budget, Seconds: max(secs, 0), CurveTop: opt.CurveTop}
 	r := &Report{Model: m, Source: source, Kind: opt.Kind, T: opt.T, Budget: budget, Created: time.Now().UTC(), Cert: Certificates{DeltaClk: math.NaN()}, Ground: gd, ground: opt.Ground, opt: opt}
@@ -307,69 +278,16 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 
 	// Distances per family, in decision mode at the listed ε.
 	for _, k := range opt.Ms {
-		f := Family{M: k, Kind: opt.Kind}
-		fam, err := fsc.New(opt.Kind, m.NumActions(), m.NumObservations(), k, r.T, fsc.Options{})
+		f, err := r.family(ctx, k, opt, b, phase)
 		if err != nil {
-			var tl *fsc.TooLargeError
-			if errors.As(err, &tl) {
-				f.Refused = Infeasible(tl, m, r.T, b)
-				r.Families = append(r.Families, f)
-				continue
-			}
 			return nil, err
 		}
-		f.fam, f.Size = fam, fam.Len()
-		if h := sum(r.histories()); opt.T <= 0 && b.Seconds > 0 {
-			if s := PlanPasses * float64(f.Size) * float64(h) * float64(m.NumStates()) / LawRate; s > b.Seconds {
-				f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories would take about %s, more than the %s budget; give --T to force it",
-					r.T, f.Size, h, seconds(s), seconds(b.Seconds))
-				r.Families = append(r.Families, f)
-				continue
-			}
-		}
-		dopt := distance.Options{Ground: opt.Ground, MemBudget: budget, Progress: opt.Progress, Eps: r.Decided, Compact: true,
-			Phase: func(name string) { phase(fmt.Sprintf("m≤%d %s", k, name)) }}
-		t0 := time.Now()
-		res, err := distance.Compute(ctx, m, fam, r.T, dopt)
-		if err != nil {
-			var be *distance.BudgetError
-			if errors.As(err, &be) {
-				f.Refused, f.Cost = be.Error(), be.Cost
-				r.Families = append(r.Families, f)
-				continue
-			}
-			return nil, err
-		}
-		f.res, f.Seconds = res, time.Since(t0).Seconds()
-		f.Cost, f.Distinct, f.StandIns = res.Cost, res.Distinct, res.StandIns
-		f.Exact, f.MaxDistance, f.MaxExact = res.Classes.Total(), res.MaxDistance(), res.MaxDistanceExact()
 		r.Families = append(r.Families, f)
 	}
-	for _, e := range opt.EpsList {
-		q := Requested{Eps: e}
-		for _, f := range r.Families {
-			n := -1
-			if f.res != nil {
-				n = f.res.Partition(e).Total()
-			}
-			q.Classes = append(q.Classes, n)
-		}
-		r.Requested = append(r.Requested, q)
-	}
-
-	// Curves over the common grid.
+	r.requested(opt.EpsList)
 	phase("curves")
-	for i := range r.Families {
-		f := &r.Families[i]
-		if f.res == nil {
-			continue
-		}
-		for _, e := range r.Grid {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			f.Curve = append(f.Curve, f.res.Partition(e).Total())
-		}
+	if err := r.curves(ctx); err != nil {
+		return nil, err
 	}
 
 	big := r.largest()
@@ -396,6 +314,121 @@ func Build(ctx context.Context, m *pomdp.Model, source string, opt Options) (*Re
 	phase("")
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// withDefaults checks opt against m and fills in its defaults (memories
+// 1, 2, the grid's points, the discrete ground metric, the stationary
+// family); it returns the ground metric's description too.
+func withDefaults(m *pomdp.Model, opt Options) (Options, ot.Described, error) {
+	if len(opt.Ms) == 0 {
+		opt.Ms = []int{1, 2}
+	}
+	for _, k := range opt.Ms {
+		if k < 1 {
+			return opt, ot.Described{}, fmt.Errorf("report: memory bound m = %d: want m ≥ 1", k)
+		}
+	}
+	if opt.GridPoints <= 1 {
+		opt.GridPoints = DefaultGridPoints
+	}
+	if opt.Eps < 0 || math.IsNaN(opt.Eps) {
+		return opt, ot.Described{}, fmt.Errorf("report: ε = %g: want a non-negative number", opt.Eps)
+	}
+	gd := ot.Described{Ground: opt.Ground, Name: opt.GroundName, Source: opt.GroundSource}
+	if opt.Ground == nil {
+		opt.Ground = ot.Discrete(m.NumObservations())
+		gd = ot.DescribeDiscrete(m.NumObservations(), "default: no ground metric given")
+	}
+	if opt.Kind == "" {
+		opt.Kind = fsc.KindStationary
+	}
+	if opt.Kind != fsc.KindStationary && opt.Kind != fsc.KindClock {
+		return opt, gd, fmt.Errorf("report: family %q: want %s or %s", opt.Kind, fsc.KindStationary, fsc.KindClock)
+	}
+	for _, e := range opt.EpsList {
+		if e < 0 || math.IsNaN(e) {
+			return opt, gd, fmt.Errorf("report: ε = %g: want a non-negative number", e)
+		}
+	}
+	if opt.CurveTop < 0 || math.IsNaN(opt.CurveTop) || math.IsInf(opt.CurveTop, 0) {
+		return opt, gd, fmt.Errorf("report: curve end %g: want a positive number (0: the default)", opt.CurveTop)
+	}
+	return opt, gd, nil
+}
+
+// family computes the distances of the probe family of memory k in
+// decision mode at r.Decided. A family too large to build, too slow for
+// the time budget of a chosen T, or over the memory budget comes back with
+// Refused set and a nil error.
+func (r *Report) family(ctx context.Context, k int, opt Options, b Budget, phase func(string)) (Family, error) {
+	m := r.Model
+	f := Family{M: k, Kind: opt.Kind}
+	fam, err := fsc.New(opt.Kind, m.NumActions(), m.NumObservations(), k, r.T, fsc.Options{})
+	if err != nil {
+		var tl *fsc.TooLargeError
+		if errors.As(err, &tl) {
+			f.Refused = Infeasible(tl, m, r.T, b)
+			return f, nil
+		}
+		return f, err
+	}
+	f.fam, f.Size = fam, fam.Len()
+	if h := sum(r.histories()); opt.T <= 0 && b.Seconds > 0 {
+		if s := PlanPasses * float64(f.Size) * float64(h) * float64(m.NumStates()) / LawRate; s > b.Seconds {
+			f.Refused = fmt.Sprintf("not computed at the chosen T = %d: the laws of %d controllers on %d histories would take about %s, more than the %s budget; give --T to force it",
+				r.T, f.Size, h, seconds(s), seconds(b.Seconds))
+			return f, nil
+		}
+	}
+	dopt := distance.Options{Ground: opt.Ground, MemBudget: b.Bytes, Progress: opt.Progress, Eps: r.Decided, Compact: true,
+		Phase: func(name string) { phase(fmt.Sprintf("m≤%d %s", k, name)) }}
+	t0 := time.Now()
+	res, err := distance.Compute(ctx, m, fam, r.T, dopt)
+	if err != nil {
+		var be *distance.BudgetError
+		if errors.As(err, &be) {
+			f.Refused, f.Cost = be.Error(), be.Cost
+			return f, nil
+		}
+		return f, err
+	}
+	f.res, f.Seconds = res, time.Since(t0).Seconds()
+	f.Cost, f.Distinct, f.StandIns = res.Cost, res.Distinct, res.StandIns
+	f.Exact, f.MaxDistance, f.MaxExact = res.Classes.Total(), res.MaxDistance(), res.MaxDistanceExact()
+	return f, nil
+}
+
+// requested fills r.Requested: the classes of every family at each ε of
+// list (−1 for a family not computed).
+func (r *Report) requested(list []float64) {
+	for _, e := range list {
+		q := Requested{Eps: e}
+		for _, f := range r.Families {
+			n := -1
+			if f.res != nil {
+				n = f.res.Partition(e).Total()
+			}
+			q.Classes = append(q.Classes, n)
+		}
+		r.Requested = append(r.Requested, q)
+	}
+}
+
+// curves fills each computed family's class counts over the common grid.
+func (r *Report) curves(ctx context.Context) error {
+	for i := range r.Families {
+		f := &r.Families[i]
+		if f.res == nil {
+			continue
+		}
+		for _, e := range r.Grid {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			f.Curve = append(f.Curve, f.res.Partition(e).Total())
+		}
+	}
+	return nil
 }
 
 // DefaultCurveTop is the default end of the curves' ε grid, as a

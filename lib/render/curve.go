@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -23,7 +22,7 @@ func CurvePlot(title string, curves ...Curve) (*plot.Plot, error) {
 	series := make([]Series, len(curves))
 	for k, c := range curves {
 		if len(c.Eps) != len(c.Counts) {
-			return nil, fmt.Errorf("nb: curve %q has %d ε values and %d counts", c.Label, len(c.Eps), len(c.Counts))
+			return nil, fmt.Errorf("render: curve %q has %d ε values and %d counts", c.Label, len(c.Eps), len(c.Counts))
 		}
 		ys := make([]float64, len(c.Counts))
 		for i, n := range c.Counts {
@@ -34,9 +33,9 @@ func CurvePlot(title string, curves ...Curve) (*plot.Plot, error) {
 	return LinePlot(title, "ε", "classes", series...)
 }
 
-// padX widens the x range by 3% on each side so that the end tick labels
+// PadX widens the x range by 3% on each side so that the end tick labels
 // and points are not clipped.
-func padX(p *plot.Plot) {
+func PadX(p *plot.Plot) {
 	if d := p.X.Max - p.X.Min; d > 0 {
 		p.X.Min -= 0.03 * d
 		p.X.Max += 0.03 * d
@@ -59,7 +58,7 @@ func LinePlot(title, xLabel, yLabel string, series ...Series) (*plot.Plot, error
 	p.Legend.Top = true
 	for k, s := range series {
 		if len(s.X) != len(s.Y) {
-			return nil, fmt.Errorf("nb: series %q has %d x and %d y values", s.Label, len(s.X), len(s.Y))
+			return nil, fmt.Errorf("render: series %q has %d x and %d y values", s.Label, len(s.X), len(s.Y))
 		}
 		pts := make(plotter.XYs, len(s.X))
 		for i := range s.X {
@@ -69,24 +68,19 @@ func LinePlot(title, xLabel, yLabel string, series ...Series) (*plot.Plot, error
 		if err != nil {
 			return nil, err
 		}
-		col := palette[k%len(palette)]
+		col := Color(k)
 		line.Color, scatter.Color = col, col
 		scatter.Shape = draw.CircleGlyph{}
 		p.Add(line, scatter)
 		p.Legend.Add(s.Label, line, scatter)
 	}
-	padX(p)
+	PadX(p)
 	return p, nil
 }
 
-// ShowCurves displays CurvePlot inline.
-func ShowCurves(title string, curves ...Curve) error {
-	p, err := CurvePlot(title, curves...)
-	if err != nil {
-		return err
-	}
-	return Plot(p, 5*vg.Inch, 3.2*vg.Inch)
-}
+// Color returns the k-th colour of the palette of the curves (k ≥ 0; the
+// palette repeats).
+func Color(k int) color.Color { return palette[k%len(palette)] }
 
 var palette = []color.Color{
 	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
@@ -98,12 +92,12 @@ var palette = []color.Color{
 // per ε, arrows down as ε grows (coarser) and across as m grows (finer).
 func LatticeGraph(title string, ms []int, eps []float64, counts [][]int) (*LayeredGraph, error) {
 	if len(counts) != len(eps) {
-		return nil, fmt.Errorf("nb: lattice has %d ε rows for %d ε values", len(counts), len(eps))
+		return nil, fmt.Errorf("render: lattice has %d ε rows for %d ε values", len(counts), len(eps))
 	}
 	g := &LayeredGraph{Title: title}
 	for i, e := range eps {
 		if len(counts[i]) != len(ms) {
-			return nil, fmt.Errorf("nb: lattice row %d has %d counts for %d memories", i, len(counts[i]), len(ms))
+			return nil, fmt.Errorf("render: lattice row %d has %d counts for %d memories", i, len(counts[i]), len(ms))
 		}
 		var layer []string
 		for j, m := range ms {

@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"fmt"
@@ -14,14 +14,14 @@ import (
 // action", and an arrow per successor labelled by the observations that
 // lead to it. Successors a policy graph leaves undefined (negative next
 // nodes, "-" in a .pg file) are not drawn. actions and observations name
-// the indices (nil: the indices themselves). It panics if c is stochastic
-// or start is not a node.
-func ControllerGraph(c *fsc.FSC, start, T int, actions, observations []string, title string) *LayeredGraph {
+// the indices (nil: the indices themselves). It returns an error if c is
+// stochastic or start is not a node.
+func ControllerGraph(c *fsc.FSC, start, T int, actions, observations []string, title string) (*LayeredGraph, error) {
 	if !c.Deterministic() {
-		panic("nb: ControllerGraph needs a deterministic controller")
+		return nil, fmt.Errorf("render: controller graph %q: the controller is stochastic; only a deterministic one unrolls into a graph", title)
 	}
 	if start < 0 || start >= c.Nodes {
-		panic(fmt.Sprintf("nb: start node %d out of range (%d nodes)", start, c.Nodes))
+		return nil, fmt.Errorf("render: controller graph %q: start node %d out of range (%d nodes)", title, start, c.Nodes)
 	}
 	name := func(list []string, i int) string {
 		if i < len(list) {
@@ -67,5 +67,5 @@ func ControllerGraph(c *fsc.FSC, start, T int, actions, observations []string, t
 		}
 		level = next
 	}
-	return g
+	return g, nil
 }

@@ -1,7 +1,6 @@
-package nb
+package render
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"math"
@@ -15,49 +14,13 @@ import (
 	"github.com/pomdpq/pomdpq/lib/planq"
 )
 
-// Plan runs planq.Run with an in-place progress bar (one bar, relabelled
-// at each phase: distances, L_R, the baseline, then each ε), and returns
-// its result for [ShowPlan]. Callbacks already set in cfg.Distance still
-// receive every phase and update.
-func Plan(ctx context.Context, cfg planq.Config) (*planq.Result, error) {
-	name := "plan"
-	if cfg.Model != nil {
-		name = "plan " + cfg.Model.Name
-	}
-	bar := NewProgress(name)
-	phase, progress := cfg.Distance.Phase, cfg.Distance.Progress
-	cfg.Distance.Phase = func(s string) {
-		if s != "" { // "" ends the run
-			bar.Phase(s)
-		}
-		if phase != nil {
-			phase(s)
-		}
-	}
-	cfg.Distance.Progress = func(done, total int) {
-		bar.Update(done, total)
-		if progress != nil {
-			progress(done, total)
-		}
-	}
-	res, err := planq.Run(ctx, cfg)
-	if err == nil {
-		// The bar ends on the count of ε planned (a planner without
-		// progress would otherwise leave "0 done" on it).
-		bar.Phase("ε values planned")
-		bar.Update(len(res.Rows), len(res.Rows))
-	}
-	bar.Finish()
-	return res, err
-}
-
 // PlanPlots returns the two panels of a planning run against ε: the
 // measured regret beside the certified bound (top; a row whose bound is
 // vacuous, not covered or not finite draws no bound point), and the number
 // of classes of the quotient planned on (bottom). Both share the x range.
 func PlanPlots(res *planq.Result) (top, bottom *plot.Plot, err error) {
 	if res == nil || len(res.Rows) == 0 {
-		return nil, nil, fmt.Errorf("nb: a planning result without rows has nothing to plot")
+		return nil, nil, fmt.Errorf("render: a planning result without rows has nothing to plot")
 	}
 	var regret, fromOpt, bound, classes Series
 	regret.Label = "measured regret"
@@ -289,12 +252,12 @@ func PlanHTML(res *planq.Result) (string, error) {
 	b.WriteString(`<div class="pomdpq-plan">` + "\n")
 	fmt.Fprintf(&b, `<figure class="plan">%s<figcaption>Top: measured regret of the lifted quotient policy and the certified bound %s against ε. Bottom: classes of the ε-quotient planned on.</figcaption></figure>`+"\n",
 		svg, html.EscapeString(boundFormula(res)))
-	deps, err := TableHTML(Rows([]string{"quantity", "value"}, PlanDependencies(res)), Caption("What the planning result depends on"), MaxRows(0))
+	deps, err := TableHTML("What the planning result depends on", []string{"quantity", "value"}, PlanDependencies(res))
 	if err != nil {
 		return "", err
 	}
 	header, rows := PlanRows(res)
-	tab, err := TableHTML(Rows(header, rows), Caption("Planning through the quotient, per ε"), MaxRows(0))
+	tab, err := TableHTML("Planning through the quotient, per ε", header, rows)
 	if err != nil {
 		return "", err
 	}
@@ -314,31 +277,13 @@ func PlanHTML(res *planq.Result) (string, error) {
 // table and the notes.
 func PlanText(res *planq.Result) string {
 	var b strings.Builder
-	b.WriteString(alignColumns(append([][]string{{"quantity", "value"}}, PlanDependencies(res)...), nil, 1))
+	b.WriteString(AlignColumns(append([][]string{{"quantity", "value"}}, PlanDependencies(res)...), nil, 1))
 	header, rows := PlanRows(res)
-	b.WriteString("\n" + alignColumns(append([][]string{header}, rows...), nil, 1))
+	b.WriteString("\n" + AlignColumns(append([][]string{header}, rows...), nil, 1))
 	for _, n := range PlanNotes(res) {
 		b.WriteString(n + "\n")
 	}
 	return b.String()
-}
-
-// ShowPlan displays a planning run ([PlanHTML]); outside a notebook it
-// writes [PlanText] to [Output].
-func ShowPlan(res *planq.Result) error {
-	if res == nil {
-		return fmt.Errorf("nb: nil planning result")
-	}
-	if !inNotebook() {
-		writeText(strings.TrimRight(PlanText(res), "\n"))
-		return nil
-	}
-	h, err := PlanHTML(res)
-	if err != nil {
-		return err
-	}
-	show("", bundle{html: h, text: PlanText(res)})
-	return nil
 }
 
 // boundTerms writes a bound's formula with its terms substituted, e.g.

@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"fmt"
@@ -54,14 +54,14 @@ type box struct{ x, y, w, h float64 } // centre and size
 // has one title per layer.
 func (g *LayeredGraph) validate() error {
 	if g.LayerTitles != nil && len(g.LayerTitles) != len(g.Layers) {
-		return fmt.Errorf("nb: layered graph has %d layer titles for %d layers", len(g.LayerTitles), len(g.Layers))
+		return fmt.Errorf("render: layered graph has %d layer titles for %d layers", len(g.LayerTitles), len(g.Layers))
 	}
 	in := func(n [2]int) bool {
 		return n[0] >= 0 && n[0] < len(g.Layers) && n[1] >= 0 && n[1] < len(g.Layers[n[0]])
 	}
 	for i, e := range g.Edges {
 		if !in(e.From) || !in(e.To) {
-			return fmt.Errorf("nb: layered graph edge %d from %v to %v: no such node", i, e.From, e.To)
+			return fmt.Errorf("render: layered graph edge %d from %v to %v: no such node", i, e.From, e.To)
 		}
 	}
 	return nil
@@ -116,67 +116,79 @@ func (g *LayeredGraph) layout() (boxes [][]box, titles []box, width, height floa
 	if g.Title != "" {
 		top += graphTitleH
 	}
-	left := graphMargin
 	titleW := 0.0
 	for _, t := range g.LayerTitles {
 		titleW = math.Max(titleW, textWidth(t))
 	}
-	nodeW := func(label string) float64 {
-		return math.Max(graphNodeMinW, textWidth(label)+2*graphNodePad)
-	}
-	room := g.loopRoom()
-	boxes = make([][]box, len(g.Layers))
 	layerGap := graphLayerGap
 	if g.LeftToRight {
 		// Edge labels sit above or below horizontal-ish edges: leave room.
 		for _, e := range g.Edges {
 			layerGap = math.Max(layerGap, textWidth(e.Label)+50)
 		}
+		return g.layoutColumns(top, titleW, layerGap)
 	}
-	if !g.LeftToRight {
-		if titleW > 0 {
-			left += titleW + graphNodeGap
-		}
-		// Rows: each layer centred horizontally.
-		span := make([]float64, len(g.Layers))
-		maxSpan := 0.0
-		for i, layer := range g.Layers {
-			for j, l := range layer {
-				if j > 0 {
-					span[i] += graphNodeGap
-				}
-				span[i] += nodeW(l) + room[i][j]
-			}
-			maxSpan = math.Max(maxSpan, span[i])
-		}
-		for i, layer := range g.Layers {
-			y := top + float64(i)*(graphNodeH+layerGap) + graphNodeH/2
-			x := left + (maxSpan-span[i])/2
-			for j, l := range layer {
-				w := nodeW(l)
-				boxes[i] = append(boxes[i], box{x + w/2, y, w, graphNodeH})
-				x += w + room[i][j] + graphNodeGap
-			}
-			if g.LayerTitles != nil {
-				titles = append(titles, box{graphMargin, y, titleW, graphNodeH})
-			}
-		}
-		width = math.Max(left+maxSpan+graphMargin, 2*graphMargin+titleWidth(g.Title))
-		height = top + graphMargin
-		if n := len(g.Layers); n > 0 {
-			height += float64(n)*(graphNodeH+layerGap) - layerGap
-		}
-		// Arrows between nodes of one layer curve below it: leave room
-		// under the last layer for them and their labels.
-		for _, e := range g.Edges {
-			if e.From[0] == e.To[0] && e.From[0] == len(g.Layers)-1 {
-				height += layerGap / 2
-				break
-			}
-		}
-		return boxes, titles, width, height
+	return g.layoutRows(top, titleW, layerGap)
+}
+
+// nodeWidth is the width of a node labelled label.
+func nodeWidth(label string) float64 {
+	return math.Max(graphNodeMinW, textWidth(label)+2*graphNodePad)
+}
+
+// layoutRows lays the layers out as rows from top to bottom, each centred
+// horizontally, below top, with the layer titles (titleW wide) on the left.
+func (g *LayeredGraph) layoutRows(top, titleW, layerGap float64) (boxes [][]box, titles []box, width, height float64) {
+	room := g.loopRoom()
+	boxes = make([][]box, len(g.Layers))
+	left := graphMargin
+	if titleW > 0 {
+		left += titleW + graphNodeGap
 	}
-	// Columns: each layer centred vertically, as wide as its widest node.
+	span := make([]float64, len(g.Layers))
+	maxSpan := 0.0
+	for i, layer := range g.Layers {
+		for j, l := range layer {
+			if j > 0 {
+				span[i] += graphNodeGap
+			}
+			span[i] += nodeWidth(l) + room[i][j]
+		}
+		maxSpan = math.Max(maxSpan, span[i])
+	}
+	for i, layer := range g.Layers {
+		y := top + float64(i)*(graphNodeH+layerGap) + graphNodeH/2
+		x := left + (maxSpan-span[i])/2
+		for j, l := range layer {
+			w := nodeWidth(l)
+			boxes[i] = append(boxes[i], box{x + w/2, y, w, graphNodeH})
+			x += w + room[i][j] + graphNodeGap
+		}
+		if g.LayerTitles != nil {
+			titles = append(titles, box{graphMargin, y, titleW, graphNodeH})
+		}
+	}
+	width = math.Max(left+maxSpan+graphMargin, 2*graphMargin+titleWidth(g.Title))
+	height = top + graphMargin
+	if n := len(g.Layers); n > 0 {
+		height += float64(n)*(graphNodeH+layerGap) - layerGap
+	}
+	// Arrows between nodes of one layer curve below it: leave room
+	// under the last layer for them and their labels.
+	for _, e := range g.Edges {
+		if e.From[0] == e.To[0] && e.From[0] == len(g.Layers)-1 {
+			height += layerGap / 2
+			break
+		}
+	}
+	return boxes, titles, width, height
+}
+
+// layoutColumns lays the layers out as columns from left to right, each
+// centred vertically and as wide as its widest node or title, below top.
+func (g *LayeredGraph) layoutColumns(top, titleW, layerGap float64) (boxes [][]box, titles []box, width, height float64) {
+	room := g.loopRoom()
+	boxes = make([][]box, len(g.Layers))
 	if titleW > 0 {
 		top += graphNodeH
 	}
@@ -191,11 +203,11 @@ func (g *LayeredGraph) layout() (boxes [][]box, titles []box, width, height floa
 		}
 		maxH = math.Max(maxH, colH[i])
 	}
-	x := left
+	x := graphMargin
 	for i, layer := range g.Layers {
 		colW := 0.0
 		for _, l := range layer {
-			colW = math.Max(colW, nodeW(l))
+			colW = math.Max(colW, nodeWidth(l))
 		}
 		if i < len(g.LayerTitles) {
 			colW = math.Max(colW, textWidth(g.LayerTitles[i]))
@@ -272,87 +284,9 @@ func (g *LayeredGraph) SVG() (string, error) {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="%s" dominant-baseline="middle" fill="#666">%s</text>`+"\n",
 			x, t.y, anchor, esc(g.LayerTitles[i]))
 	}
-
-	// Edges first, so that nodes cover their ends. Parallel edges between the
-	// same two nodes bend apart; edges within a layer or going back bend too.
-	type pair struct{ a, b [2]int }
-	count := map[pair]int{}
-	key := func(e Edge) pair {
-		if e.From[0] > e.To[0] || (e.From[0] == e.To[0] && e.From[1] > e.To[1]) {
-			return pair{e.To, e.From}
-		}
-		return pair{e.From, e.To}
-	}
-	for _, e := range g.Edges {
-		count[key(e)]++
-	}
-	seen := map[pair]int{}
-	b.WriteString(`<g class="edges" fill="none" stroke="#444" stroke-width="1.2">` + "\n")
-	var labels strings.Builder
-	for _, e := range g.Edges {
-		k := key(e)
-		n := count[k]
-		idx := seen[k]
-		seen[k]++
-		from := boxes[e.From[0]][e.From[1]]
-		to := boxes[e.To[0]][e.To[1]]
-		var path, anchor string
-		var lx, ly float64
-		if e.From == e.To {
-			// Self-loop on the node's outer side.
-			r := loopRadius(idx)
-			x0, y0 := from.x+from.w/2, from.y-from.h/4
-			x1, y1 := from.x+from.w/2, from.y+from.h/4
-			if g.LeftToRight {
-				x0, y0 = from.x-from.w/4, from.y+from.h/2
-				x1, y1 = from.x+from.w/4, from.y+from.h/2
-				path = fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x0, y0, x0-r, y0+2*r, x1+r, y1+2*r, x1, y1)
-				lx, ly, anchor = from.x, y0+1.5*r+4, "middle"
-			} else {
-				path = fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x0, y0, x0+2*r, y0-r, x1+2*r, y1+r, x1, y1)
-				lx, ly, anchor = x0+1.5*r+4, from.y, "start"
-			}
-		} else {
-			bend := (float64(idx) - float64(n-1)/2) * 22
-			if e.From[0] == e.To[0] || e.To[0] < e.From[0] {
-				bend += 30 // keep same-layer and backward edges off the straight line
-			}
-			if key(e).a != e.From {
-				bend = -bend // same side for both directions of a pair
-			}
-			// Control point: the midpoint pushed sideways by 2·bend, so that
-			// the curve's middle is pushed by bend.
-			mx, my := (from.x+to.x)/2, (from.y+to.y)/2
-			dx, dy := to.x-from.x, to.y-from.y
-			l := math.Hypot(dx, dy)
-			nx, ny := -dy/l, dx/l
-			cx, cy := mx+2*bend*nx, my+2*bend*ny
-			x0, y0 := clip(from, cx, cy)
-			x1, y1 := clip(to, cx, cy)
-			path = fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", x0, y0, cx, cy, x1, y1)
-			// The label sits beside the curve's middle, on the side the edge
-			// heads to, so that labels of edges that fan out do not collide.
-			lx, ly = 0.25*x0+0.5*cx+0.25*x1, 0.25*y0+0.5*cy+0.25*y1
-			tx, ty := x1-x0, y1-y0
-			switch {
-			case !g.LeftToRight && tx < -1:
-				lx, anchor = lx-5, "end"
-			case !g.LeftToRight:
-				lx, anchor = lx+5, "start"
-			case ty > 1:
-				ly, anchor = ly+10, "middle"
-			default:
-				ly, anchor = ly-10, "middle"
-			}
-		}
-		fmt.Fprintf(&b, `<path d="%s" marker-end="url(#%s)"/>`+"\n", path, id)
-		if e.Label != "" {
-			fmt.Fprintf(&labels, `<text x="%.1f" y="%.1f" text-anchor="%s" dominant-baseline="middle" stroke="white" stroke-width="3" paint-order="stroke" fill="#222">%s</text>`+"\n",
-				lx, ly, anchor, esc(e.Label))
-		}
-	}
-	b.WriteString("</g>\n")
-
+	// Edges first, so that nodes cover their ends; their labels last, over
+	// both.
+	labels := g.writeEdges(&b, boxes, id)
 	b.WriteString(`<g class="nodes">` + "\n")
 	for i, layer := range g.Layers {
 		for j, l := range layer {
@@ -364,9 +298,112 @@ func (g *LayeredGraph) SVG() (string, error) {
 		}
 	}
 	b.WriteString("</g>\n")
-	b.WriteString(`<g class="labels">` + "\n" + labels.String() + "</g>\n")
+	b.WriteString(`<g class="labels">` + "\n" + labels + "</g>\n")
 	b.WriteString("</svg>\n")
 	return b.String(), nil
+}
+
+// edgePair is an unordered pair of nodes, the lesser first.
+type edgePair struct{ a, b [2]int }
+
+// pairOf returns the unordered pair of e's ends.
+func pairOf(e Edge) edgePair {
+	if e.From[0] > e.To[0] || (e.From[0] == e.To[0] && e.From[1] > e.To[1]) {
+		return edgePair{e.To, e.From}
+	}
+	return edgePair{e.From, e.To}
+}
+
+// writeEdges writes the edges' paths, with arrow marker id, and returns
+// their labels' text elements. Parallel edges between the same two nodes
+// bend apart; edges within a layer or going back bend too.
+func (g *LayeredGraph) writeEdges(b *strings.Builder, boxes [][]box, id string) string {
+	count := map[edgePair]int{}
+	for _, e := range g.Edges {
+		count[pairOf(e)]++
+	}
+	seen := map[edgePair]int{}
+	b.WriteString(`<g class="edges" fill="none" stroke="#444" stroke-width="1.2">` + "\n")
+	var labels strings.Builder
+	for _, e := range g.Edges {
+		k := pairOf(e)
+		idx := seen[k]
+		seen[k]++
+		from := boxes[e.From[0]][e.From[1]]
+		var c edgeCurve
+		if e.From == e.To {
+			c = g.loop(from, idx)
+		} else {
+			c = g.arc(e, from, boxes[e.To[0]][e.To[1]], idx, count[k])
+		}
+		fmt.Fprintf(b, `<path d="%s" marker-end="url(#%s)"/>`+"\n", c.path, id)
+		if e.Label != "" {
+			fmt.Fprintf(&labels, `<text x="%.1f" y="%.1f" text-anchor="%s" dominant-baseline="middle" stroke="white" stroke-width="3" paint-order="stroke" fill="#222">%s</text>`+"\n",
+				c.lx, c.ly, c.anchor, html.EscapeString(e.Label))
+		}
+	}
+	b.WriteString("</g>\n")
+	return labels.String()
+}
+
+// edgeCurve is an edge's SVG path and where its label goes.
+type edgeCurve struct {
+	path   string
+	lx, ly float64
+	anchor string // text-anchor of the label
+}
+
+// loop is the idx-th self-loop of the node in box from, on the node's
+// outer side.
+func (g *LayeredGraph) loop(from box, idx int) edgeCurve {
+	r := loopRadius(idx)
+	x0, y0 := from.x+from.w/2, from.y-from.h/4
+	x1, y1 := from.x+from.w/2, from.y+from.h/4
+	if g.LeftToRight {
+		x0, y0 = from.x-from.w/4, from.y+from.h/2
+		x1, y1 = from.x+from.w/4, from.y+from.h/2
+		return edgeCurve{fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x0, y0, x0-r, y0+2*r, x1+r, y1+2*r, x1, y1),
+			from.x, y0 + 1.5*r + 4, "middle"}
+	}
+	return edgeCurve{fmt.Sprintf("M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f", x0, y0, x0+2*r, y0-r, x1+2*r, y1+r, x1, y1),
+		x0 + 1.5*r + 4, from.y, "start"}
+}
+
+// arc is edge e from box from to box to, the idx-th of the n edges between
+// these two nodes: a quadratic curve bent sideways.
+func (g *LayeredGraph) arc(e Edge, from, to box, idx, n int) edgeCurve {
+	bend := (float64(idx) - float64(n-1)/2) * 22
+	if e.From[0] == e.To[0] || e.To[0] < e.From[0] {
+		bend += 30 // keep same-layer and backward edges off the straight line
+	}
+	if pairOf(e).a != e.From {
+		bend = -bend // same side for both directions of a pair
+	}
+	// Control point: the midpoint pushed sideways by 2·bend, so that
+	// the curve's middle is pushed by bend.
+	mx, my := (from.x+to.x)/2, (from.y+to.y)/2
+	dx, dy := to.x-from.x, to.y-from.y
+	l := math.Hypot(dx, dy)
+	nx, ny := -dy/l, dx/l
+	cx, cy := mx+2*bend*nx, my+2*bend*ny
+	x0, y0 := clip(from, cx, cy)
+	x1, y1 := clip(to, cx, cy)
+	c := edgeCurve{path: fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", x0, y0, cx, cy, x1, y1)}
+	// The label sits beside the curve's middle, on the side the edge
+	// heads to, so that labels of edges that fan out do not collide.
+	c.lx, c.ly = 0.25*x0+0.5*cx+0.25*x1, 0.25*y0+0.5*cy+0.25*y1
+	tx, ty := x1-x0, y1-y0
+	switch {
+	case !g.LeftToRight && tx < -1:
+		c.lx, c.anchor = c.lx-5, "end"
+	case !g.LeftToRight:
+		c.lx, c.anchor = c.lx+5, "start"
+	case ty > 1:
+		c.ly, c.anchor = c.ly+10, "middle"
+	default:
+		c.ly, c.anchor = c.ly-10, "middle"
+	}
+	return c
 }
 
 // markerID returns an id for the arrow marker that depends only on the
@@ -406,15 +443,4 @@ func (g *LayeredGraph) Text() string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// ShowGraph displays g as SVG; outside a notebook it writes [LayeredGraph.Text]
-// to [Output]. It returns the error of [LayeredGraph.SVG].
-func ShowGraph(g *LayeredGraph) error {
-	svg, err := g.SVG()
-	if err != nil {
-		return err
-	}
-	show("", bundle{html: "<div>" + svg + "</div>", text: g.Text()})
-	return nil
 }

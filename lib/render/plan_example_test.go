@@ -1,4 +1,4 @@
-package nb_test
+package render_test
 
 import (
 	"context"
@@ -6,14 +6,14 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/nb"
 	"github.com/pomdpq/pomdpq/lib/planq"
+	"github.com/pomdpq/pomdpq/lib/render"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
 // In a notebook, nb.Plan runs planq.Run under a progress bar and
 // nb.ShowPlan shows the plot, the dependencies and the per-ε table; the
-// table's rows are nb.PlanRows, here Tiger with the observation reward
+// table's rows are render.PlanRows, here Tiger with the observation reward
 // (m ≤ 2, T = 4).
 func ExamplePlanRows() {
 	b, _ := bench.Lookup("tiger")
@@ -23,11 +23,11 @@ func ExamplePlanRows() {
 	if err != nil {
 		panic(err)
 	}
-	header, rows := nb.PlanRows(res)
+	header, rows := render.PlanRows(res)
 	for _, r := range append([][]string{header}, rows...) {
 		fmt.Printf("%-4s %-8s %-9s %-16s %s\n", r[0], r[1], r[5], r[6], r[9])
 	}
-	fmt.Println(nb.PlanCovers(res)[0])
+	fmt.Println(render.PlanCovers(res)[0])
 	// Output:
 	// ε    classes  regret    certified bound  verdict
 	// 0    16       0         0                within bound

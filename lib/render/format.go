@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"math"

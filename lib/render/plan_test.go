@@ -1,17 +1,13 @@
-package nb
+package render
 
 import (
-	"context"
 	"math"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/janpfeifer/gonb/gonbui/protocol"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/pomdpq/pomdpq/lib/bench"
-	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
@@ -182,65 +178,6 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
-}
-
-// TestPlanTiger runs the helpers on a real run (Tiger, observation reward,
-// m ≤ 2, T = 4): the bar is one display updated in place, and the shown
-// table carries the run's regret and bound for each ε.
-func TestPlanTiger(t *testing.T) {
-	b, err := bench.Lookup("tiger")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := value.WithObsReward(b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sent, _ := fakeNotebook(t)
-	phases := 0
-	cfg := planq.Config{Model: m, Ground: b.Ground, Reward: "observation", ObsValues: value.ObsValues(2), Kind: fsc.KindStationary, M: 2, T: 4,
-		Eps: []float64{0, 0.5}, Planner: planq.BestFSC{}}
-	cfg.Distance.Phase = func(string) { phases++ }
-	res, err := Plan(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if phases == 0 {
-		t.Error("the caller's Phase callback was not called")
-	}
-	if len(*sent) < 2 {
-		t.Fatalf("%d displays: the progress bar was not shown", len(*sent))
-	}
-	for _, d := range *sent {
-		if d.DisplayID != "pomdpq-progress-a" {
-			t.Fatalf("display id %q: the bar is not one display updated in place", d.DisplayID)
-		}
-	}
-	last := (*sent)[len(*sent)-1].Data[protocol.MIMETextPlain].(string)
-	if !strings.Contains(last, "finished") || !strings.Contains(last, "ε values planned: 2/2") {
-		t.Errorf("final bar %q", last)
-	}
-	*sent = nil
-	if err := ShowPlan(res); err != nil {
-		t.Fatal(err)
-	}
-	if len(*sent) != 1 {
-		t.Fatalf("ShowPlan sent %d displays", len(*sent))
-	}
-	h := (*sent)[0].Data[protocol.MIMETextHTML].(string)
-	for _, r := range res.Rows {
-		if !strings.Contains(h, fmtValue(r.Regret)) || !strings.Contains(h, fmtValue(r.Bound.Value)) {
-			t.Errorf("ε = %g: the table lacks regret %s or bound %s", r.Eps, fmtValue(r.Regret), fmtValue(r.Bound.Value))
-		}
-	}
-	// Outside a notebook: text, with the same per-ε rows.
-	buf := captureText(t)
-	if err := ShowPlan(res); err != nil {
-		t.Fatal(err)
-	}
-	if txt := buf.String(); !strings.Contains(txt, "the bound covers") || strings.Count(txt, "within bound") != 2 {
-		t.Errorf("text form:\n%s", txt)
-	}
 }
 
 func TestStackSVG(t *testing.T) {

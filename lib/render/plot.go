@@ -1,4 +1,4 @@
-package nb
+package render
 
 import (
 	"bytes"
@@ -30,18 +30,18 @@ func PlotSVG(p *plot.Plot, w, h vg.Length) (string, error) {
 // quantity and a count against ε) read as one figure this way.
 func StackSVG(w, h vg.Length, plots ...*plot.Plot) (string, error) {
 	if len(plots) == 0 {
-		return "", fmt.Errorf("nb: no plot to stack")
+		return "", fmt.Errorf("render: no plot to stack")
 	}
 	rows := make([][]*plot.Plot, len(plots))
 	for i, p := range plots {
 		if p == nil {
-			return "", fmt.Errorf("nb: nil plot (panel %d of %d)", i+1, len(plots))
+			return "", fmt.Errorf("render: nil plot (panel %d of %d)", i+1, len(plots))
 		}
 		rows[i] = []*plot.Plot{p}
 	}
 	c, err := draw.NewFormattedCanvas(w, h, "svg")
 	if err != nil {
-		return "", fmt.Errorf("nb: rendering plots as svg: %w", err)
+		return "", fmt.Errorf("render: rendering plots as svg: %w", err)
 	}
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2)}
 	canvases := plot.Align(rows, tiles, draw.New(c))
@@ -50,7 +50,7 @@ func StackSVG(w, h vg.Length, plots ...*plot.Plot) (string, error) {
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return "", fmt.Errorf("nb: rendering plots as svg: %w", err)
+		return "", fmt.Errorf("render: rendering plots as svg: %w", err)
 	}
 	s := buf.String()
 	if i := strings.Index(s, "<svg"); i > 0 {
@@ -66,41 +66,15 @@ func PlotPNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
 
 func renderPlot(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
 	if p == nil {
-		return nil, fmt.Errorf("nb: nil plot")
+		return nil, fmt.Errorf("render: nil plot")
 	}
 	wt, err := p.WriterTo(w, h, format)
 	if err != nil {
-		return nil, fmt.Errorf("nb: rendering plot as %s: %w", format, err)
+		return nil, fmt.Errorf("render: rendering plot as %s: %w", format, err)
 	}
 	var buf bytes.Buffer
 	if _, err := wt.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("nb: rendering plot as %s: %w", format, err)
+		return nil, fmt.Errorf("render: rendering plot as %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
-}
-
-// Plot displays p at width w and height h (vg.Inch, vg.Centimeter, ...)
-// inline as SVG, falling back to PNG if SVG rendering fails. Outside a
-// notebook it renders nothing and writes a one-line description to [Output].
-// It returns an error if neither format can be rendered.
-func Plot(p *plot.Plot, w, h vg.Length) error {
-	if p == nil {
-		return fmt.Errorf("nb: nil plot")
-	}
-	text := fmt.Sprintf("[plot %q, %.3gin × %.3gin]", p.Title.Text, w/vg.Inch, h/vg.Inch)
-	if !inNotebook() {
-		writeText(text)
-		return nil
-	}
-	svg, errSVG := PlotSVG(p, w, h)
-	if errSVG == nil {
-		show("", bundle{html: "<div>" + svg + "</div>", text: text})
-		return nil
-	}
-	png, err := PlotPNG(p, w, h)
-	if err != nil {
-		return fmt.Errorf("%w (and SVG: %v)", err, errSVG)
-	}
-	show("", bundle{png: png, text: text})
-	return nil
 }
