@@ -186,10 +186,32 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, out)
+		err = writeJSON(stdout, out)
+	} else {
+		printPlan(stdout, res, out)
 	}
-	printPlan(stdout, res, out)
-	return nil
+	return errors.Join(err, violations(res))
+}
+
+// violations returns an error naming every ε whose certified bound the
+// measured regret exceeds (planq.Verdict.Violated: a finding against the
+// theorem, so plan exits non-zero after printing its result), or nil.
+func violations(res *planq.Result) error {
+	var at []string
+	var first *planq.Bound
+	for _, r := range res.Rows {
+		if r.Verdict.Violated() {
+			at = append(at, fmt.Sprintf("ε = %g (regret %.6g > bound %.6g)", r.Eps, r.Regret, r.Bound.Value))
+			if first == nil {
+				first = &r.Bound
+			}
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	return fmt.Errorf("plan: BOUND VIOLATED: the certified bound %s of %s is exceeded at %s; the result above has its terms",
+		first.Formula, first.Theorem, strings.Join(at, ", "))
 }
 
 // parsePlanner resolves --planner.
@@ -295,7 +317,7 @@ func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
 		j := planRowJSON{Epsilon: r.Eps, Classes: r.Classes, RightInvariant: r.RightInvariant, Policy: r.Policy, VQ: r.VQ, VM: r.VM,
 			Reference: finite(r.Reference), ReferenceName: r.RefName, Regret: finite(r.Regret), Optimum: finite(r.Optimum),
 			RegretOptimum: finite(r.RegretOptimum), BoundApplies: r.Bound.Applies, Bound: finite(r.Bound.Value), Theorem: r.Bound.Theorem,
-			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict, StandInReach: finite(r.StandInReach),
+			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict.String(), StandInReach: finite(r.StandInReach),
 			LiftedNodes: len(r.Lifted.Nodes), PartitionSec: r.PartitionSec, PlanQSec: r.PlanQSec, PlanMSec: r.PlanMSec, Speedup: finite(r.Speedup), Note: r.Note}
 		if r.Bound.DeltaName != "" {
 			j.Delta = finite(r.Bound.Delta)
@@ -417,7 +439,7 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		if r.Note != "" {
 			fmt.Fprintf(w, "  %s\n", r.Note)
 		}
-		if strings.HasPrefix(r.Verdict, "BOUND") {
+		if r.Verdict.Alarm() {
 			fmt.Fprintf(w, "  !!! %s: measured regret %.6g exceeds the bound %.6g !!!\n", r.Verdict, r.Regret, r.Bound.Value)
 		}
 		if f := out.Rows[i].PolicyFile; f != "" {

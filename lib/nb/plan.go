@@ -63,7 +63,7 @@ func PlanPlots(res *planq.Result) (top, bottom *plot.Plot, err error) {
 	regret.Label = "measured regret"
 	fromOpt.Label = "regret from the optimum over Π"
 	bound.Label = "certified bound " + boundFormula(res)
-	if anyVerdict(res, "not certified") {
+	if anyUncertified(res) {
 		bound.Label = "bound " + boundFormula(res) + " (not certified)"
 	}
 	classes.Label = "classes of the ε-quotient"
@@ -233,7 +233,7 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 		if r.Speedup > 0 {
 			sp = FormatNumber(r.Speedup, 3) + "×"
 		}
-		row = append(row, b, terms, th, r.Verdict, fmt.Sprintf("%.3f", r.PartitionSec), fmt.Sprintf("%.3f", r.PlanQSec), fmt.Sprintf("%.3f", r.PlanMSec), sp)
+		row = append(row, b, terms, th, r.Verdict.String(), fmt.Sprintf("%.3f", r.PartitionSec), fmt.Sprintf("%.3f", r.PlanQSec), fmt.Sprintf("%.3f", r.PlanMSec), sp)
 		rows = append(rows, row)
 	}
 	return header, rows
@@ -246,7 +246,7 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 func PlanNotes(res *planq.Result) []string {
 	var notes []string
 	for _, r := range res.Rows {
-		if strings.HasPrefix(r.Verdict, "BOUND") {
+		if r.Verdict.Alarm() {
 			notes = append(notes, fmt.Sprintf("!!! %s at ε = %s: measured regret %s exceeds the bound %s !!!", r.Verdict, FormatNumber(r.Eps, 6), fmtValue(r.Regret), fmtValue(r.Bound.Value)))
 		}
 	}
@@ -362,9 +362,10 @@ func boundFormula(res *planq.Result) string {
 	return "(none applies)"
 }
 
-func anyVerdict(res *planq.Result, part string) bool {
+// anyUncertified reports whether a row's verdict is not certified.
+func anyUncertified(res *planq.Result) bool {
 	for _, r := range res.Rows {
-		if strings.Contains(r.Verdict, part) {
+		if r.Verdict.Uncertified() {
 			return true
 		}
 	}

@@ -131,13 +131,13 @@ type Row struct {
 	// refused); RegretOptimum = Optimum − VM.
 	Optimum, RegretOptimum float64
 	Bound                  Bound
-	Verdict                string
+	Verdict                Verdict
 	// StandInReach is the largest probability, over the quotient's choice
 	// and the baseline controller, that the quotient a controller sees
 	// enters a class with no member possible under it
 	// (quotient.StandInReach); 0 when the model has no impossible history,
 	// NaN when a policy is no controller. A positive value makes the
-	// verdict "not certified".
+	// verdict not certified (WithinBoundStandIn, BoundViolatedStandIn).
 	StandInReach float64
 	// Times in seconds: the partition (linkage and quotient for this ε;
 	// the shared distance computation is Result.DistanceSeconds), planning
@@ -388,9 +388,9 @@ func planRow(ctx context.Context, cfg Config, res *Result, q *quotient.Quotient,
 		row.RegretOptimum = res.Optimum.Value - row.VM
 	}
 	row.Bound = rowBound(cfg, res, eps)
-	row.Verdict = Verdict(row.Regret, row.Bound, row.Reference)
+	row.Verdict = Judge(row.Regret, row.Bound, row.Reference)
 	if math.IsNaN(row.Regret) && row.Bound.Applies {
-		row.Verdict = "not judged (no baseline)"
+		row.Verdict = NotJudged
 	}
 	if res.StandIns > 0 && row.Bound.Applies {
 		if err := standInCheck(&row, q, p, res.Baseline); err != nil {
@@ -434,8 +434,8 @@ func (r *Result) StandInNote() string {
 // probability that the quotient each sees enters a class with no possible
 // member (quotient.StandInReach). Class beliefs weight only possible
 // members, so when both are 0 no stand-in belief enters a value the bound
-// speaks of; otherwise the row says so ("not certified: stand-in class
-// reached"), as the theorem's hypothesis is then not verified.
+// speaks of; otherwise the row says so (WithinBoundStandIn,
+// BoundViolatedStandIn), as the theorem's hypothesis is then not verified.
 func standInCheck(row *Row, q *quotient.Quotient, p *Plan, base *Plan) error {
 	var ctrls []*fsc.FSC
 	for _, pl := range []*Plan{p, base} {
@@ -455,8 +455,8 @@ func standInCheck(row *Row, q *quotient.Quotient, p *Plan, base *Plan) error {
 		}
 		row.StandInReach = max(row.StandInReach, r)
 	}
-	if row.StandInReach > 0 && (row.Verdict == "within bound" || row.Verdict == "BOUND VIOLATED") {
-		row.Verdict += " (not certified: stand-in class reached)"
+	if row.StandInReach > 0 {
+		row.Verdict = row.Verdict.standIn()
 	}
 	return nil
 }
