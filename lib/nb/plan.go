@@ -244,12 +244,24 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 // enters a class with no possible member (planq.Result.StandInNote),
 // partitions that are not right-invariant, and the planner's notes (ties).
 func PlanNotes(res *planq.Result) []string {
+	return append(planAlarms(res), planQuietNotes(res)...)
+}
+
+// planAlarms returns the notes of the rows whose measured regret exceeds
+// the bound (planq.Verdict.Alarm), which PlanHTML shows in bold red.
+func planAlarms(res *planq.Result) []string {
 	var notes []string
 	for _, r := range res.Rows {
 		if r.Verdict.Alarm() {
 			notes = append(notes, fmt.Sprintf("!!! %s at ε = %s: measured regret %s exceeds the bound %s !!!", r.Verdict, FormatNumber(r.Eps, 6), fmtValue(r.Regret), fmtValue(r.Bound.Value)))
 		}
 	}
+	return notes
+}
+
+// planQuietNotes returns PlanNotes after the alarms.
+func planQuietNotes(res *planq.Result) []string {
+	var notes []string
 	if note := res.StandInNote(); note != "" {
 		notes = append(notes, note+".")
 	}
@@ -299,12 +311,11 @@ func PlanHTML(res *planq.Result) (string, error) {
 		return "", err
 	}
 	b.WriteString(deps + "\n" + tab + "\n")
-	for _, n := range PlanNotes(res) {
-		style := `class="note" style="color:#555"`
-		if strings.HasPrefix(n, "!!!") {
-			style = `class="bad" style="color:#a40000;font-weight:bold"`
-		}
-		fmt.Fprintf(&b, "<p %s>%s</p>\n", style, html.EscapeString(n))
+	for _, n := range planAlarms(res) {
+		fmt.Fprintf(&b, "<p %s>%s</p>\n", `class="bad" style="color:#a40000;font-weight:bold"`, html.EscapeString(n))
+	}
+	for _, n := range planQuietNotes(res) {
+		fmt.Fprintf(&b, "<p %s>%s</p>\n", `class="note" style="color:#555"`, html.EscapeString(n))
 	}
 	b.WriteString("</div>")
 	return b.String(), nil

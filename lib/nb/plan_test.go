@@ -142,6 +142,13 @@ func TestPlanBoundCases(t *testing.T) {
 			if loud != c.loud {
 				t.Errorf("loud note %v, want %v (notes %q)", loud, c.loud, PlanNotes(res))
 			}
+			page, err := PlanHTML(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(page, `class="bad"`); got != c.loud {
+				t.Errorf("PlanHTML shows a note in red: %v, want %v", got, c.loud)
+			}
 			if c.name == "not covered" {
 				if !strings.Contains(strings.Join(PlanCovers(res), ""), "no certified bound: PBVI is not chosen over Π") {
 					t.Errorf("covers %q does not say why no bound applies", PlanCovers(res))
