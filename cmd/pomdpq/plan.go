@@ -18,7 +18,6 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -97,72 +96,55 @@ func finite(x float64) *float64 {
 	return &x
 }
 
+// planOptions are the flags of plan besides the front end's.
+type planOptions struct {
+	q                       *quotientFlags
+	planner, reward, outDir *string
+	maxWork, solverDiscount *float64
+	timeout                 *time.Duration
+}
+
+// planCommand registers plan's flags.
+func planCommand(stdout, stderr io.Writer) (*command, *planOptions) {
+	c := newCommand("plan", stdout, stderr)
+	fs := c.fs
+	o := &planOptions{q: c.quotientFlags("probe family Π: stationary or clock", " of Π")}
+	o.planner = fs.String("planner", "best-fsc", "best-fsc, open-loop, pbvi or cmd:'COMMAND {model} … {policy}'")
+	o.reward = fs.String("reward", "own", "own (the model's reward), observation (R(s,a) = E[v(O') | s, a]) or a FILE of |S| lines of |A| rewards")
+	o.outDir = fs.String("out", "", "directory for the lifted policies (.pg, .json), the model planned on and the result")
+	c.jsonFlag()
+	c.verboseFlag()
+	c.workersFlag()
+	o.maxWork = fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
+	o.timeout = fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
+	o.solverDiscount = fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
+	c.memFlag()
+	c.progressFlag(progressUsage)
+	return c, o
+}
+
 func cmdPlan(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	model := fs.String("model", "", "built-in model name or model file")
-	family := fs.String("family", "stationary", "probe family Π: stationary or clock")
-	mem := fs.Int("m", 1, "memory bound (nodes) of Π")
-	T := fs.Int("T", 2, "horizon")
-	epsList := fs.String("eps", "0", "comma-separated ε values")
-	plannerName := fs.String("planner", "best-fsc", "best-fsc, open-loop, pbvi or cmd:'COMMAND {model} … {policy}'")
-	reward := fs.String("reward", "own", "own (the model's reward), observation (R(s,a) = E[v(O') | s, a]) or a FILE of |S| lines of |A| rewards")
-	outDir := fs.String("out", "", "directory for the lifted policies (.pg, .json), the model planned on and the result")
-	asJSON := fs.Bool("json", false, "print JSON")
-	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
-	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
-	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
-	maxWork := fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
-	timeout := fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
-	solverDiscount := fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
-	ground := groundFlag(fs)
-	var budget memFlag
-	fs.Var(&budget, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
-	if pos, err := parseFlags(fs, args); err != nil {
+	c, o := planCommand(stdout, stderr)
+	if err := c.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{msg: fmt.Sprintf("plan: unexpected argument %q (flags take the form --name value)", pos[0])}
 	}
-	rep := newReporter(stderr, string(progress))
+	rep := c.rep
 	rep.Phase("load")
-	md, g, err := loadModelGround(*model, *ground)
+	in, err := o.q.resolve()
 	if err != nil {
 		return err
 	}
-	kind, err := fsc.ParseKind(*family)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	if kind != fsc.KindStationary && kind != fsc.KindClock {
+	if in.kind != fsc.KindStationary && in.kind != fsc.KindClock {
 		return usageError{msg: "plan: --family must be stationary or clock"}
 	}
-	if *T < 1 || *mem < 1 {
-		return usageError{msg: fmt.Sprintf("plan: need --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *T, *mem)}
+	if in.T < 1 || in.M < 1 {
+		return usageError{msg: fmt.Sprintf("plan: need --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", in.T, in.M)}
 	}
-	eps, err := parseEps(*epsList)
+	planner, err := o.plannerOf(c)
 	if err != nil {
 		return err
 	}
-	cv, err := law.ParseConvention(*conv)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	planner, err := parsePlanner(*plannerName, *timeout)
-	if err != nil {
-		return err
-	}
-	if set := flagSet(fs, "solver-discount"); set {
-		c, ok := planner.(planq.Command)
-		if !ok {
-			return usageError{msg: fmt.Sprintf("plan: --solver-discount applies to a cmd: planner, not %s", *plannerName)}
-		}
-		if planner, err = c.WithDiscount(*solverDiscount); err != nil {
-			return usageError{msg: "plan: --solver-discount: " + err.Error()}
-		}
-	}
-	pm, rewardText, obsValues, err := withReward(md, *reward)
+	pm, rewardText, obsValues, err := withReward(in.model, *o.reward)
 	if err != nil {
 		return err
 	}
@@ -171,26 +153,41 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	// context kills.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	cfg := planq.Config{Model: pm, Ground: g.Ground, GroundLabel: g.Label(), Reward: rewardText, ObsValues: obsValues, Kind: kind, M: *mem, T: *T, Eps: eps,
-		Planner: planner, Limit: *limit, MaxWork: *maxWork,
-		Distance: distance.Options{Convention: cv, Workers: *workers, MemBudget: int64(budget), Phase: rep.Phase, Progress: rep.Progress}}
+	cfg := planq.Config{Model: pm, Ground: in.ground.Ground, GroundLabel: in.ground.Label(), Reward: rewardText, ObsValues: obsValues,
+		Kind: in.kind, M: in.M, T: in.T, Eps: in.eps, Planner: planner, Limit: in.limit, MaxWork: *o.maxWork,
+		Distance: distance.Options{Convention: in.conv, Workers: c.nworkers(), MemBudget: int64(c.mem), Phase: rep.Phase, Progress: rep.Progress}}
 	res, err := planq.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	rep.Phase("")
-	out := planJSONOf(res, *maxWork)
-	if *outDir != "" {
-		if err := writePlanFiles(*outDir, pm, res, &out); err != nil {
+	out := planJSONOf(res, *o.maxWork)
+	if *o.outDir != "" {
+		if err := writePlanFiles(*o.outDir, pm, res, &out); err != nil {
 			return err
 		}
 	}
-	if *asJSON {
-		err = writeJSON(stdout, out)
-	} else {
-		printPlan(stdout, res, out)
-	}
+	err = c.emit(out, func(w io.Writer) { printPlan(w, res, out) })
 	return errors.Join(err, violations(res))
+}
+
+// plannerOf resolves --planner, and --solver-discount for a cmd: planner.
+func (o *planOptions) plannerOf(c *command) (planq.Planner, error) {
+	planner, err := parsePlanner(*o.planner, *o.timeout)
+	if err != nil {
+		return nil, err
+	}
+	if !c.given("solver-discount") {
+		return planner, nil
+	}
+	cmd, ok := planner.(planq.Command)
+	if !ok {
+		return nil, usageError{msg: fmt.Sprintf("plan: --solver-discount applies to a cmd: planner, not %s", *o.planner)}
+	}
+	if planner, err = cmd.WithDiscount(*o.solverDiscount); err != nil {
+		return nil, usageError{msg: "plan: --solver-discount: " + err.Error()}
+	}
+	return planner, nil
 }
 
 // violations returns an error naming every ε whose certified bound the
