@@ -167,7 +167,15 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	err = c.emit(out, func(w io.Writer) { printPlan(w, res, out) })
+	err = c.emit(out, func(w io.Writer) {
+		writeSummary(w, planSummary(res)...)
+		if !c.isVerbose() {
+			fmt.Fprintf(w, "ground metric %s\n%s\n", res.Ground, verboseHint)
+			return
+		}
+		fmt.Fprintln(w)
+		printPlan(w, res, out)
+	})
 	return errors.Join(err, violations(res))
 }
 
@@ -444,6 +452,60 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		}
 	}
 	fmt.Fprintln(w, "The certified bound covers only the policies it names (the family Π the quotient was built for); a row without a theorem shows the measured regret alone.")
+}
+
+// planSummary says a planning run's answer in words: what was planned,
+// what the planner earns on the model itself, and for each ε what the
+// lifted quotient policy earns, its regret against the bound and the
+// verdict; a regret above its bound gets its own line.
+func planSummary(res *planq.Result) []string {
+	lines := []string{fmt.Sprintf("%s, Π = %s, T = %d: %s on each ε-quotient, lifted to the model",
+		res.Model, res.Family, res.T, res.Planner)}
+	if b := res.Baseline; b != nil {
+		lines = append(lines, fmt.Sprintf("%s on the model itself earns %.6g (%s)", res.Planner, b.Value, b.Policy))
+	} else {
+		lines = append(lines, fmt.Sprintf("%s on the model itself: not run (%s)", res.Planner, res.BaselineRefused))
+	}
+	for _, r := range res.Rows {
+		lines = append(lines, planRowSummary(r))
+	}
+	for _, r := range res.Rows {
+		if r.Verdict.Alarm() {
+			lines = append(lines, fmt.Sprintf("!!! %s at ε = %g: measured regret %.6g exceeds the bound %.6g !!!", r.Verdict, r.Eps, r.Regret, r.Bound.Value))
+		}
+	}
+	return lines
+}
+
+// planRowSummary is one ε of planSummary, e.g. "at ε = 0.1, 7 classes:
+// the lifted policy earns -3, regret 0 ≤ bound 0: within bound".
+func planRowSummary(r planq.Row) string {
+	regret := "regret not measured (no baseline)"
+	if !math.IsNaN(r.Regret) {
+		regret = fmt.Sprintf("regret %.3g", zero(r.Regret))
+	}
+	bound := ", no certified bound"
+	switch {
+	case r.Bound.Applies && math.IsInf(r.Bound.Value, 1):
+		bound = ", bound +Inf (L_R infinite)"
+	case r.Bound.Applies && !math.IsNaN(r.Bound.Value):
+		rel := "≤"
+		if r.Regret > r.Bound.Value {
+			rel = ">"
+		}
+		bound = fmt.Sprintf(" %s bound %.3g", rel, zero(r.Bound.Value))
+	}
+	return fmt.Sprintf("at ε = %g, %s %s: the lifted policy earns %.6g, %s%s: %s",
+		r.Eps, thousands(r.Classes), plural(r.Classes, "class", "classes"), zero(r.VM), regret, bound, r.Verdict)
+}
+
+// zero returns x with a negative zero or a rounding residue below 5e-13
+// in magnitude printed as 0.
+func zero(x float64) float64 {
+	if math.Abs(x) < 5e-13 {
+		return 0
+	}
+	return x
 }
 
 // pgStartHint returns the start node a policy graph written by plan names

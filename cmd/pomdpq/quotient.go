@@ -12,6 +12,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/clock2"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 type classJSON struct {
@@ -49,6 +50,9 @@ type quotientJSON struct {
 	DeltaClk *float64 `json:"delta_clk,omitempty"`
 	// Ground is the ground metric d_O the distances were computed with.
 	Ground groundJSON `json:"ground"`
+	// Summary says each ε's answer in words (the text output's first
+	// lines; not in the JSON, which has the numbers).
+	Summary []classSummary `json:"-"`
 }
 
 // estimateJSON is the estimated peak memory of one phase of a command:
@@ -146,7 +150,8 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	}
 	md := in.model
 	sa := searchArgs{model: md, ground: in.ground, T: in.T, eps: in.eps, metric: met, conv: in.conv, exact: *o.exactDist, dryRun: *o.dryRun,
-		workers: c.nworkers(), maxNodes: *o.maxNodes, mem: int64(c.mem), asJSON: c.json(), rep: c.rep, stdout: stdout}
+		workers: c.nworkers(), maxNodes: *o.maxNodes, mem: int64(c.mem), asJSON: c.json(), rep: c.rep, stdout: stdout,
+		kind: in.kind, m: in.M, verbose: c.isVerbose()}
 	if in.kind == fsc.KindClock && in.M == 2 && !*o.enumerate && !o.sh.active() {
 		size, err := fsc.Size(in.kind, md.NumActions(), md.NumObservations(), 2, in.T)
 		if err != nil {
@@ -213,7 +218,9 @@ func quotientEnumerated(c *command, o *quotientOptions, in quotientInput, met di
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		out.Classes = append(out.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
+		p := res.Partition(e)
+		out.Classes = append(out.Classes, classJSON{Epsilon: e, Count: p.Total()})
+		out.Summary = append(out.Summary, newClassSummary(e, p, in.kind, in.M))
 		rep.Progress(k+1, len(in.eps))
 	}
 	var gapNote string
@@ -227,7 +234,10 @@ func quotientEnumerated(c *command, o *quotientOptions, in quotientInput, met di
 	out.EstimateBytes, out.EstimatePhases = est.Max(), est
 	head := fmt.Sprintf("model %s, %v, T = %d, metric %s", md.Name, fam, in.T, met)
 	return c.emit(out, func(w io.Writer) {
-		printQuotient(w, quotientText{head: head, in: in, unused: unused, gapNote: gapNote, est: est, verbose: c.isVerbose()}, &out)
+		if !writeQuotientSummary(w, md.Name, fam.String(), in.T, &out, in.ground, unused, c.isVerbose()) {
+			return
+		}
+		printQuotient(w, quotientText{head: head, in: in, unused: unused, gapNote: gapNote, est: est}, &out)
 	})
 }
 
@@ -303,14 +313,33 @@ func quotientDeltaClk(ctx context.Context, in quotientInput, gapWork float64, bu
 
 // quotientText is what the text output of an enumerated quotient needs
 // besides its JSON: the heading, the input, why the ground metric is
-// unused, why δ_clk was not computed, the memory estimates and --verbose.
+// unused, why δ_clk was not computed and the memory estimates.
 type quotientText struct {
 	head    string
 	in      quotientInput
 	unused  string
 	gapNote string
 	est     phaseEstimates
-	verbose bool
+}
+
+// writeQuotientSummary starts the text output of a quotient: what was
+// computed and each ε's answer in words (classSummary), then the ground
+// metric and, without --verbose, the hint; it reports whether the full
+// report is to follow (verbose).
+func writeQuotientSummary(w io.Writer, model, family string, T int, q *quotientJSON, gd ot.Described, unused string, verbose bool) bool {
+	lines := []string{fmt.Sprintf("%s, %s, T = %d: %s histories in %s exact classes",
+		model, family, T, thousands(q.Histories), thousands(q.ExactClasses))}
+	for _, s := range q.Summary {
+		lines = append(lines, s.String())
+	}
+	writeSummary(w, lines...)
+	if verbose {
+		fmt.Fprintln(w)
+		return true
+	}
+	fmt.Fprintln(w, groundLine(gd, unused))
+	fmt.Fprintln(w, verboseHint)
+	return false
 }
 
 // printQuotient writes the text output of an enumerated quotient.
