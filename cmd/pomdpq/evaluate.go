@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -112,7 +113,7 @@ func cmdEvaluate(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := signalContext()
 	defer cancel()
 	if isVectorPolicy(*o.policy) {
-		return evaluateVectors(ctx, *o.policy, md, *o.horizon, o.set, c.json(), stdout, c.rep)
+		return evaluateVectors(ctx, *o.policy, md, *o.horizon, o.set, c)
 	}
 	return evaluateGraph(ctx, c, o, md, gd)
 }
@@ -185,6 +186,9 @@ func evaluateGraph(ctx context.Context, c *command, o *evaluateOptions, md *pomd
 	if ev.Method == "value iteration" {
 		text = append(text, fmt.Sprintf("(%d (node, state) pairs: value iteration, %d sweeps, every value within %.2g of the exact one)", ev.Nodes*md.NumStates(), ev.Sweeps, ev.Bound))
 	}
+	// The summary: the value, what the options did, the quotient in a
+	// sentence; the full text repeats the first and details the last.
+	summary := []string{text[0]}
 	for _, step := range []func() (string, error){
 		func() (string, error) { return o.compareAlpha(md, start, &out) },
 		func() (string, error) { return o.writeAlpha(pg, ev) },
@@ -195,21 +199,32 @@ func evaluateGraph(ctx context.Context, c *command, o *evaluateOptions, md *pomd
 			return err
 		}
 		if line != "" {
-			text = append(text, line)
+			text, summary = append(text, line), append(summary, line)
 		}
 	}
 	if o.set["quotient-eps"] {
-		lines, err := o.throughQuotient(ctx, rep, md, gd, pg, from, &out)
+		lines, sentence, err := o.throughQuotient(ctx, rep, md, gd, pg, from, &out)
 		if err != nil {
 			return err
 		}
-		text = append(text, lines...)
+		text, summary = append(text, lines...), append(summary, sentence)
 	}
-	return c.emit(out, func(w io.Writer) {
+	return c.emit(out, func(w io.Writer) { writeDetailed(w, summary, text, c.isVerbose()) })
+}
+
+// writeDetailed writes the summary and then, under --verbose, the full
+// report text; without it, the hint when the full report says more.
+func writeDetailed(w io.Writer, summary, text []string, verbose bool) {
+	writeSummary(w, summary...)
+	switch {
+	case verbose:
+		fmt.Fprintln(w)
 		for _, l := range text {
 			fmt.Fprintln(w, l)
 		}
-	})
+	case !slices.Equal(summary, text):
+		fmt.Fprintln(w, verboseHint)
+	}
 }
 
 // compareAlpha compares the value with the alpha vectors of --alpha.
@@ -283,23 +298,23 @@ func (o *evaluateOptions) minimize(pg *fsc.FSC, from int, out *evaluateJSON) (st
 // throughQuotient looks at the policy through the ε-quotient
 // (--quotient-eps): values on the model and on the quotient, the classes
 // it tells apart, the nodes it needs and its membership in the family.
-func (o *evaluateOptions) throughQuotient(ctx context.Context, rep *reporter, md *pomdp.Model, gd ot.Described, pg *fsc.FSC, from int, out *evaluateJSON) ([]string, error) {
+func (o *evaluateOptions) throughQuotient(ctx context.Context, rep *reporter, md *pomdp.Model, gd ot.Described, pg *fsc.FSC, from int, out *evaluateJSON) ([]string, string, error) {
 	kind, err := fsc.ParseKind(*o.family)
 	if err != nil || (kind != fsc.KindStationary && kind != fsc.KindClock) {
-		return nil, usageError{msg: "evaluate: --family must be stationary or clock"}
+		return nil, "", usageError{msg: "evaluate: --family must be stationary or clock"}
 	}
 	q, err := policy.EpsQuotient(ctx, md, gd.Ground, kind, *o.m, *o.qT, *o.qeps, distance.Options{Phase: rep.Phase, Progress: rep.Progress})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rep.Phase("analysis")
 	a, err := policy.Analyze(q, pg, from, kind, *o.m)
 	var me *policy.MissingError
 	if errors.As(err, &me) {
-		return nil, fmt.Errorf("%s: %w", *o.policy, err)
+		return nil, "", fmt.Errorf("%s: %w", *o.policy, err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rep.Phase("")
 	out.Quotient = &policyQuotientJSON{Family: a.Family, T: a.T, Epsilon: *o.qeps, Classes: a.Classes, ModelValue: a.ModelValue, QuotientValue: a.QuotientValue,
@@ -316,9 +331,12 @@ func (o *evaluateOptions) throughQuotient(ctx context.Context, rep *reporter, md
 		}
 		text = append(text, "    "+s.String())
 	}
+	sentence := fmt.Sprintf("through the ε = %g quotient (%s %s): worth %.6g there, %.6g on the model; it tells apart %d %s, needs %d nodes for %d steps: %s of %s",
+		*o.qeps, thousands(a.Classes), plural(a.Classes, "class", "classes"), a.QuotientValue, a.ModelValue,
+		len(a.Splits), plural(len(a.Splits), "class", "classes"), a.UpTo.Nodes(), a.T, a.Verdict, a.Family)
 	return append(text,
 		fmt.Sprintf("  nodes needed: %d for %d steps (%v), %d for every horizon", a.UpTo.Nodes(), a.T, a.UpTo, a.Minimal.Nodes),
-		fmt.Sprintf("  probe family %s: %s — %s", a.Family, a.Verdict, a.Reason)), nil
+		fmt.Sprintf("  probe family %s: %s — %s", a.Family, a.Verdict, a.Reason)), sentence, nil
 }
 
 // isHelp reports whether a parseFlags error is -h or --help.

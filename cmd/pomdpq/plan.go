@@ -170,7 +170,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	err = c.emit(out, func(w io.Writer) {
 		writeSummary(w, planSummary(res)...)
 		if !c.isVerbose() {
-			fmt.Fprintf(w, "ground metric %s\n%s\n", res.Ground, verboseHint)
+			writeSummary(w, "ground metric "+res.Ground, verboseHint)
 			return
 		}
 		fmt.Fprintln(w)

@@ -337,8 +337,7 @@ func writeQuotientSummary(w io.Writer, model, family string, T int, q *quotientJ
 		fmt.Fprintln(w)
 		return true
 	}
-	fmt.Fprintln(w, groundLine(gd, unused))
-	fmt.Fprintln(w, verboseHint)
+	writeSummary(w, groundLine(gd, unused), verboseHint)
 	return false
 }
 

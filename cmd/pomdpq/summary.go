@@ -15,7 +15,7 @@ import (
 const summaryWidth = 100
 
 // verboseHint ends a text output printed without --verbose.
-const verboseHint = "(--verbose: every setting, the per-ε detail and the timings)"
+const verboseHint = "(--verbose: the full report)"
 
 // writeSummary writes a command's answer in words, first in its text
 // output: each line wrapped at summaryWidth characters (continuations
