@@ -207,7 +207,7 @@ func evaluateGraph(ctx context.Context, c *command, o *evaluateOptions, md *pomd
 		if err != nil {
 			return err
 		}
-		text, summary = append(text, lines...), append(summary, sentence)
+		text, summary = append(text, lines...), append(summary, sentence, groundLine(gd, ""))
 	}
 	return c.emit(out, func(w io.Writer) { writeDetailed(w, summary, text, c.isVerbose()) })
 }

@@ -77,7 +77,7 @@ func TestPlanTigerOwnReward(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := run([]string{"plan", "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0.5", "--progress", "off"}, &out, &errb); err != nil {
+	if err := run([]string{"plan", "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0.5", "--progress", "off", "--verbose"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "none (vacuous: L_R is infinite)") {

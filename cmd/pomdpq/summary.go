@@ -96,6 +96,9 @@ func (s classSummary) String() string {
 	case s.Merged == 0:
 		return head + fmt.Sprintf("%s tells all %s depth-%d histories apart", s.Agent, thousands(s.Histories), s.Depth)
 	}
+	if s.Merged == s.Histories {
+		return head + fmt.Sprintf("%s cannot tell any of the %s depth-%d histories from another", s.Agent, thousands(s.Histories), s.Depth)
+	}
 	return head + fmt.Sprintf("%s cannot tell apart %s of the %s depth-%d histories (%s)",
 		s.Agent, thousands(s.Merged), thousands(s.Histories), s.Depth, percent(s.Merged, s.Histories))
 }
