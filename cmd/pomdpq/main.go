@@ -355,11 +355,12 @@ type infoJSON struct {
 }
 
 func cmdInfo(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print JSON")
+	c := newCommand("info", stdout, io.Discard)
+	fs := c.fs
+	c.jsonFlag()
+	asJSON := c.asJSON
 	expected := fs.Bool("expected-rewards", false, expectedRewardsUsage)
-	fs.SetOutput(io.Discard)
-	pos, err := parseFlags(fs, args)
+	pos, err := c.parseArgs(args)
 	if err != nil {
 		return err
 	}
