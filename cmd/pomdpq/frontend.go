@@ -26,17 +26,27 @@ import (
 // and ends with emit:
 //
 //	c := newCommand("explain", stdout, stderr)
+//	q := c.quotientFlags("probe family Π: stationary or clock", " of Π")
 //	c.jsonFlag()
 //	c.verboseFlag()
 //	c.progressFlag(progressUsage)
-//	q := c.quotientFlags("")
+//	c.memFlag()
+//	c.workersFlag()
 //	if err := c.parse(args); err != nil {
 //		return err
 //	}
 //	c.rep.Phase("load")
-//	in, err := q.resolve()
+//	in, err := q.resolve() // the model, its ground metric, Π, ε, stand-in
 //	…
-//	return c.emit(out, func(w io.Writer) { … })
+//	return c.emit(out, func(w io.Writer) {
+//		writeSummary(w, sentences...) // the answer, ≤ 100 columns
+//		if c.isVerbose() {
+//			…                          // the full report
+//		}
+//	})
+//
+// c.budget() is the memory budget (--mem or the default), c.nworkers()
+// --workers, c.rep the reporter to pass as Phase and Progress callbacks.
 type command struct {
 	name           string
 	fs             *flag.FlagSet
