@@ -146,6 +146,9 @@ func evaluateVectors(ctx context.Context, path string, md *pomdp.Model, horizon 
 	text := strings.Split(strings.TrimSuffix(full.String(), "\n"), "\n")
 	sum := fmt.Sprintf("alpha-vector policy %s: lower bound %.6g at b0; acting greedily on it earns %.6g over T = %d steps",
 		filepath.Base(path), lb, g.Value, g.Horizon)
+	if g.Stopped != "" {
+		sum += fmt.Sprintf(" (stopped there, of the %d asked)", g.Requested)
+	}
 	if out.Bracket != nil {
 		sum += fmt.Sprintf(", discounted value in [%.6g, %.6g]", g.Low, g.High)
 		if lb > g.High {
