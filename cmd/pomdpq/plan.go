@@ -168,7 +168,11 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	err = c.emit(out, func(w io.Writer) {
-		writeSummary(w, planSummary(res)...)
+		sum := planSummary(res)
+		if *o.outDir != "" {
+			sum = append(sum, fmt.Sprintf("wrote to %s the model planned on, each ε's lifted policy (.pg, .json) and result.json", *o.outDir))
+		}
+		writeSummary(w, sum...)
 		if !c.isVerbose() {
 			writeSummary(w, "ground metric "+res.Ground, verboseHint)
 			return
