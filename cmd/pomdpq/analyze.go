@@ -1,14 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
@@ -17,8 +15,8 @@ const analyzeUsage = "usage: pomdpq analyze MODEL [--policy FILE.pg] [--out repo
 // cmdAnalyze writes the one-page HTML report of a model (package report)
 // and, beside it, the quotient as .pomdp and JSON.
 func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("analyze", stdout, stderr)
+	fs := c.fs
 	out := fs.String("out", "", "the HTML file to write (default: MODEL-report.html in the current directory)")
 	policyPath := fs.String("policy", "", "a pomdp-solve policy graph (.pg) to evaluate on the model and on the quotient")
 	msList := fs.String("m", "1,2", "memory bounds of the stationary probe families, comma-separated")
@@ -27,11 +25,9 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	curveMax := fs.Float64("curve-max", 0, "end of the class-count curves' ε grid, up to which the partitions are decided (0: half the ground metric's largest entry)")
 	eps := fs.Float64("eps", 0, "tolerance of the quotient drawn, checked and exported")
 	ground := groundFlag(fs)
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
-	var mem memFlag
-	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
-	pos, err := parseFlags(fs, args)
+	c.progressFlag(progressUsage)
+	c.memFlag()
+	pos, err := c.parseArgs(args)
 	if isHelp(err) {
 		return printHelp(stdout, analyzeUsage, fs)
 	}
@@ -68,7 +64,7 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 	if timeBudget == 0 {
 		timeBudget = -1 // no time budget
 	}
-	opt := report.Options{T: *T, Seconds: timeBudget, CurveTop: *curveMax, Ms: ms, Eps: *eps, MemBudget: int64(mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
+	opt := report.Options{T: *T, Seconds: timeBudget, CurveTop: *curveMax, Ms: ms, Eps: *eps, MemBudget: int64(c.mem), Ground: gd.Ground, GroundName: gd.Name, GroundSource: gd.Source}
 	var pol *solverPolicy
 	if *policyPath != "" {
 		if pol, err = loadPolicy(*policyPath, md); err != nil {
@@ -76,12 +72,9 @@ func cmdAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 		opt.Policy, opt.PolicyStart, opt.PolicyName = pol.graph, pol.start, filepath.Base(*policyPath)
 	}
-	rep := newReporter(stderr, string(progress))
+	rep := newReporter(stderr, string(c.progress))
 	opt.Phase, opt.Progress = rep.Phase, rep.Progress
-	budget := int64(mem)
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
+	budget := c.budget()
 	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()

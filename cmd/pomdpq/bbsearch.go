@@ -9,6 +9,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
@@ -32,6 +33,11 @@ type searchArgs struct {
 	asJSON   bool
 	rep      *reporter
 	stdout   io.Writer
+	// kind and m name the family's agents in the summary; verbose is
+	// --verbose.
+	kind    fsc.Kind
+	m       int
+	verbose bool
 }
 
 // options returns the search's options: decision mode at 0 (for the exact
@@ -82,7 +88,9 @@ func (a searchArgs) run(q *quotientJSON, estimate int64, compute func(context.Co
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		q.Classes = append(q.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
+		p := res.Partition(e)
+		q.Classes = append(q.Classes, classJSON{Epsilon: e, Count: p.Total()})
+		q.Summary = append(q.Summary, newClassSummary(e, p, a.kind, a.m))
 		a.rep.Progress(k+1, len(a.eps))
 	}
 	a.rep.Phase("")
@@ -91,15 +99,19 @@ func (a searchArgs) run(q *quotientJSON, estimate int64, compute func(context.Co
 }
 
 // searchText is what a search's text report says beside the shared lines:
-// its first line, its counts ("N search nodes, …"), the note on the
-// stand-in and the end of the timing line.
+// its first line, the family in the summary, its counts ("N search nodes,
+// …"), the note on the stand-in and the end of the timing line.
 type searchText struct {
-	head, counts, standIn, tail string
+	head, family, counts, standIn, tail string
 }
 
-// print prints the text report of a search run with distances res.
+// print prints the text report of a search run with distances res: the
+// summary, and the full report under --verbose.
 func (a searchArgs) print(q *quotientJSON, res *bb.Distances, s searchText) {
 	w := a.stdout
+	if !writeQuotientSummary(w, a.model.Name, s.family, a.T, q, a.ground, "", a.verbose) {
+		return
+	}
 	fmt.Fprintln(w, s.head)
 	fmt.Fprintln(w, groundLine(a.ground, ""))
 	maxd := fmt.Sprintf("%.6g", q.MaxDistance)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -221,14 +220,13 @@ func loadRow(name string) func(ctx context.Context) (string, error) {
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("bench", stdout, stderr)
+	fs := c.fs
 	out := fs.String("out", "", "write the table as CSV to this file")
 	only := fs.String("only", "", "comma-separated row names (default: all)")
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	c.progressFlag(progressUsage)
 	files := fs.String("files", "", "folder of model files for the file: rows (third-party hallway.POMDP, tiger-grid.POMDP; "+rockSample11File+" from pomdpq export rocksample:11:11)")
-	if _, err := parseFlags(fs, args); err != nil {
+	if _, err := c.parseArgs(args); err != nil {
 		return err
 	}
 	var names []string
@@ -245,7 +243,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	table := [][]string{{"row", "seconds", "peak_rss_mib", "estimate_mib", "result", "paper"}}
 	fmt.Fprintf(stdout, "%-30s %9s %9s %9s  %s\n", "row", "seconds", "peak MiB", "est. MiB", "result")
-	rep := newReporter(stderr, string(progress))
+	rep := newReporter(stderr, string(c.progress))
 	defer rep.Phase("")
 	for _, n := range names {
 		rep.Phase(n)

@@ -82,7 +82,7 @@ func TestQuotientRockSample11(t *testing.T) {
 		// Two workers: the distances' estimate has per-worker terms (at 8
 		// cores it was 341.6 MiB, refused at 320M before δ_clk ran).
 		p := runChild(t, c.budget+c.budget/2, "quotient", "--model", "rocksample:11:11", "--m", "1", "--T", "3", "--eps", "0,0.1,0.3", "--mem", c.mem,
-			"--workers", "2", "--progress", "off")
+			"--workers", "2", "--progress", "off", "--verbose")
 		if p.Killed != "" || p.Err != nil {
 			t.Fatalf("--mem %s: killed %q, exit %v (peak %d MiB): %s", c.mem, p.Killed, p.Err, p.MaxRSS>>20, p.Stderr)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,8 +21,8 @@ import (
 // killed past its time limit or past its memory budget) and its peak
 // resident memory is measured by getrusage, as `pomdpq bench` does.
 func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("reproduce classic-models", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("reproduce classic-models", stdout, stderr)
+	fs := c.fs
 	out := fs.String("out", "out/tables", "directory for classic-models.csv")
 	models := fs.String("models", "", "folder of .pomdp / .pomdpx / .json model files (default: datasets/models of the repository, found from the working directory)")
 	seconds := fs.Float64("seconds", repro.DefaultClassicSeconds, "time budget of one run, seconds")
@@ -31,7 +30,7 @@ func cmdClassicModels(args []string, stdout, stderr io.Writer) error {
 	maxT := fs.Int("max-t", repro.DefaultClassicMaxT, "largest horizon tried")
 	workers := fs.Int("workers", 0, "parallel workers per run (0: all cores)")
 	inProcess := fs.Bool("in-process", false, "run every job in this process (peak memory then from runtime/metrics, not getrusage)")
-	pos, err := parseFlags(fs, args)
+	pos, err := c.parseArgs(args)
 	if err != nil {
 		return err
 	}

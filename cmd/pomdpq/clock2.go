@@ -67,6 +67,7 @@ func quotientClock2(a clock2Args) error {
 	}
 	a.print(&out.quotientJSON, &res.Distances, searchText{
 		head:    fmt.Sprintf("model %s, clock-aware m=2 T=%d (%s FSCs, searched, not enumerated), T = %d, metric w1", md.Name, a.T, a.familySize, a.T),
+		family:  fmt.Sprintf("clock-aware m=2 (%s FSCs, searched)", a.familySize),
 		counts:  fmt.Sprintf("%d distinct tail problems, %d search nodes", res.RootPairs, res.Nodes),
 		standIn: "not counted by the search; --enumerate counts them",
 		tail:    fmt.Sprintf("estimated fixed memory %s (the search tables were checked against the budget as they grew)", distance.FormatBytes(cost.Bytes())),

@@ -68,7 +68,7 @@ func TestEvaluateText(t *testing.T) {
 	min := filepath.Join(t.TempDir(), "min.pg")
 	alphaOut := filepath.Join(t.TempDir(), "ours.alpha")
 	out, err := runCLI(t, "evaluate", "--model", "tiger95", "--policy", unrolledPG, "--alpha", counterAlpha,
-		"--minimize-out", min, "--alpha-out", alphaOut, "--quotient-eps", "0.8", "--T", "4", "--progress=off")
+		"--minimize-out", min, "--alpha-out", alphaOut, "--quotient-eps", "0.8", "--T", "4", "--progress=off", "--verbose")
 	if err != nil {
 		t.Fatal(err)
 	}

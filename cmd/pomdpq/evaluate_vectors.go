@@ -78,7 +78,8 @@ func isVectorPolicy(path string) bool {
 // b0, the value of the greedy policy over --horizon steps and the bracket
 // of its discounted value. set holds the flags given; those of policy
 // graphs are refused.
-func evaluateVectors(ctx context.Context, path string, md *pomdp.Model, horizon int, set map[string]bool, asJSON bool, stdout io.Writer, rep *reporter) error {
+func evaluateVectors(ctx context.Context, path string, md *pomdp.Model, horizon int, set map[string]bool, c *command) error {
+	asJSON, rep := c.json(), c.rep
 	for _, f := range []string{"alpha", "alpha-out", "minimize-out", "start", "quotient-eps"} {
 		if set[f] {
 			return usageError{msg: fmt.Sprintf("evaluate: --%s is for policy graphs (.pg); %s is an alpha-vector policy (.policy)", f, path)}
@@ -138,12 +139,33 @@ func evaluateVectors(ctx context.Context, path string, md *pomdp.Model, horizon 
 		out.BoundBelowHigh = &ok
 	}
 	if asJSON {
-		return writeJSON(stdout, out)
+		return writeJSON(c.stdout, out)
 	}
+	var full bytes.Buffer
+	printVectorEval(&full, path, p, g, out, lb, len(with), how)
+	text := strings.Split(strings.TrimSuffix(full.String(), "\n"), "\n")
+	sum := fmt.Sprintf("alpha-vector policy %s: lower bound %.6g at b0; acting greedily on it earns %.6g over T = %d steps",
+		filepath.Base(path), lb, g.Value, g.Horizon)
+	if g.Stopped != "" {
+		sum += fmt.Sprintf(" (stopped there, of the %d asked)", g.Requested)
+	}
+	if out.Bracket != nil {
+		sum += fmt.Sprintf(", discounted value in [%.6g, %.6g]", g.Low, g.High)
+		if lb > g.High {
+			sum += ": the vectors promise more than acting greedily on them earns"
+		}
+	}
+	writeDetailed(c.stdout, []string{sum}, text, c.isVerbose())
+	return nil
+}
+
+// printVectorEval writes the full text report of evaluate for an
+// alpha-vector policy p.
+func printVectorEval(stdout io.Writer, path string, p *policy.VectorPolicy, g *policy.Greedy, out vectorEvalJSON, lb float64, with int, how string) {
 	fmt.Fprintf(stdout, "alpha-vector policy %s (model %q): %d vectors of length %d, %d obsValue(s)\n", path, p.Model, len(p.Vectors), p.VectorLength, p.NumObsValue)
 	which := fmt.Sprintf("vector %d, action %s", out.LowerBoundVector, out.LowerBoundAction)
 	if out.LowerBoundVector < 0 {
-		which = fmt.Sprintf("summed over the %d obsValues b0 puts mass on", len(with))
+		which = fmt.Sprintf("summed over the %d obsValues b0 puts mass on", with)
 	}
 	fmt.Fprintf(stdout, "lower bound at b0: %.10g  (max over the applicable vectors of α·b0; %s)\n", lb, which)
 	fmt.Fprintf(stdout, "greedy policy on the vectors over T = %d steps (%s): value %.10g  (γ = %g; %d beliefs, at most %d in one step; %d merged within %g)\n",
@@ -156,7 +178,7 @@ func evaluateVectors(ctx context.Context, path string, md *pomdp.Model, horizon 
 	}
 	if out.Bracket == nil {
 		fmt.Fprintln(stdout, "discounted value: no bracket (γ = 1: the rewards after T are not bounded)")
-		return nil
+		return
 	}
 	fmt.Fprintf(stdout, "discounted value of the greedy policy in [%.10g, %.10g]: value ∓ (γ^T·max|R|/(1−γ) = %.3g with max|R| = %g, + merge error %.3g)\n",
 		g.Low, g.High, g.Tail, g.MaxAbsReward, g.MergeError)
@@ -165,5 +187,4 @@ func evaluateVectors(ctx context.Context, path string, md *pomdp.Model, horizon 
 	} else {
 		fmt.Fprintf(stdout, "lower bound %.10g exceeds the bracket's upper end %.10g: the vectors promise more than acting greedily on them earns\n", lb, g.High)
 	}
-	return nil
 }

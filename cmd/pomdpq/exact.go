@@ -1,12 +1,10 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
-	"github.com/pomdpq/pomdpq/lib/distance"
 )
 
 // exactJSON is the output of `pomdpq exact --json`.
@@ -32,15 +30,15 @@ const exactUnused = "exact quotients compare suffix laws for equality, the same 
 // cmdExact prints the exact m = 1 quotients Q_op and Q_clk of a model
 // (clock.Quotients) under a named labelling convention.
 func cmdExact(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("exact", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("exact", stdout, io.Discard)
+	fs := c.fs
 	model := fs.String("model", "", "built-in model name or model file")
 	T := fs.Int("T", 2, "horizon")
 	conv := fs.String("convention", "point-mass", "labelling of impossible strings: point-mass (def:equiv) or possibility-pattern (the authors' exact pipeline)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	var mem memFlag
-	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none); the tables are stopped past it")
-	if pos, err := parseFlags(fs, args); err != nil {
+	c.jsonFlag()
+	asJSON := c.asJSON
+	fs.Var(&c.mem, "mem", memUsage+"; the tables are stopped past it")
+	if pos, err := c.parseArgs(args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return usageError{msg: fmt.Sprintf("exact: unexpected argument %q (flags take the form --name value)", pos[0])}
@@ -53,14 +51,11 @@ func cmdExact(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	budget := int64(mem)
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
+	budget := c.budget()
 	defer softLimit(budget)()
 	ctx, cancel := signalContext()
 	defer cancel()
-	r, err := clock.Quotients(ctx, md, *T, &clock.Options{Convention: cv, MaxBytes: float64(mem)})
+	r, err := clock.Quotients(ctx, md, *T, &clock.Options{Convention: cv, MaxBytes: float64(c.mem)})
 	if err != nil {
 		return err
 	}

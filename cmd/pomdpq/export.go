@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,33 +34,24 @@ import (
 // with them (pomdp.RewardTable); --expected-rewards writes the expectation
 // R(s, a) only.
 func cmdExport(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("export", stdout, stderr)
+	fs := c.fs
 	format := fs.String("format", "", "pomdp, pomdpx or json (default: from --out's extension, else pomdp)")
 	out := fs.String("out", "", "output file (default: standard output)")
 	ground := groundFlag(fs)
 	groundOut := fs.String("ground-out", "", "also write the ground metric to this .csv or .json file (a .pomdp export with --out writes OUT.ground.csv when the metric is not the discrete one)")
 	discount := fs.Float64("discount", -1, "write this discount in [0, 1) instead of the model's (SARSOP needs one below 1; the paper's models have none)")
 	expected := fs.Bool("expected-rewards", false, expectedRewardsUsage)
-	pos, err := parseFlags(fs, args)
+	pos, err := c.parseArgs(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usageError{msg: "usage: pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G] [--expected-rewards]"}
 	}
-	f := strings.ToLower(*format)
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(*out), "."))
-	known := func(x string) bool { return x == "pomdp" || x == "pomdpx" || x == "json" }
-	switch {
-	case f == "" && known(ext):
-		f = ext
-	case f == "":
-		f = "pomdp"
-	case !known(f):
-		return usageError{msg: fmt.Sprintf("export: --format %q: want pomdp, pomdpx or json", *format)}
-	case known(ext) && ext != f:
-		return usageError{msg: fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, *out)}
+	f, err := exportFormat(*format, *out)
+	if err != nil {
+		return err
 	}
 	if g := strings.ToLower(filepath.Ext(*groundOut)); *groundOut != "" && g != ".csv" && g != ".json" {
 		return usageError{msg: fmt.Sprintf("export: --ground-out %s: want a .csv or .json file", *groundOut)}
@@ -70,8 +60,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "discount" })
+	set := c.given("discount")
 	if set && !(*discount >= 0 && *discount < 1) {
 		return usageError{msg: fmt.Sprintf("export: --discount %g: want a discount in [0, 1)", *discount)}
 	}
@@ -85,18 +74,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	} else {
 		m.Ground = nil
 	}
-	var buf bytes.Buffer
-	switch f {
-	case "json":
-		err = pomdp.WriteJSON(&buf, m)
-	case "pomdpx":
-		err = pomdp.WritePOMDPX(&buf, m)
-	default:
-		err = pomdp.WriteCassandra(&buf, m)
-	}
-	if err != nil && f != "json" {
-		return fmt.Errorf("export %s: %w (pomdpq export: --format json)", pos[0], err)
-	}
+	buf, err := encodeModel(m, f)
 	if err != nil {
 		return fmt.Errorf("export %s: %w", pos[0], err)
 	}
@@ -105,29 +83,8 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if lost && side == "" && *out != "" {
 		side = strings.TrimSuffix(*out, filepath.Ext(*out)) + ".ground.csv"
 	}
-	var sideBuf bytes.Buffer
-	if side != "" {
-		g := &pomdp.Ground{Name: gd.Name, D: gd.Ground}
-		if strings.EqualFold(filepath.Ext(side), ".json") {
-			err = pomdp.WriteGroundJSON(&sideBuf, g, m.Observations)
-		} else {
-			err = pomdp.WriteGroundCSV(&sideBuf, g, m.Observations)
-		}
-		if err != nil {
-			return fmt.Errorf("export %s: the ground metric: %w", pos[0], err)
-		}
-	}
-	if *out == "" {
-		if _, err = stdout.Write(buf.Bytes()); err != nil {
-			return err
-		}
-	} else if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if side != "" {
-		if err := os.WriteFile(side, sideBuf.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
+	if err := writeExport(stdout, pos[0], *out, buf, side, gd, m.Observations); err != nil {
+		return err
 	}
 	if lost {
 		dest := "the .pomdp file"
@@ -140,6 +97,78 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "pomdpq: export: the .pomdp format has no ground metric, so %s reads with the discrete one, not the ground metric %s; %s (or export --format json, which carries it)\n",
 			dest, gd, how)
+	}
+	return nil
+}
+
+// exportFormat returns the format of export: --format, else the
+// extension of --out, else pomdp; a --format the extension contradicts
+// is refused.
+func exportFormat(format, out string) (string, error) {
+	f := strings.ToLower(format)
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), "."))
+	known := func(x string) bool { return x == "pomdp" || x == "pomdpx" || x == "json" }
+	switch {
+	case f == "" && known(ext):
+		f = ext
+	case f == "":
+		f = "pomdp"
+	case !known(f):
+		return "", usageError{msg: fmt.Sprintf("export: --format %q: want pomdp, pomdpx or json", format)}
+	case known(ext) && ext != f:
+		return "", usageError{msg: fmt.Sprintf("export: --format %s does not match the extension of --out %s", f, out)}
+	}
+	return f, nil
+}
+
+// encodeModel writes m in format f (pomdp, pomdpx or json) to memory, so
+// that an error leaves no partial file; an error of the .pomdp or POMDPX
+// writer points to the JSON format, which holds every model.
+func encodeModel(m *pomdp.Model, f string) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch f {
+	case "json":
+		err = pomdp.WriteJSON(&buf, m)
+	case "pomdpx":
+		err = pomdp.WritePOMDPX(&buf, m)
+	default:
+		err = pomdp.WriteCassandra(&buf, m)
+	}
+	if err != nil && f != "json" {
+		return nil, fmt.Errorf("%w (pomdpq export: --format json)", err)
+	}
+	return buf.Bytes(), err
+}
+
+// writeExport writes the bytes of model name to out (stdout when empty)
+// and, when side is set, the ground metric to side (.json or .csv); the
+// ground metric is encoded before anything is written.
+func writeExport(stdout io.Writer, name, out string, model []byte, side string, gd ot.Described, obs []string) error {
+	var sideBuf bytes.Buffer
+	if side != "" {
+		g := &pomdp.Ground{Name: gd.Name, D: gd.Ground}
+		var err error
+		if strings.EqualFold(filepath.Ext(side), ".json") {
+			err = pomdp.WriteGroundJSON(&sideBuf, g, obs)
+		} else {
+			err = pomdp.WriteGroundCSV(&sideBuf, g, obs)
+		}
+		if err != nil {
+			return fmt.Errorf("export %s: the ground metric: %w", name, err)
+		}
+	}
+	if out == "" {
+		if _, err := stdout.Write(model); err != nil {
+			return err
+		}
+	} else if err := os.WriteFile(out, model, 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if side != "" {
+		if err := os.WriteFile(side, sideBuf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
 	}
 	return nil
 }

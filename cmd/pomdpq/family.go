@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -16,14 +15,15 @@ type familyJSON struct {
 }
 
 func cmdFamily(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("family", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("family", stdout, io.Discard)
+	fs := c.fs
 	model := fs.String("model", "", "built-in model name or model file")
 	kind := fs.String("kind", "stationary", "stationary or clock")
 	m := fs.Int("m", 1, "memory bound (nodes)")
 	T := fs.Int("T", 0, "horizon (clock-aware families)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if _, err := parseFlags(fs, args); err != nil {
+	c.jsonFlag()
+	asJSON := c.asJSON
+	if _, err := c.parseArgs(args); err != nil {
 		return err
 	}
 	md, _, err := loadModel(*model)

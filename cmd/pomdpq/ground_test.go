@@ -210,7 +210,7 @@ func TestExportGroundPomdp(t *testing.T) {
 		t.Fatalf("%s: %v %+v", side, err, g)
 	}
 	out, err := runCLI(t, "quotient", "--model", path, "--T", "2", "--progress=off")
-	if err != nil || !strings.Contains(out, "gw.ground.csv beside it holds one: --ground "+side) {
+	if err != nil || !strings.Contains(unwrap(out), "gw.ground.csv beside it holds one: --ground "+side) {
 		t.Errorf("quotient of the export: %v\n%s", err, out)
 	}
 	if c, _ := classCounts(t, "--model", path, "--ground", side, "--T", "3", "--eps", "0.3,0.5"); !equalInts(c, []int{9, 6}) {
@@ -270,7 +270,7 @@ func TestGroundPrinted(t *testing.T) {
 			t.Errorf("%v: %v", c.args, err)
 			continue
 		}
-		if !strings.Contains(out, c.want) {
+		if !strings.Contains(unwrap(out), c.want) {
 			t.Errorf("%v: no %q in\n%s", c.args, c.want, out)
 		}
 	}
@@ -351,3 +351,7 @@ func TestGroundErrors(t *testing.T) {
 		}
 	}
 }
+
+// unwrap joins the lines writeSummary wrapped (a continuation starts with
+// two spaces), so that a sentence can be found whole.
+func unwrap(s string) string { return strings.ReplaceAll(s, "\n  ", " ") }

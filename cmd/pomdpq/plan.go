@@ -18,7 +18,6 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -97,72 +96,55 @@ func finite(x float64) *float64 {
 	return &x
 }
 
+// planOptions are the flags of plan besides the front end's.
+type planOptions struct {
+	q                       *quotientFlags
+	planner, reward, outDir *string
+	maxWork, solverDiscount *float64
+	timeout                 *time.Duration
+}
+
+// planCommand registers plan's flags.
+func planCommand(stdout, stderr io.Writer) (*command, *planOptions) {
+	c := newCommand("plan", stdout, stderr)
+	fs := c.fs
+	o := &planOptions{q: c.quotientFlags("probe family Π: stationary or clock", " of Π")}
+	o.planner = fs.String("planner", "best-fsc", "best-fsc, open-loop, pbvi or cmd:'COMMAND {model} … {policy}'")
+	o.reward = fs.String("reward", "own", "own (the model's reward), observation (R(s,a) = E[v(O') | s, a]) or a FILE of |S| lines of |A| rewards")
+	o.outDir = fs.String("out", "", "directory for the lifted policies (.pg, .json), the model planned on and the result")
+	c.jsonFlag()
+	c.verboseFlag()
+	c.workersFlag()
+	o.maxWork = fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
+	o.timeout = fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
+	o.solverDiscount = fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
+	c.memFlag()
+	c.progressFlag(progressUsage)
+	return c, o
+}
+
 func cmdPlan(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	model := fs.String("model", "", "built-in model name or model file")
-	family := fs.String("family", "stationary", "probe family Π: stationary or clock")
-	mem := fs.Int("m", 1, "memory bound (nodes) of Π")
-	T := fs.Int("T", 2, "horizon")
-	epsList := fs.String("eps", "0", "comma-separated ε values")
-	plannerName := fs.String("planner", "best-fsc", "best-fsc, open-loop, pbvi or cmd:'COMMAND {model} … {policy}'")
-	reward := fs.String("reward", "own", "own (the model's reward), observation (R(s,a) = E[v(O') | s, a]) or a FILE of |S| lines of |A| rewards")
-	outDir := fs.String("out", "", "directory for the lifted policies (.pg, .json), the model planned on and the result")
-	asJSON := fs.Bool("json", false, "print JSON")
-	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
-	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
-	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
-	maxWork := fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
-	timeout := fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
-	solverDiscount := fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
-	ground := groundFlag(fs)
-	var budget memFlag
-	fs.Var(&budget, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
-	if pos, err := parseFlags(fs, args); err != nil {
+	c, o := planCommand(stdout, stderr)
+	if err := c.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{msg: fmt.Sprintf("plan: unexpected argument %q (flags take the form --name value)", pos[0])}
 	}
-	rep := newReporter(stderr, string(progress))
+	rep := c.rep
 	rep.Phase("load")
-	md, g, err := loadModelGround(*model, *ground)
+	in, err := o.q.resolve()
 	if err != nil {
 		return err
 	}
-	kind, err := fsc.ParseKind(*family)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	if kind != fsc.KindStationary && kind != fsc.KindClock {
+	if in.kind != fsc.KindStationary && in.kind != fsc.KindClock {
 		return usageError{msg: "plan: --family must be stationary or clock"}
 	}
-	if *T < 1 || *mem < 1 {
-		return usageError{msg: fmt.Sprintf("plan: need --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", *T, *mem)}
+	if in.T < 1 || in.M < 1 {
+		return usageError{msg: fmt.Sprintf("plan: need --T ≥ 1 and --m ≥ 1 (got --T %d, --m %d)", in.T, in.M)}
 	}
-	eps, err := parseEps(*epsList)
+	planner, err := o.plannerOf(c)
 	if err != nil {
 		return err
 	}
-	cv, err := law.ParseConvention(*conv)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	planner, err := parsePlanner(*plannerName, *timeout)
-	if err != nil {
-		return err
-	}
-	if set := flagSet(fs, "solver-discount"); set {
-		c, ok := planner.(planq.Command)
-		if !ok {
-			return usageError{msg: fmt.Sprintf("plan: --solver-discount applies to a cmd: planner, not %s", *plannerName)}
-		}
-		if planner, err = c.WithDiscount(*solverDiscount); err != nil {
-			return usageError{msg: "plan: --solver-discount: " + err.Error()}
-		}
-	}
-	pm, rewardText, obsValues, err := withReward(md, *reward)
+	pm, rewardText, obsValues, err := withReward(in.model, *o.reward)
 	if err != nil {
 		return err
 	}
@@ -171,25 +153,74 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	// context kills.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	cfg := planq.Config{Model: pm, Ground: g.Ground, GroundLabel: g.Label(), Reward: rewardText, ObsValues: obsValues, Kind: kind, M: *mem, T: *T, Eps: eps,
-		Planner: planner, Limit: *limit, MaxWork: *maxWork,
-		Distance: distance.Options{Convention: cv, Workers: *workers, MemBudget: int64(budget), Phase: rep.Phase, Progress: rep.Progress}}
+	cfg := planq.Config{Model: pm, Ground: in.ground.Ground, GroundLabel: in.ground.Label(), Reward: rewardText, ObsValues: obsValues,
+		Kind: in.kind, M: in.M, T: in.T, Eps: in.eps, Planner: planner, Limit: in.limit, MaxWork: *o.maxWork,
+		Distance: distance.Options{Convention: in.conv, Workers: c.nworkers(), MemBudget: int64(c.mem), Phase: rep.Phase, Progress: rep.Progress}}
 	res, err := planq.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	rep.Phase("")
-	out := planJSONOf(res, *maxWork)
-	if *outDir != "" {
-		if err := writePlanFiles(*outDir, pm, res, &out); err != nil {
+	out := planJSONOf(res, *o.maxWork)
+	if *o.outDir != "" {
+		if err := writePlanFiles(*o.outDir, pm, res, &out); err != nil {
 			return err
 		}
 	}
-	if *asJSON {
-		return writeJSON(stdout, out)
+	err = c.emit(out, func(w io.Writer) {
+		sum := planSummary(res)
+		if *o.outDir != "" {
+			sum = append(sum, fmt.Sprintf("wrote to %s the model planned on, each ε's lifted policy (.pg, .json) and result.json", *o.outDir))
+		}
+		writeSummary(w, sum...)
+		if !c.isVerbose() {
+			writeSummary(w, "ground metric "+res.Ground, verboseHint)
+			return
+		}
+		fmt.Fprintln(w)
+		printPlan(w, res, out)
+	})
+	return errors.Join(err, violations(res))
+}
+
+// plannerOf resolves --planner, and --solver-discount for a cmd: planner.
+func (o *planOptions) plannerOf(c *command) (planq.Planner, error) {
+	planner, err := parsePlanner(*o.planner, *o.timeout)
+	if err != nil {
+		return nil, err
 	}
-	printPlan(stdout, res, out)
-	return nil
+	if !c.given("solver-discount") {
+		return planner, nil
+	}
+	cmd, ok := planner.(planq.Command)
+	if !ok {
+		return nil, usageError{msg: fmt.Sprintf("plan: --solver-discount applies to a cmd: planner, not %s", *o.planner)}
+	}
+	if planner, err = cmd.WithDiscount(*o.solverDiscount); err != nil {
+		return nil, usageError{msg: "plan: --solver-discount: " + err.Error()}
+	}
+	return planner, nil
+}
+
+// violations returns an error naming every ε whose certified bound the
+// measured regret exceeds (planq.Verdict.Violated: a finding against the
+// theorem, so plan exits non-zero after printing its result), or nil.
+func violations(res *planq.Result) error {
+	var at []string
+	var first *planq.Bound
+	for _, r := range res.Rows {
+		if r.Verdict.Violated() {
+			at = append(at, fmt.Sprintf("ε = %g (regret %.6g > bound %.6g)", r.Eps, r.Regret, r.Bound.Value))
+			if first == nil {
+				first = &r.Bound
+			}
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	return fmt.Errorf("plan: BOUND VIOLATED: the certified bound %s of %s is exceeded at %s; the result above has its terms",
+		first.Formula, first.Theorem, strings.Join(at, ", "))
 }
 
 // parsePlanner resolves --planner.
@@ -295,7 +326,7 @@ func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
 		j := planRowJSON{Epsilon: r.Eps, Classes: r.Classes, RightInvariant: r.RightInvariant, Policy: r.Policy, VQ: r.VQ, VM: r.VM,
 			Reference: finite(r.Reference), ReferenceName: r.RefName, Regret: finite(r.Regret), Optimum: finite(r.Optimum),
 			RegretOptimum: finite(r.RegretOptimum), BoundApplies: r.Bound.Applies, Bound: finite(r.Bound.Value), Theorem: r.Bound.Theorem,
-			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict, StandInReach: finite(r.StandInReach),
+			Formula: r.Bound.Formula, DeltaName: r.Bound.DeltaName, Covers: r.Bound.Covers, Reason: r.Bound.Reason, Verdict: r.Verdict.String(), StandInReach: finite(r.StandInReach),
 			LiftedNodes: len(r.Lifted.Nodes), PartitionSec: r.PartitionSec, PlanQSec: r.PlanQSec, PlanMSec: r.PlanMSec, Speedup: finite(r.Speedup), Note: r.Note}
 		if r.Bound.DeltaName != "" {
 			j.Delta = finite(r.Bound.Delta)
@@ -417,7 +448,7 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		if r.Note != "" {
 			fmt.Fprintf(w, "  %s\n", r.Note)
 		}
-		if strings.HasPrefix(r.Verdict, "BOUND") {
+		if r.Verdict.Alarm() {
 			fmt.Fprintf(w, "  !!! %s: measured regret %.6g exceeds the bound %.6g !!!\n", r.Verdict, r.Regret, r.Bound.Value)
 		}
 		if f := out.Rows[i].PolicyFile; f != "" {
@@ -425,6 +456,60 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 		}
 	}
 	fmt.Fprintln(w, "The certified bound covers only the policies it names (the family Π the quotient was built for); a row without a theorem shows the measured regret alone.")
+}
+
+// planSummary says a planning run's answer in words: what was planned,
+// what the planner earns on the model itself, and for each ε what the
+// lifted quotient policy earns, its regret against the bound and the
+// verdict; a regret above its bound gets its own line.
+func planSummary(res *planq.Result) []string {
+	lines := []string{fmt.Sprintf("%s, Π = %s, T = %d: %s on each ε-quotient, lifted to the model",
+		res.Model, res.Family, res.T, res.Planner)}
+	if b := res.Baseline; b != nil {
+		lines = append(lines, fmt.Sprintf("%s on the model itself earns %.6g (%s)", res.Planner, b.Value, b.Policy))
+	} else {
+		lines = append(lines, fmt.Sprintf("%s on the model itself: not run (%s)", res.Planner, res.BaselineRefused))
+	}
+	for _, r := range res.Rows {
+		lines = append(lines, planRowSummary(r))
+	}
+	for _, r := range res.Rows {
+		if r.Verdict.Alarm() {
+			lines = append(lines, fmt.Sprintf("!!! %s at ε = %g: measured regret %.6g exceeds the bound %.6g !!!", r.Verdict, r.Eps, r.Regret, r.Bound.Value))
+		}
+	}
+	return lines
+}
+
+// planRowSummary is one ε of planSummary, e.g. "at ε = 0.1, 7 classes:
+// the lifted policy earns -3, regret 0 ≤ bound 0: within bound".
+func planRowSummary(r planq.Row) string {
+	regret := "regret not measured (no baseline)"
+	if !math.IsNaN(r.Regret) {
+		regret = fmt.Sprintf("regret %.3g", zero(r.Regret))
+	}
+	bound := ", no certified bound"
+	switch {
+	case r.Bound.Applies && math.IsInf(r.Bound.Value, 1):
+		bound = ", bound +Inf (L_R infinite)"
+	case r.Bound.Applies && !math.IsNaN(r.Bound.Value):
+		rel := "≤"
+		if r.Regret > r.Bound.Value {
+			rel = ">"
+		}
+		bound = fmt.Sprintf(" %s bound %.3g", rel, zero(r.Bound.Value))
+	}
+	return fmt.Sprintf("at ε = %g, %s %s: the lifted policy earns %.6g, %s%s: %s",
+		r.Eps, thousands(r.Classes), plural(r.Classes, "class", "classes"), zero(r.VM), regret, bound, r.Verdict)
+}
+
+// zero returns x with a negative zero or a rounding residue below 5e-13
+// in magnitude printed as 0.
+func zero(x float64) float64 {
+	if math.Abs(x) < 5e-13 {
+		return 0
+	}
+	return x
 }
 
 // pgStartHint returns the start node a policy graph written by plan names

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/planq"
 )
 
 func runPlan(t *testing.T, args ...string) planOutJSON {
@@ -75,7 +77,7 @@ func TestPlanTigerOwnReward(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := run([]string{"plan", "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0.5", "--progress", "off"}, &out, &errb); err != nil {
+	if err := run([]string{"plan", "--model", "tiger", "--m", "2", "--T", "4", "--eps", "0.5", "--progress", "off", "--verbose"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "none (vacuous: L_R is infinite)") {
@@ -140,6 +142,42 @@ func TestPlanSolverDiscountUsage(t *testing.T) {
 		var u usageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want a usage error with %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestPlanViolations: plan fails after printing exactly when a row's
+// certified bound is exceeded (planq.BoundViolated); an uncertified
+// excess (a stand-in class reached) or a vacuous bound does not fail, and
+// the message names every violating ε.
+func TestPlanViolations(t *testing.T) {
+	b := planq.Bound{Applies: true, Formula: "2·L_R·T·ε", Theorem: "cor:sim-to-real", Value: 0.25}
+	row := func(eps, regret float64, v planq.Verdict) planq.Row {
+		return planq.Row{Eps: eps, Regret: regret, Bound: b, Verdict: v}
+	}
+	cases := []struct {
+		name string
+		rows []planq.Row
+		want []string // substrings of the error; nil: no error
+	}{
+		{"within", []planq.Row{row(0, 0, planq.WithinBound), row(0.1, 0.2, planq.WithinBound)}, nil},
+		{"stand-in", []planq.Row{row(0.1, 0.5, planq.BoundViolatedStandIn)}, nil},
+		{"vacuous", []planq.Row{row(0.1, 9, planq.VacuousBound)}, nil},
+		{"one", []planq.Row{row(0, 0, planq.WithinBound), row(0.3, 0.5, planq.BoundViolated)},
+			[]string{"BOUND VIOLATED", "ε = 0.3 (regret 0.5 > bound 0.25)", "cor:sim-to-real"}},
+		{"two", []planq.Row{row(0.1, 0.3, planq.BoundViolated), row(0.3, 0.5, planq.BoundViolated)},
+			[]string{"ε = 0.1 (regret 0.3", "ε = 0.3 (regret 0.5"}},
+	}
+	for _, tc := range cases {
+		err := violations(&planq.Result{Rows: tc.rows})
+		if (err != nil) != (tc.want != nil) {
+			t.Errorf("%s: error %v, want one: %v", tc.name, err, tc.want != nil)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
+			}
 		}
 	}
 }

@@ -3,21 +3,16 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/clock"
 	"github.com/pomdpq/pomdpq/lib/clock2"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 type classJSON struct {
@@ -55,6 +50,9 @@ type quotientJSON struct {
 	DeltaClk *float64 `json:"delta_clk,omitempty"`
 	// Ground is the ground metric d_O the distances were computed with.
 	Ground groundJSON `json:"ground"`
+	// Summary says each ε's answer in words (the text output's first
+	// lines; not in the JSON, which has the numbers).
+	Summary []classSummary `json:"-"`
 }
 
 // estimateJSON is the estimated peak memory of one phase of a command:
@@ -92,134 +90,51 @@ func (p phaseEstimates) String() string {
 	return strings.Join(parts, ", ")
 }
 
-func parseEps(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || v < 0 {
-			return nil, usageError{msg: fmt.Sprintf("--eps: %q is not a non-negative number", f)}
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		return nil, usageError{msg: "--eps: give at least one value, e.g. --eps 0,0.1,0.5"}
-	}
-	return out, nil
+// quotientOptions are the flags of quotient besides the front end's.
+type quotientOptions struct {
+	q                                    *quotientFlags
+	metric                               *string
+	samples                              *int
+	seed                                 *uint64
+	dryRun, exactDist, enumerate, search *bool
+	gapWork, maxNodes                    *float64
+	sh                                   shardFlags
 }
 
-func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
-
-// progressFlag is --progress: a boolean flag (--progress forces the bar)
-// that also takes auto, bar, lines or off.
-type progressFlag string
-
-func (p *progressFlag) String() string { return string(*p) }
-func (p *progressFlag) Set(v string) error {
-	if b, err := strconv.ParseBool(v); err == nil {
-		v = "off"
-		if b {
-			v = "bar"
-		}
-	}
-	switch v {
-	case "auto", "bar", "lines", "off":
-		*p = progressFlag(v)
-		return nil
-	}
-	return fmt.Errorf("want auto, bar, lines or off")
-}
-func (p *progressFlag) IsBoolFlag() bool { return true }
-
-// softLimit sets the Go runtime's soft memory limit to a command's memory
-// budget (when it has one) and returns what restores the previous limit:
-// near the budget the collector runs more often instead of letting
-// garbage double the heap, so the estimates checked against the budget
-// (which allow for that doubling) hold with room.
-func softLimit(budget int64) (restore func()) {
-	if budget <= 0 {
-		return func() {}
-	}
-	old := debug.SetMemoryLimit(budget)
-	return func() { debug.SetMemoryLimit(old) }
-}
-
-// memFlag is --mem: a memory size such as 8G.
-type memFlag int64
-
-func (m *memFlag) String() string { return distance.FormatBytes(int64(*m)) }
-func (m *memFlag) Set(v string) error {
-	if v == "unlimited" || v == "none" {
-		*m = -1
-		return nil
-	}
-	b, err := distance.ParseBytes(v)
-	if err != nil {
-		return err
-	}
-	*m = memFlag(b)
-	return nil
+// quotientCommand registers quotient's flags.
+func quotientCommand(stdout, stderr io.Writer) (*command, *quotientOptions) {
+	c := newCommand("quotient", stdout, stderr)
+	fs := c.fs
+	o := &quotientOptions{q: c.quotientFlags("stationary or clock", "")}
+	o.metric = fs.String("metric", "w1", "w1 or tv")
+	o.samples = fs.Int("samples", 100, "controllers of a sampled (stochastic-*) family")
+	o.seed = fs.Uint64("seed", 0, "seed of a sampled family (sample i is drawn from the stream (seed, i))")
+	c.jsonFlag()
+	c.verboseFlag()
+	c.progressFlag("progress on stderr: auto (a bar on a terminal, a line per phase otherwise), bar, lines or off")
+	c.memFlag()
+	o.dryRun = fs.Bool("dry-run", false, "estimate memory and work (runs only the cheap exact-class phase) and stop")
+	c.workersFlag()
+	o.exactDist = fs.Bool("exact-distances", false, "solve every pair exactly, also above the largest ε (slower; gives the exact max distance)")
+	o.gapWork = fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
+	o.sh.register(fs)
+	o.enumerate = fs.Bool("enumerate", false, "clock m = 2, stationary m = 2 or 3: enumerate the family (the cross-check; implied by --shard) instead of searching it")
+	o.search = fs.Bool("search", false, "stationary m ≤ 3: search the family by branch and bound (lib/statbb) instead of enumerating it; implied when the family exceeds --limit")
+	o.maxNodes = fs.Float64("max-nodes", clock2.DefaultMaxNodes, "clock m = 2 and stationary searches: largest number of branch-and-bound nodes of one tail (clock) or history-pair (stationary) search")
+	return c, o
 }
 
 func cmdQuotient(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("quotient", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	model := fs.String("model", "", "built-in model name or model file")
-	family := fs.String("family", "stationary", "stationary or clock")
-	m := fs.Int("m", 1, "memory bound (nodes)")
-	T := fs.Int("T", 2, "horizon")
-	epsList := fs.String("eps", "0", "comma-separated ε values")
-	metric := fs.String("metric", "w1", "w1 or tv")
-	ground := groundFlag(fs)
-	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
-	limit := fs.Int64("limit", 0, "largest family size to enumerate (0: the default limit)")
-	samples := fs.Int("samples", 100, "controllers of a sampled (stochastic-*) family")
-	seed := fs.Uint64("seed", 0, "seed of a sampled family (sample i is drawn from the stream (seed, i))")
-	asJSON := fs.Bool("json", false, "print JSON")
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per phase otherwise), bar, lines or off")
-	var mem memFlag
-	fs.Var(&mem, "mem", "memory budget, e.g. 8G (default: half of the physical memory or of the cgroup limit; unlimited: none)")
-	dryRun := fs.Bool("dry-run", false, "estimate memory and work (runs only the cheap exact-class phase) and stop")
-	workers := fs.Int("workers", 0, "worker goroutines (0: all cores)")
-	exactDist := fs.Bool("exact-distances", false, "solve every pair exactly, also above the largest ε (slower; gives the exact max distance)")
-	gapWork := fs.Float64("delta-clk-work", 1e6, "compute δ_clk (m = 1 stationary) when the exact recursion visits at most this many (history, prefix) pairs; 0 disables")
-	var sh shardFlags
-	sh.register(fs)
-	enumerate := fs.Bool("enumerate", false, "clock m = 2, stationary m = 2 or 3: enumerate the family (the cross-check; implied by --shard) instead of searching it")
-	search := fs.Bool("search", false, "stationary m ≤ 3: search the family by branch and bound (lib/statbb) instead of enumerating it; implied when the family exceeds --limit")
-	maxNodes := fs.Float64("max-nodes", clock2.DefaultMaxNodes, "clock m = 2 and stationary searches: largest number of branch-and-bound nodes of one tail (clock) or history-pair (stationary) search")
-	if pos, err := parseFlags(fs, args); err != nil {
+	c, o := quotientCommand(stdout, stderr)
+	if err := c.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		msg := fmt.Sprintf("quotient: unexpected argument %q (flags take the form --name value)", pos[0])
-		switch pos[0] {
-		case "auto", "bar", "lines", "off":
-			msg = fmt.Sprintf("quotient: unexpected argument %q (write --progress=%s)", pos[0], pos[0])
-		}
-		return usageError{msg: msg}
 	}
-	rep := newReporter(stderr, string(progress))
-	rep.Phase("load")
-	md, gd, err := loadModelGround(*model, *ground)
+	c.rep.Phase("load")
+	in, err := o.q.resolve()
 	if err != nil {
 		return err
 	}
-	g := gd.Ground
-	kind, err := fsc.ParseKind(*family)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	eps, err := parseEps(*epsList)
-	if err != nil {
-		return err
-	}
-	met, err := distance.ParseMetric(*metric)
+	met, err := distance.ParseMetric(*o.metric)
 	if err != nil {
 		return usageError{msg: err.Error()}
 	}
@@ -227,166 +142,226 @@ func cmdQuotient(args []string, stdout, stderr io.Writer) error {
 	if met == distance.TV {
 		unused = "--metric tv compares suffix laws by total variation"
 	}
-	cv, err := law.ParseConvention(*conv)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	if err := sh.check(kind, *dryRun); err != nil {
+	if err := o.sh.check(in.kind, *o.dryRun); err != nil {
 		return err
 	}
-	if *search && (kind != fsc.KindStationary || *enumerate || sh.active()) {
+	if *o.search && (in.kind != fsc.KindStationary || *o.enumerate || o.sh.active()) {
 		return usageError{msg: "quotient: --search is for --family stationary, without --enumerate or --shard"}
 	}
-	sa := searchArgs{model: md, ground: gd, T: *T, eps: eps, metric: met, conv: cv, exact: *exactDist, dryRun: *dryRun,
-		workers: *workers, maxNodes: *maxNodes, mem: int64(mem), asJSON: *asJSON, rep: rep, stdout: stdout}
-	if kind == fsc.KindClock && *m == 2 && !*enumerate && !sh.active() {
-		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), 2, *T)
+	md := in.model
+	sa := searchArgs{model: md, ground: in.ground, T: in.T, eps: in.eps, metric: met, conv: in.conv, exact: *o.exactDist, dryRun: *o.dryRun,
+		workers: c.nworkers(), maxNodes: *o.maxNodes, mem: int64(c.mem), asJSON: c.json(), rep: c.rep, stdout: stdout,
+		kind: in.kind, m: in.M, verbose: c.isVerbose()}
+	if in.kind == fsc.KindClock && in.M == 2 && !*o.enumerate && !o.sh.active() {
+		size, err := fsc.Size(in.kind, md.NumActions(), md.NumObservations(), 2, in.T)
 		if err != nil {
 			return err
 		}
 		return quotientClock2(clock2Args{searchArgs: sa, familySize: size.String()})
 	}
-	if kind == fsc.KindStationary {
-		size, err := fsc.Size(kind, md.NumActions(), md.NumObservations(), *m, *T)
+	if in.kind == fsc.KindStationary {
+		size, err := fsc.Size(in.kind, md.NumActions(), md.NumObservations(), in.M, in.T)
 		if err != nil {
 			return err
 		}
-		if ok, why := useStatSearch(kind, *m, size, *limit, *search, *enumerate, sh.active()); ok {
-			return quotientStatbb(statbbArgs{searchArgs: sa, M: *m, size: size, why: why})
+		if ok, why := useStatSearch(in.kind, in.M, size, in.limit, *o.search, *o.enumerate, o.sh.active()); ok {
+			return quotientStatbb(statbbArgs{searchArgs: sa, M: in.M, size: size, why: why})
 		}
 	}
+	return quotientEnumerated(c, o, in, met, unused)
+}
+
+// quotientEnumerated runs quotient over the enumerated (or sampled, or
+// sharded) family: the dry run, one shard, or the distances, the class
+// counts at every ε and δ_clk.
+func quotientEnumerated(c *command, o *quotientOptions, in quotientInput, met distance.Metric, unused string) error {
+	md := in.model
 	var fam fsc.Family
-	if sh.active() {
-		fam, err = sh.family(kind, md.NumActions(), md.NumObservations(), *m, *T, *limit, *samples, *seed)
+	var err error
+	if o.sh.active() {
+		fam, err = o.sh.family(in.kind, md.NumActions(), md.NumObservations(), in.M, in.T, in.limit, *o.samples, *o.seed)
 	} else {
-		fam, err = fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: *limit, Samples: *samples, Seed: *seed, Indexed: true})
+		fam, err = fsc.New(in.kind, md.NumActions(), md.NumObservations(), in.M, in.T, fsc.Options{Limit: in.limit, Samples: *o.samples, Seed: *o.seed, Indexed: true})
 	}
 	if err != nil {
 		return err
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	budget := int64(mem)
-	if budget == 0 {
-		budget = distance.DefaultMemBudget()
-	}
+	budget := c.budget()
 	defer softLimit(budget)()
-	opt := distance.Options{Metric: met, Ground: g, Convention: cv, Workers: *workers, MemBudget: int64(mem),
+	rep := c.rep
+	opt := distance.Options{Metric: met, Ground: in.ground.Ground, Convention: in.conv, Workers: c.nworkers(), MemBudget: int64(c.mem),
 		Phase: rep.Phase, Progress: rep.Progress}
-	if !*exactDist {
+	if !*o.exactDist {
 		// Decision mode: the listed ε are all the run reports, so it
 		// keeps a bit per pair and ε rather than the distances.
-		opt.Eps, opt.Compact = eps, true
+		opt.Eps, opt.Compact = in.eps, true
 	}
-	if sh.active() {
-		return sh.run(ctx, md, gd, unused, fam, *T, opt, rep, *asJSON, stdout)
+	if o.sh.active() {
+		return o.sh.run(ctx, md, in.ground, unused, fam, in.T, opt, rep, c.json(), c.stdout)
 	}
-	if *dryRun {
-		cost, exact, err := distance.Plan(ctx, md, fam, *T, opt)
-		if err != nil {
-			return err
-		}
-		rep.Phase("")
-		if *asJSON {
-			name, v := cost.Largest()
-			return writeJSON(stdout, planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
-				ExactClasses: cost.Classes, Pairs: cost.Pairs, EstimateBytes: cost.Bytes(), BudgetBytes: budget,
-				Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases(),
-				Ground: newGroundJSON(gd, unused)})
-		}
-		fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s (dry run: exact classes only, %d in all)\n", md.Name, fam, *T, met, exact.Total())
-		fmt.Fprintln(stdout, groundLine(gd, unused))
-		fmt.Fprintln(stdout, cost)
-		verdict := "fits"
-		if budget > 0 && cost.Bytes() > budget {
-			verdict = "does NOT fit"
-		}
-		if budget < 0 {
-			fmt.Fprintln(stdout, "no memory budget (--mem unlimited)")
-		} else {
-			fmt.Fprintf(stdout, "budget %s: the run %s\n", distance.FormatBytes(budget), verdict)
-		}
-		if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
-			fmt.Fprintln(stdout, "δ_clk (m = 1) is not in this estimate: its tables (beliefs, prefix trees, belief pairs) are metered against the budget as they grow and stopped past it")
-		}
-		return nil
+	if *o.dryRun {
+		return quotientDryRun(ctx, c, in, fam, met, unused, opt)
 	}
-	res, err := distance.Compute(ctx, md, fam, *T, opt)
+	res, err := distance.Compute(ctx, md, fam, in.T, opt)
 	if err != nil {
 		return err
 	}
 	out := quotientJSON{FamilySize: res.FamilySize, Distinct: res.Distinct, Histories: res.Tree.Len(), ExactClasses: res.Classes.Total(),
-		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistanceExact(), StandIns: res.StandIns, Convention: cv.String(),
-		Ground: newGroundJSON(gd, unused)}
+		MaxDistance: res.MaxDistance(), MaxDistanceExact: res.MaxDistanceExact(), StandIns: res.StandIns, Convention: in.conv.String(),
+		Ground: newGroundJSON(in.ground, unused)}
 	var est phaseEstimates
 	est.add("distances", res.Cost.Bytes())
 	rep.Phase("linkage")
-	for k, e := range eps {
+	for k, e := range in.eps {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		out.Classes = append(out.Classes, classJSON{Epsilon: e, Count: res.Partition(e).Total()})
-		rep.Progress(k+1, len(eps))
+		p := res.Partition(e)
+		out.Classes = append(out.Classes, classJSON{Epsilon: e, Count: p.Total()})
+		out.Summary = append(out.Summary, newClassSummary(e, p, in.kind, in.M))
+		rep.Progress(k+1, len(in.eps))
 	}
-	// δ_clk certifies an operational (m = 1 stationary) quotient for the
-	// clock-aware family; compute it where the exact recursion is tractable.
 	var gapNote string
-	if kind == fsc.KindStationary && *m == 1 && met == distance.W1 {
-		if w := clock.Work(md.NumActions(), md.NumObservations(), *T); w <= *gapWork {
-			rep.Phase("delta-clk")
-			copt := clock.Options{Progress: rep.Progress, MaxBytes: float64(budget)}
-			if budget < 0 {
-				// "unlimited" still stops δ_clk short of the machine's
-				// memory: a refusal, not an out-of-memory crash.
-				copt.MaxBytes = float64(2 * distance.DefaultMemBudget())
-			}
-			// δ_clk's tables are metered against the budget as they grow
-			// (the distances' result, still held, counts as heap in use).
-			d, err := clock.NewDistances(ctx, md, g, *T, &copt)
-			var be *clock.BudgetError
-			switch {
-			case err == nil:
-				out.DeltaClk = &d.Gap
-				est.add("delta-clk", d.PeakBytes)
-			case ctx.Err() != nil:
-				return ctx.Err()
-			case errors.As(err, &be):
-				// Stopped at the budget: the estimate it reached.
-				est.add("delta-clk", int64(be.Need))
-				gapNote = err.Error()
-			default:
-				gapNote = err.Error()
-			}
-		} else {
-			gapNote = fmt.Sprintf("the exact recursion would visit %.3g (history, prefix) pairs, above --delta-clk-work %g", w, *gapWork)
+	if in.kind == fsc.KindStationary && in.M == 1 && met == distance.W1 {
+		if gapNote, err = quotientDeltaClk(ctx, in, *o.gapWork, budget, rep, &out, &est); err != nil {
+			return err
 		}
 	}
 	rep.Phase("")
 	out.Seconds, out.Phases = rep.Seconds(), rep.Phases()
 	out.EstimateBytes, out.EstimatePhases = est.Max(), est
-	if *asJSON {
-		return writeJSON(stdout, out)
+	head := fmt.Sprintf("model %s, %v, T = %d, metric %s", md.Name, fam, in.T, met)
+	return c.emit(out, func(w io.Writer) {
+		if !writeQuotientSummary(w, md.Name, fam.String(), in.T, &out, in.ground, unused, c.isVerbose()) {
+			return
+		}
+		printQuotient(w, quotientText{head: head, in: in, unused: unused, gapNote: gapNote, est: est}, &out)
+	})
+}
+
+// quotientDryRun prints (or writes as JSON) the pre-flight estimate of
+// the distances of fam against the memory budget, and stops.
+func quotientDryRun(ctx context.Context, c *command, in quotientInput, fam fsc.Family, met distance.Metric, unused string, opt distance.Options) error {
+	md, rep, budget := in.model, c.rep, c.budget()
+	cost, exact, err := distance.Plan(ctx, md, fam, in.T, opt)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(stdout, "model %s, %v, T = %d, metric %s\n", md.Name, fam, *T, met)
-	fmt.Fprintln(stdout, groundLine(gd, unused))
+	rep.Phase("")
+	name, v := cost.Largest()
+	out := planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
+		ExactClasses: cost.Classes, Pairs: cost.Pairs, EstimateBytes: cost.Bytes(), BudgetBytes: budget,
+		Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases(),
+		Ground: newGroundJSON(in.ground, unused)}
+	return c.emit(out, func(w io.Writer) {
+		fmt.Fprintf(w, "model %s, %v, T = %d, metric %s (dry run: exact classes only, %d in all)\n", md.Name, fam, in.T, met, exact.Total())
+		fmt.Fprintln(w, groundLine(in.ground, unused))
+		fmt.Fprintln(w, cost)
+		verdict := "fits"
+		if budget > 0 && cost.Bytes() > budget {
+			verdict = "does NOT fit"
+		}
+		if budget < 0 {
+			fmt.Fprintln(w, "no memory budget (--mem unlimited)")
+		} else {
+			fmt.Fprintf(w, "budget %s: the run %s\n", distance.FormatBytes(budget), verdict)
+		}
+		if in.kind == fsc.KindStationary && in.M == 1 && met == distance.W1 {
+			fmt.Fprintln(w, "δ_clk (m = 1) is not in this estimate: its tables (beliefs, prefix trees, belief pairs) are metered against the budget as they grow and stopped past it")
+		}
+	})
+}
+
+// quotientDeltaClk computes the cross-family gap δ_clk of an m = 1
+// stationary quotient into out where the exact recursion is tractable,
+// adding its tables' peak to est; the note says why it was not computed.
+// δ_clk certifies an operational quotient for the clock-aware family.
+func quotientDeltaClk(ctx context.Context, in quotientInput, gapWork float64, budget int64, rep *reporter, out *quotientJSON, est *phaseEstimates) (string, error) {
+	md := in.model
+	w := clock.Work(md.NumActions(), md.NumObservations(), in.T)
+	if w > gapWork {
+		return fmt.Sprintf("the exact recursion would visit %.3g (history, prefix) pairs, above --delta-clk-work %g", w, gapWork), nil
+	}
+	rep.Phase("delta-clk")
+	copt := clock.Options{Progress: rep.Progress, MaxBytes: float64(budget)}
+	if budget < 0 {
+		// "unlimited" still stops δ_clk short of the machine's
+		// memory: a refusal, not an out-of-memory crash.
+		copt.MaxBytes = float64(2 * distance.DefaultMemBudget())
+	}
+	// δ_clk's tables are metered against the budget as they grow
+	// (the distances' result, still held, counts as heap in use).
+	d, err := clock.NewDistances(ctx, md, in.ground.Ground, in.T, &copt)
+	var be *clock.BudgetError
+	switch {
+	case err == nil:
+		out.DeltaClk = &d.Gap
+		est.add("delta-clk", d.PeakBytes)
+	case ctx.Err() != nil:
+		return "", ctx.Err()
+	case errors.As(err, &be):
+		// Stopped at the budget: the estimate it reached.
+		est.add("delta-clk", int64(be.Need))
+		return err.Error(), nil
+	default:
+		return err.Error(), nil
+	}
+	return "", nil
+}
+
+// quotientText is what the text output of an enumerated quotient needs
+// besides its JSON: the heading, the input, why the ground metric is
+// unused, why δ_clk was not computed and the memory estimates.
+type quotientText struct {
+	head    string
+	in      quotientInput
+	unused  string
+	gapNote string
+	est     phaseEstimates
+}
+
+// writeQuotientSummary starts the text output of a quotient: what was
+// computed and each ε's answer in words (classSummary), then the ground
+// metric and, without --verbose, the hint; it reports whether the full
+// report is to follow (verbose).
+func writeQuotientSummary(w io.Writer, model, family string, T int, q *quotientJSON, gd ot.Described, unused string, verbose bool) bool {
+	lines := []string{fmt.Sprintf("%s, %s, T = %d: %s histories in %s exact classes",
+		model, family, T, thousands(q.Histories), thousands(q.ExactClasses))}
+	for _, s := range q.Summary {
+		lines = append(lines, s.String())
+	}
+	writeSummary(w, lines...)
+	if verbose {
+		fmt.Fprintln(w)
+		return true
+	}
+	writeSummary(w, groundLine(gd, unused), verboseHint)
+	return false
+}
+
+// printQuotient writes the text output of an enumerated quotient.
+func printQuotient(w io.Writer, t quotientText, out *quotientJSON) {
+	fmt.Fprintln(w, t.head)
+	fmt.Fprintln(w, groundLine(t.in.ground, t.unused))
 	maxd := fmt.Sprintf("%.6g", out.MaxDistance)
 	if !out.MaxDistanceExact {
-		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by bounds; --exact-distances for the exact value)", slices.Max(eps))
+		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by bounds; --exact-distances for the exact value)", slices.Max(t.in.eps))
 	}
-	fmt.Fprintf(stdout, "histories %d in %d exact classes, distinct probes %d, max distance %s\n", out.Histories, out.ExactClasses, res.Distinct, maxd)
-	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", cv, res.StandIns)
+	fmt.Fprintf(w, "histories %d in %d exact classes, distinct probes %d, max distance %s\n", out.Histories, out.ExactClasses, out.Distinct, maxd)
+	fmt.Fprintf(w, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", t.in.conv, out.StandIns)
 	if out.DeltaClk != nil {
-		fmt.Fprintf(stdout, "cross-family gap δ_clk = %.6g: an ε-quotient here is an (ε + δ_clk)-quotient for clock-aware m = 1 probes\n", *out.DeltaClk)
-	} else if gapNote != "" {
-		fmt.Fprintf(stdout, "cross-family gap δ_clk not computed: %s\n", gapNote)
+		fmt.Fprintf(w, "cross-family gap δ_clk = %.6g: an ε-quotient here is an (ε + δ_clk)-quotient for clock-aware m = 1 probes\n", *out.DeltaClk)
+	} else if t.gapNote != "" {
+		fmt.Fprintf(w, "cross-family gap δ_clk not computed: %s\n", t.gapNote)
 	}
-	printClasses(stdout, &out)
-	fmt.Fprintf(stdout, "; estimated peak memory %s", distance.FormatBytes(out.EstimateBytes))
-	if len(est) > 1 {
-		fmt.Fprintf(stdout, " (%s)", est)
+	printClasses(w, out)
+	fmt.Fprintf(w, "; estimated peak memory %s", distance.FormatBytes(out.EstimateBytes))
+	if len(t.est) > 1 {
+		fmt.Fprintf(w, " (%s)", t.est)
 	}
-	fmt.Fprintln(stdout)
-	return nil
+	fmt.Fprintln(w)
 }
 
 type planJSON struct {

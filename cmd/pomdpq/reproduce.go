@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,14 +17,13 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	if slices.Contains(args, repro.ClassicName) {
 		return cmdClassicModels(args, stdout, stderr)
 	}
-	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("reproduce", stdout, stderr)
+	fs := c.fs
 	out := fs.String("out", "out/tables", "directory for the CSV files")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
 	list := fs.Bool("list", false, "list the tables and exit")
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto (a bar on a terminal, a line per table otherwise), bar, lines or off")
-	pos, err := parseFlags(fs, args)
+	c.progressFlag("progress on stderr: auto (a bar on a terminal, a line per table otherwise), bar, lines or off")
+	pos, err := c.parseArgs(args)
 	if err != nil {
 		return err
 	}
@@ -56,7 +54,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	rep := newReporter(stderr, string(progress))
+	rep := newReporter(stderr, string(c.progress))
 	env := &repro.Env{Workers: *workers, Progress: func(stage string, done, total int) { rep.Progress(done, total) }}
 	summary := [][]string{append(append([]string{"table"}, summaryColumns...), "seconds")}
 	fmt.Fprintf(stdout, "%-28s %s  %s\n", "table", summaryHeader(), "file")

@@ -183,31 +183,21 @@ type planJSONOut struct {
 // cmdMerge merges the parts of one round: classes parts into a plan
 // (--out), distances parts into the quotient's class counts.
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	epsList := fs.String("eps", "0", "comma-separated ε values (distances parts)")
-	out := fs.String("out", "", "file the plan is written to (classes parts)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	missing := fs.Bool("missing", false, "print the shards to rerun (Slurm --array syntax, e.g. 1,4-5; nothing when complete) and stop")
-	files, err := parseFlags(fs, args)
+	c := newCommand("merge", stdout, stderr)
+	epsList := c.fs.String("eps", "0", "comma-separated ε values (distances parts)")
+	out := c.fs.String("out", "", "file the plan is written to (classes parts)")
+	c.jsonFlag()
+	missing := c.fs.Bool("missing", false, "print the shards to rerun (Slurm --array syntax, e.g. 1,4-5; nothing when complete) and stop")
+	files, err := c.parseArgs(args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
 		return usageError{msg: "merge: give the part files, e.g. pomdpq merge part-*.pq --eps 0,0.3"}
 	}
-	var parts []shard.Part
-	for _, name := range files {
-		p, err := readPart(name)
-		if err != nil {
-			if !*missing {
-				return err
-			}
-			fmt.Fprintf(stderr, "pomdpq: %v (counted as missing)\n", err)
-			continue
-		}
-		p.Probes = nil // the merges do not need them: keep memory to the partitions
-		parts = append(parts, p)
+	parts, err := readParts(files, *missing, stderr)
+	if err != nil {
+		return err
 	}
 	if *missing {
 		if len(parts) == 0 {
@@ -224,32 +214,58 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	}
 	switch parts[0].Kind {
 	case shard.KindClasses:
-		if *out == "" {
-			return usageError{msg: "merge: these are round-1 (classes) parts: give --out plan.pq for the plan round 2 reads"}
-		}
-		plan, err := shard.MergeClasses(parts)
-		if err != nil {
-			return err
-		}
-		if err := shard.Write(*out, plan); err != nil {
-			return err
-		}
-		o := planJSONOut{Shards: len(parts), FamilySize: plan.FamilySize, File: *out}
-		for _, l := range plan.Labels {
-			o.Histories += len(l)
-			o.ExactClasses += slices.Max(l) + 1
-		}
-		if *asJSON {
-			return writeJSON(stdout, o)
-		}
-		fmt.Fprintf(stdout, "plan from %d shards: %d histories in %d exact classes; wrote %s\n", o.Shards, o.Histories, o.ExactClasses, *out)
-		fmt.Fprintf(stdout, "round 2: pomdpq quotient … --shard i/n --plan %s --save dist-i.pq, then pomdpq merge dist-*.pq --eps LIST\n", *out)
-		return nil
+		return mergeClasses(c, parts, *out)
 	case shard.KindDistances:
-	default:
-		return fmt.Errorf("%s: a %s, not a part", parts[0].Name, parts[0].Kind)
+		return mergeDistances(c, parts, *epsList)
 	}
-	eps, err := parseEps(*epsList)
+	return fmt.Errorf("%s: a %s, not a part", parts[0].Name, parts[0].Kind)
+}
+
+// readParts reads the part files; with missing, an unreadable one is
+// reported on stderr and counted as missing instead of stopping.
+func readParts(files []string, missing bool, stderr io.Writer) ([]shard.Part, error) {
+	var parts []shard.Part
+	for _, name := range files {
+		p, err := readPart(name)
+		if err != nil {
+			if !missing {
+				return nil, err
+			}
+			fmt.Fprintf(stderr, "pomdpq: %v (counted as missing)\n", err)
+			continue
+		}
+		p.Probes = nil // the merges do not need them: keep memory to the partitions
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// mergeClasses merges round-1 parts into the plan round 2 reads.
+func mergeClasses(c *command, parts []shard.Part, out string) error {
+	if out == "" {
+		return usageError{msg: "merge: these are round-1 (classes) parts: give --out plan.pq for the plan round 2 reads"}
+	}
+	plan, err := shard.MergeClasses(parts)
+	if err != nil {
+		return err
+	}
+	if err := shard.Write(out, plan); err != nil {
+		return err
+	}
+	o := planJSONOut{Shards: len(parts), FamilySize: plan.FamilySize, File: out}
+	for _, l := range plan.Labels {
+		o.Histories += len(l)
+		o.ExactClasses += slices.Max(l) + 1
+	}
+	return c.emit(o, func(w io.Writer) {
+		fmt.Fprintf(w, "plan from %d shards: %d histories in %d exact classes; wrote %s\n", o.Shards, o.Histories, o.ExactClasses, out)
+		fmt.Fprintf(w, "round 2: pomdpq quotient … --shard i/n --plan %s --save dist-i.pq, then pomdpq merge dist-*.pq --eps LIST\n", out)
+	})
+}
+
+// mergeDistances merges round-2 parts and counts the classes at every ε.
+func mergeDistances(c *command, parts []shard.Part, epsList string) error {
+	eps, err := parseEps(epsList)
 	if err != nil {
 		return err
 	}
@@ -273,20 +289,18 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	// model and the ground metric together): parts of runs with different
 	// ground metrics do not merge, but the name is not in the file.
 	q.Ground = groundJSON{Label: "recorded in the parts only through the model hash", Source: fmt.Sprintf("model hash %x (of the model and its ground metric; the shards' runs printed its name)", h.ModelHash[:6]), Used: h.Metric == distance.W1.String()}
-	if *asJSON {
-		return writeJSON(stdout, q)
-	}
-	fmt.Fprintf(stdout, "model %s, %s m=%d T=%d (%d FSCs), T = %d, metric %s, merged from %d shards\n", h.Model, h.Family, h.M, h.T, h.FamilySize, h.T, h.Metric, len(parts))
-	fmt.Fprintf(stdout, "ground metric: %s, %s\n", q.Ground.Label, q.Ground.Source)
-	maxd := fmt.Sprintf("%.6g", q.MaxDistance)
-	if !q.MaxDistanceExact {
-		maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by bounds; --exact-distances in round 2 for the exact value)", res.Cap-partition.ZeroTol)
-	}
-	fmt.Fprintf(stdout, "histories %d in %d exact classes, probes over the shards %d, max distance %s\n", q.Histories, q.ExactClasses, q.Distinct, maxd)
-	fmt.Fprintf(stdout, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", h.Convention, q.StandIns)
-	fmt.Fprintf(stdout, "%8s  %s\n", "epsilon", "classes")
-	for _, c := range q.Classes {
-		fmt.Fprintf(stdout, "%8g  %d\n", c.Epsilon, c.Count)
-	}
-	return nil
+	return c.emit(q, func(w io.Writer) {
+		fmt.Fprintf(w, "model %s, %s m=%d T=%d (%d FSCs), T = %d, metric %s, merged from %d shards\n", h.Model, h.Family, h.M, h.T, h.FamilySize, h.T, h.Metric, len(parts))
+		fmt.Fprintf(w, "ground metric: %s, %s\n", q.Ground.Label, q.Ground.Source)
+		maxd := fmt.Sprintf("%.6g", q.MaxDistance)
+		if !q.MaxDistanceExact {
+			maxd = fmt.Sprintf("> %g (pairs above the largest ε decided by bounds; --exact-distances in round 2 for the exact value)", res.Cap-partition.ZeroTol)
+		}
+		fmt.Fprintf(w, "histories %d in %d exact classes, probes over the shards %d, max distance %s\n", q.Histories, q.ExactClasses, q.Distinct, maxd)
+		fmt.Fprintf(w, "impossible-history stand-ins (%s): %d (history, probe) pairs\n", h.Convention, q.StandIns)
+		fmt.Fprintf(w, "%8s  %s\n", "epsilon", "classes")
+		for _, c := range q.Classes {
+			fmt.Fprintf(w, "%8g  %d\n", c.Epsilon, c.Count)
+		}
+	})
 }

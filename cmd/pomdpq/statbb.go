@@ -93,6 +93,7 @@ func quotientStatbb(a statbbArgs) error {
 	}
 	a.print(&out.quotientJSON, &res.Distances, searchText{
 		head:    head,
+		family:  fmt.Sprintf("stationary m≤%d (%s FSCs, searched)", a.M, a.size),
 		counts:  fmt.Sprintf("%d search nodes, %d beliefs", res.Nodes, res.Beliefs),
 		standIn: "not counted by the search",
 		tail:    fmt.Sprintf("method: search (lib/statbb); estimated memory %s", distance.FormatBytes(cost.Bytes())),

@@ -56,7 +56,7 @@ func TestQuotientStationaryAuto(t *testing.T) {
 	if !errors.As(err, &tl) {
 		t.Errorf("--enumerate --limit 100: err = %v, want the family refused", err)
 	}
-	out, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "3", "--limit", "100", "--progress=off")
+	out, err := runCLI(t, "quotient", "--model", "tiger", "--m", "2", "--T", "3", "--limit", "100", "--progress=off", "--verbose")
 	if err != nil || !strings.Contains(out, "searched by branch and bound") || !strings.Contains(out, "method: search") {
 		t.Errorf("text output names no method: %q, %v", out, err)
 	}
@@ -90,7 +90,7 @@ func TestQuotientStationarySearchErrors(t *testing.T) {
 // T = 2: 0.4386 for both families, the enumeration's value in notebook
 // 11, ex2_collapse_eps_m2 and ex5_max_d_clock2).
 func TestSearchedMaxDistanceText(t *testing.T) {
-	base := []string{"quotient", "--model", "gridworld:3", "--T", "2", "--m", "2", "--progress=off"}
+	base := []string{"quotient", "--model", "gridworld:3", "--T", "2", "--m", "2", "--progress=off", "--verbose"}
 	for _, fam := range [][]string{{"--family", "clock"}, {"--family", "stationary", "--search"}} {
 		for _, c := range []struct {
 			eps, want string

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -19,8 +18,8 @@ const searchWitnessUsage = `usage: pomdpq search-witness [--criteria LIST] [--ma
 // separate Q_op from Q_clk, m = 1 from m ≤ 2, and W1 from TV (package
 // witness), each certified by brute force.
 func cmdSearchWitness(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("search-witness", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	c := newCommand("search-witness", stdout, stderr)
+	fs := c.fs
 	crit := fs.String("criteria", "all", "comma-separated criteria: clk, clk-free, m2, m2-free, tv, tv-free (or all)")
 	maxS := fs.Int("max-states", witness.DefaultMaxStates, "largest |S|")
 	maxO := fs.Int("max-obs", witness.DefaultMaxObs, "largest |O|")
@@ -36,7 +35,7 @@ func cmdSearchWitness(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	out := fs.String("out", "", "write every witness model into this directory as NAME.pomdp")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	pos, err := parseFlags(fs, args)
+	pos, err := c.parseArgs(args)
 	if isHelp(err) {
 		return printHelp(stdout, searchWitnessUsage, fs)
 	}

@@ -33,13 +33,21 @@ type OpenLoopResult struct {
 // Best returns the index of the first string whose value in vals is within
 // tol of the maximum, the maximum, and the number of strings within tol.
 func Best(vals []float64, tol float64) (index int, best float64, ties int) {
+	return BestOf(len(vals), func(i int) float64 { return vals[i] }, tol)
+}
+
+// BestOf is Best over the n values val(0), …, val(n−1) (a family's
+// controllers valued on demand): the first index within tol of the
+// maximum, the maximum, and how many are within tol. For n = 0 it
+// returns −1, −Inf and 0.
+func BestOf(n int, val func(int) float64, tol float64) (index int, best float64, ties int) {
 	best = math.Inf(-1)
-	for _, v := range vals {
-		best = math.Max(best, v)
+	for i := range n {
+		best = math.Max(best, val(i))
 	}
 	index = -1
-	for i, v := range vals {
-		if v >= best-tol {
+	for i := range n {
+		if val(i) >= best-tol {
 			if index < 0 {
 				index = i
 			}

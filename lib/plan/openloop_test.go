@@ -74,3 +74,39 @@ func TestBestAndDecode(t *testing.T) {
 		t.Fatalf("Decode(5) = %v, want [0 1 2]", u)
 	}
 }
+
+// TestBestOf checks Best and BestOf against a direct scan: the first index
+// within tol of the maximum, the maximum, the ties; and that BestOf over a
+// function agrees with Best over the slice it reads.
+func TestBestOf(t *testing.T) {
+	cases := []struct {
+		name string
+		vals []float64
+		tol  float64
+	}{
+		{"empty", nil, 1e-9},
+		{"one", []float64{-2}, 1e-9},
+		{"ties within tol", []float64{1, 3, 3 - 1e-12, 2}, 1e-9},
+		{"first is best", []float64{5, 1, 4.5}, 0.6},
+		{"negative", []float64{-3, -1, -2, -1}, 0},
+	}
+	for _, tc := range cases {
+		wantI, wantBest, wantTies := -1, math.Inf(-1), 0
+		for _, v := range tc.vals {
+			wantBest = math.Max(wantBest, v)
+		}
+		for i, v := range tc.vals {
+			if v >= wantBest-tc.tol {
+				wantTies++
+				if wantI < 0 {
+					wantI = i
+				}
+			}
+		}
+		i, best, ties := Best(tc.vals, tc.tol)
+		j, best2, ties2 := BestOf(len(tc.vals), func(k int) float64 { return tc.vals[k] }, tc.tol)
+		if i != wantI || best != wantBest || ties != wantTies || j != i || best2 != best || ties2 != ties {
+			t.Errorf("%s: Best = %d, %v, %d; BestOf = %d, %v, %d; want %d, %v, %d", tc.name, i, best, ties, j, best2, ties2, wantI, wantBest, wantTies)
+		}
+	}
+}

@@ -148,21 +148,98 @@ func fmtLR(x float64) string {
 	return fmt.Sprintf("%.6g", x)
 }
 
-// Verdict compares a measured regret with a bound: "within bound",
-// "BOUND VIOLATED" (a finding: the theorem's hypotheses hold and its
-// conclusion does not), "vacuous bound" (L_R infinite), "not certified" (the
-// L_R is the reward-range fallback) or "not covered" (no theorem applies).
-// The tolerance is 1e-9·max(1, scale).
-func Verdict(regret float64, b Bound, scale float64) string {
+// Verdict is what a row's measured regret says about its bound. It is
+// typed so that nothing reads a verdict back from its text: String gives
+// the words printed in tables and JSON, Violated and Alarm what a caller
+// acts on.
+type Verdict int
+
+// The verdicts of a row.
+const (
+	// NotCovered: no theorem covers the planner's policy.
+	NotCovered Verdict = iota
+	// VacuousBound: the bound is +Inf (L_R is infinite).
+	VacuousBound
+	// NotCertified: L_R is the reward-range fallback, no proven constant.
+	NotCertified
+	// NotJudged: a bound applies but there is no baseline to measure the
+	// regret from.
+	NotJudged
+	// WithinBound: the measured regret is at most the bound.
+	WithinBound
+	// BoundViolated: a finding: the theorem's hypotheses hold and its
+	// conclusion does not.
+	BoundViolated
+	// WithinBoundStandIn is WithinBound where a compared controller's
+	// quotient enters a class with no possible member (Row.StandInReach >
+	// 0): the theorem's hypothesis is not verified, so the row is not
+	// certified.
+	WithinBoundStandIn
+	// BoundViolatedStandIn is BoundViolated under the same proviso: not a
+	// certified violation.
+	BoundViolatedStandIn
+)
+
+var verdictText = [...]string{
+	NotCovered:           "not covered",
+	VacuousBound:         "vacuous bound",
+	NotCertified:         "not certified",
+	NotJudged:            "not judged (no baseline)",
+	WithinBound:          "within bound",
+	BoundViolated:        "BOUND VIOLATED",
+	WithinBoundStandIn:   "within bound (not certified: stand-in class reached)",
+	BoundViolatedStandIn: "BOUND VIOLATED (not certified: stand-in class reached)",
+}
+
+// String returns the verdict in words, as tables and JSON print it.
+func (v Verdict) String() string {
+	if v < 0 || int(v) >= len(verdictText) {
+		return fmt.Sprintf("Verdict(%d)", int(v))
+	}
+	return verdictText[v]
+}
+
+// Violated reports a certified violation: the measured regret exceeds a
+// bound whose hypotheses were all verified (BoundViolated).
+func (v Verdict) Violated() bool { return v == BoundViolated }
+
+// Alarm reports a measured regret above the bound, certified or not
+// (BoundViolated, BoundViolatedStandIn): what a reader must not miss.
+func (v Verdict) Alarm() bool { return v == BoundViolated || v == BoundViolatedStandIn }
+
+// Uncertified reports a verdict that is not certified: the bound is the
+// reward-range fallback or a stand-in class was reached.
+func (v Verdict) Uncertified() bool {
+	return v == NotCertified || v == WithinBoundStandIn || v == BoundViolatedStandIn
+}
+
+// standIn returns the verdict qualified by a reached stand-in class:
+// WithinBound and BoundViolated become their StandIn forms, the others
+// are unchanged (they certify nothing to qualify).
+func (v Verdict) standIn() Verdict {
+	switch v {
+	case WithinBound:
+		return WithinBoundStandIn
+	case BoundViolated:
+		return BoundViolatedStandIn
+	}
+	return v
+}
+
+// Judge compares a measured regret with a bound: WithinBound,
+// BoundViolated, VacuousBound (L_R infinite), NotCertified (the L_R is the
+// reward-range fallback) or NotCovered (no theorem applies). The
+// tolerance is 1e-9·max(1, scale).
+func Judge(regret float64, b Bound, scale float64) Verdict {
 	switch {
 	case !b.Applies:
-		return "not covered"
+		return NotCovered
 	case math.IsInf(b.Value, 1):
-		return "vacuous bound"
+		return VacuousBound
 	case !b.LR.Certified:
-		return "not certified"
+		return NotCertified
 	case regret <= b.Value+1e-9*max(1, math.Abs(scale)):
-		return "within bound"
+		return WithinBound
 	}
-	return "BOUND VIOLATED"
+	return BoundViolated
 }

@@ -30,23 +30,30 @@ type SolverPolicy struct {
 // PolicyReader reads a solver's policy file for model m.
 type PolicyReader func(path string, m *pomdp.Model) (*SolverPolicy, error)
 
-// readers maps a file extension (".pg") to its reader.
-var readers = map[string]PolicyReader{
-	".pg": func(path string, m *pomdp.Model) (*SolverPolicy, error) {
-		c, err := policy.LoadPG(path, m)
-		if err != nil {
-			return nil, err
-		}
-		return &SolverPolicy{Graph: c}, nil
-	},
-	".alpha": func(path string, m *pomdp.Model) (*SolverPolicy, error) {
-		a, err := policy.LoadAlpha(path, m)
-		if err != nil {
-			return nil, err
-		}
-		return &SolverPolicy{Alphas: a}, nil
-	},
-	".policy": readSARSOP,
+// DefaultReaders returns a new map of the built-in readers by file
+// extension: pomdp-solve's ".pg" and ".alpha", SARSOP's ".policy". A
+// Command with no Readers uses them; to read another solver's format,
+// add its reader to the map and set Command.Readers.
+func DefaultReaders() map[string]PolicyReader {
+	return map[string]PolicyReader{".pg": readPG, ".alpha": readAlpha, ".policy": readSARSOP}
+}
+
+// readPG reads a pomdp-solve policy graph.
+func readPG(path string, m *pomdp.Model) (*SolverPolicy, error) {
+	c, err := policy.LoadPG(path, m)
+	if err != nil {
+		return nil, err
+	}
+	return &SolverPolicy{Graph: c}, nil
+}
+
+// readAlpha reads pomdp-solve alpha vectors.
+func readAlpha(path string, m *pomdp.Model) (*SolverPolicy, error) {
+	a, err := policy.LoadAlpha(path, m)
+	if err != nil {
+		return nil, err
+	}
+	return &SolverPolicy{Alphas: a}, nil
 }
 
 // readSARSOP reads a SARSOP .policy file of a flat model (one value of the
@@ -66,10 +73,6 @@ func readSARSOP(path string, m *pomdp.Model) (*SolverPolicy, error) {
 	}
 	return &SolverPolicy{Alphas: a}, nil
 }
-
-// RegisterReader makes Command read policy files with extension ext
-// (".policy" for SARSOP) with r. Call it from an init function.
-func RegisterReader(ext string, r PolicyReader) { readers[ext] = r }
 
 // ErrNoBaseline marks a planner that cannot run on the original model;
 // Run records it as the baseline's refusal.
@@ -91,8 +94,8 @@ var ErrNoBaseline = errors.New("no baseline")
 // group. What escapes all of these: a process that leaves the group
 // (setsid or setpgid, as a daemonising solver does) and outlives its
 // parent; run such a solver under a tool that contains it (a cgroup,
-// systemd-run --scope, a container). The policy is read back by extension (RegisterReader): the
-// first of {policy}.pg, {policy}.alpha and other registered extensions
+// systemd-run --scope, a container). The policy is read back by extension (Readers): the
+// first of {policy}.pg, {policy}.alpha and the other readers' extensions
 // that exists, else {policy} itself (a file starting with '<' goes to the
 // ".policy" reader).
 //
@@ -102,10 +105,14 @@ var ErrNoBaseline = errors.New("no baseline")
 // discount of 1, which is what a model without one (the paper's Tiger) is
 // written with. It changes only what the solver optimises: the lifted
 // policy is still valued exactly over T stages with the model's own γ.
+//
+// Readers maps a policy file's extension (".pg") to its reader; nil means
+// DefaultReaders.
 type Command struct {
 	Template string
 	Timeout  time.Duration
 	Discount float64
+	Readers  map[string]PolicyReader
 }
 
 // NewCommand checks the template: it must name {model}.
@@ -282,13 +289,14 @@ func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolic
 		}
 		return nil, fmt.Errorf("solver command %q %v; last lines it printed:\n%s%s", c.Template, err, tail(out), hint)
 	}
-	path, ext, err := findPolicy(prefix)
+	readers := c.readers()
+	path, ext, err := findPolicy(prefix, readers)
 	if err != nil {
 		return nil, fmt.Errorf("solver command %q exited 0 but %v; last lines it printed:\n%s", c.Template, err, tail(out))
 	}
 	read, ok := readers[ext]
 	if !ok {
-		return nil, fmt.Errorf("solver command %q wrote %s, a %s file, which no reader handles (registered: %s)", c.Template, filepath.Base(path), ext, strings.Join(extensions(), ", "))
+		return nil, fmt.Errorf("solver command %q wrote %s, a %s file, which no reader handles (registered: %s)", c.Template, filepath.Base(path), ext, strings.Join(extensions(readers), ", "))
 	}
 	sp, err := read(path, rm)
 	if err != nil {
@@ -300,11 +308,20 @@ func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolic
 	return sp, nil
 }
 
-// Readers returns the policy file extensions Command reads, sorted
-// (".alpha", ".pg" and those added by RegisterReader).
-func Readers() []string { return extensions() }
+// Extensions returns the policy file extensions c reads, sorted
+// (".alpha", ".pg", ".policy" and those of any reader added to Readers).
+func (c Command) Extensions() []string { return extensions(c.readers()) }
 
-func extensions() []string {
+// readers returns c.Readers, or DefaultReaders when it is nil.
+func (c Command) readers() map[string]PolicyReader {
+	if c.Readers == nil {
+		return DefaultReaders()
+	}
+	return c.Readers
+}
+
+// extensions returns the extensions of readers, sorted.
+func extensions(readers map[string]PolicyReader) []string {
 	var out []string
 	for e := range readers {
 		out = append(out, e)
@@ -315,8 +332,8 @@ func extensions() []string {
 
 // findPolicy returns the policy file the solver wrote and its reader's
 // extension.
-func findPolicy(prefix string) (string, string, error) {
-	for _, ext := range append([]string{".pg", ".alpha"}, extensions()...) {
+func findPolicy(prefix string, readers map[string]PolicyReader) (string, string, error) {
+	for _, ext := range append([]string{".pg", ".alpha"}, extensions(readers)...) {
 		if _, err := os.Stat(prefix + ext); err == nil {
 			return prefix + ext, ext, nil
 		}

@@ -275,15 +275,26 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// TestReaders: the built-in readers are listed, and a registered one
-// joins them (and is removed again so other tests see the default set).
+// TestReaders: a Command without Readers reads the built-in formats; one
+// given its own map reads exactly that map's extensions, and the default
+// map handed out is a fresh copy (changing it changes no other Command).
 func TestReaders(t *testing.T) {
-	if got := strings.Join(Readers(), " "); !strings.HasPrefix(got, ".alpha .pg") {
-		t.Fatalf("Readers() = %q, want .alpha and .pg", got)
+	zz := func(string, *pomdp.Model) (*SolverPolicy, error) { return nil, nil }
+	added := DefaultReaders()
+	added[".zz"] = zz
+	cases := []struct {
+		name string
+		c    Command
+		want string
+	}{
+		{"default", Command{}, ".alpha .pg .policy"},
+		{"added", Command{Readers: added}, ".alpha .pg .policy .zz"},
+		{"only", Command{Readers: map[string]PolicyReader{".zz": zz}}, ".zz"},
+		{"default after another's map changed", Command{}, ".alpha .pg .policy"},
 	}
-	RegisterReader(".zz", func(string, *pomdp.Model) (*SolverPolicy, error) { return nil, nil })
-	defer delete(readers, ".zz")
-	if got := Readers(); got[len(got)-1] != ".zz" {
-		t.Errorf("after RegisterReader(\".zz\"): Readers() = %q", got)
+	for _, tc := range cases {
+		if got := strings.Join(tc.c.Extensions(), " "); got != tc.want {
+			t.Errorf("%s: Extensions() = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -19,7 +19,13 @@
 // (quotient.Export) by point-based value iteration, and Command runs a
 // user's solver on that exported model. The certified bound covers only
 // policies of the family the quotient was built for; Bound says which
-// theorem applies, with every term, or why none does.
+// theorem applies, with every term, or why none does. A row's Verdict is
+// typed (Judge: WithinBound, BoundViolated, VacuousBound, …, String for
+// its words); Verdict.Violated marks a certified bound the measured regret
+// exceeds, on which `pomdpq plan` exits non-zero. Command reads the
+// solver's policy file with the reader of its extension from its Readers
+// (DefaultReaders: .pg, .alpha, SARSOP's .policy), passed in rather than
+// registered globally.
 //
 // Lifting. A controller reads observations only, so a controller chosen on
 // the quotient runs unchanged on the original: its lift is itself,

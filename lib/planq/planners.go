@@ -111,25 +111,6 @@ func controllerPlan(env *Env, c *fsc.FSC, v float64) (*Plan, error) {
 	return &Plan{Policy: value.Policy(env.Model, c, env.T), Controller: c, Lifted: l, Value: v}, nil
 }
 
-// bestIndex returns the first i < n (in family order) whose value val(i)
-// is within tol of the maximum, the maximum, and how many are within tol.
-func bestIndex(n int, val func(int) float64, tol float64) (int, float64, int) {
-	best := val(0)
-	for i := 1; i < n; i++ {
-		best = max(best, val(i))
-	}
-	idx, ties := -1, 0
-	for i := 0; i < n; i++ {
-		if val(i) >= best-tol {
-			if idx < 0 {
-				idx = i
-			}
-			ties++
-		}
-	}
-	return idx, best, ties
-}
-
 // PBVI solves the quotient exported under env.Ref (quotient.Export) by
 // point-based value iteration (finite horizon T, the model's γ, 50
 // points, seed 42) and lifts its policy through the classes; on the

@@ -131,13 +131,13 @@ type Row struct {
 	// refused); RegretOptimum = Optimum − VM.
 	Optimum, RegretOptimum float64
 	Bound                  Bound
-	Verdict                string
+	Verdict                Verdict
 	// StandInReach is the largest probability, over the quotient's choice
 	// and the baseline controller, that the quotient a controller sees
 	// enters a class with no member possible under it
 	// (quotient.StandInReach); 0 when the model has no impossible history,
 	// NaN when a policy is no controller. A positive value makes the
-	// verdict "not certified".
+	// verdict not certified (WithinBoundStandIn, BoundViolatedStandIn).
 	StandInReach float64
 	// Times in seconds: the partition (linkage and quotient for this ε;
 	// the shared distance computation is Result.DistanceSeconds), planning
@@ -204,54 +204,24 @@ func (cfg Config) distances(ctx context.Context, fam fsc.Family, g ot.Ground) (*
 
 // Run plans through the ε-quotients of cfg.Model for every cfg.Eps.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	m := cfg.Model
 	if cfg.T < 1 {
 		return nil, fmt.Errorf("planq: horizon T = %d, want ≥ 1", cfg.T)
 	}
 	if cfg.Planner == nil {
 		return nil, errors.New("planq: no planner")
 	}
-	g := cfg.Ground
-	if g == nil {
-		g = ot.Discrete(m.NumObservations())
-	}
-	maxWork := cfg.MaxWork
-	if maxWork == 0 {
-		maxWork = DefaultMaxWork
-	}
-	fam, err := fsc.New(cfg.Kind, m.NumActions(), m.NumObservations(), cfg.M, cfg.T, fsc.Options{Limit: cfg.Limit})
+	env, res, g, err := cfg.setup()
 	if err != nil {
 		return nil, err
-	}
-	gamma := 1.0
-	if m.HasDiscount {
-		gamma = m.Discount
-	}
-	ref, err := ExportProbe(m, cfg.T)
-	if err != nil {
-		return nil, err
-	}
-	env := &Env{Model: m, T: cfg.T, Obj: value.LatentReward{Discount: gamma}, Family: fam, Ref: ref, Workers: cfg.Distance.Workers, MaxWork: maxWork,
-		Progress: cfg.Distance.Progress}
-	if gamma == 0 {
-		return nil, fmt.Errorf("planq: model %s has discount 0 (only the first stage counts); give it a discount in (0, 1] or none", m.Name)
 	}
 	phase := func(s string) {
 		if cfg.Distance.Phase != nil {
 			cfg.Distance.Phase(s)
 		}
 	}
-	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
-		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
-	if res.MemBudget == 0 {
-		res.MemBudget = distance.DefaultMemBudget()
-	}
-	if s, ok := cfg.Planner.(interface{ Settings() string }); ok {
-		res.PlannerSettings = s.Settings()
-	}
 
 	// The ε-quotients: the engine of `pomdpq quotient`.
-	dist, err := cfg.distances(ctx, fam, g)
+	dist, err := cfg.distances(ctx, env.Family, g)
 	if err != nil {
 		return nil, err
 	}
@@ -261,51 +231,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	// The constant L_R and, where the planner needs it, δ_clk.
 	phase("lipschitz")
-	lfam := fam
-	_, openLoop := cfg.Planner.(OpenLoop)
-	if openLoop && cfg.Kind == fsc.KindStationary {
-		if lfam, err = fsc.NewClock(m.NumActions(), m.NumObservations(), 1, cfg.T, fsc.Options{Limit: cfg.Limit}); err != nil {
-			return nil, err
-		}
-		if cfg.M == 1 {
-			phase("delta-clk")
-			d, err := clock.NewDistances(ctx, m, g, cfg.T, &clock.Options{})
-			if err == nil {
-				res.DeltaClk = &d.Gap
-			} else if ctx.Err() != nil {
-				return nil, ctx.Err()
-			} else {
-				res.DeltaNote = err.Error()
-			}
-		}
-	}
-	obsLip := -1.0
-	if cfg.ObsValues != nil {
-		obsLip = ObsLipschitz(cfg.ObsValues, g)
-	}
-	if res.LR, err = ComputeLipschitz(ctx, m, g, lfam, cfg.T, obsLip, maxWork, cfg.Distance.Workers); err != nil {
+	if err := cfg.lipschitz(ctx, res, g, env.Family, phase); err != nil {
 		return nil, err
 	}
-
 	// The baseline and the exact optimum over Π on the original.
 	phase("plan-original")
-	if w := cfg.Planner.Work(env); w > maxWork {
-		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
-	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {
-		res.BaselineRefused = err.Error()
-	} else if err != nil {
-		return nil, fmt.Errorf("planq: %s on the original: %w", cfg.Planner.Name(), err)
-	}
-	if _, ok := cfg.Planner.(BestFSC); ok && res.Baseline != nil && res.Baseline.search != nil {
-		res.Optimum = res.Baseline.search // the baseline is that search
-	} else if w := familyWork(env, fam); w > maxWork {
-		res.OptimumRefused = fmt.Sprintf("exact optimum over %s: estimated %.3g steps, above the limit %.3g (--max-work)", fam, w, maxWork)
-	} else {
-		r, err := value.Best(ctx, m, fam, cfg.T, env.Obj, value.Options{Workers: cfg.Distance.Workers})
-		if err != nil {
-			return nil, err
-		}
-		res.Optimum = &r
+	if err := cfg.original(ctx, env, res); err != nil {
+		return nil, err
 	}
 
 	qs, partSec, err := quotients(cfg, dist)
@@ -325,6 +257,106 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	phase("")
 	return res, nil
+}
+
+// setup returns what every planner sees (the family, the objective, the
+// reference probe), the result's settings and the ground metric (cfg's,
+// or the discrete one).
+func (cfg Config) setup() (*Env, *Result, ot.Ground, error) {
+	m := cfg.Model
+	g := cfg.Ground
+	if g == nil {
+		g = ot.Discrete(m.NumObservations())
+	}
+	maxWork := cfg.MaxWork
+	if maxWork == 0 {
+		maxWork = DefaultMaxWork
+	}
+	fam, err := fsc.New(cfg.Kind, m.NumActions(), m.NumObservations(), cfg.M, cfg.T, fsc.Options{Limit: cfg.Limit})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	gamma := 1.0
+	if m.HasDiscount {
+		gamma = m.Discount
+	}
+	ref, err := ExportProbe(m, cfg.T)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	env := &Env{Model: m, T: cfg.T, Obj: value.LatentReward{Discount: gamma}, Family: fam, Ref: ref, Workers: cfg.Distance.Workers, MaxWork: maxWork,
+		Progress: cfg.Distance.Progress}
+	if gamma == 0 {
+		return nil, nil, nil, fmt.Errorf("planq: model %s has discount 0 (only the first stage counts); give it a discount in (0, 1] or none", m.Name)
+	}
+	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
+		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
+	if res.MemBudget == 0 {
+		res.MemBudget = distance.DefaultMemBudget()
+	}
+	if s, ok := cfg.Planner.(interface{ Settings() string }); ok {
+		res.PlannerSettings = s.Settings()
+	}
+	return env, res, g, nil
+}
+
+// lipschitz computes res.LR over fam (over the clock-aware m = 1 family
+// for open-loop strings planned with a stationary Π, with δ_clk when
+// m = 1).
+func (cfg Config) lipschitz(ctx context.Context, res *Result, g ot.Ground, fam fsc.Family, phase func(string)) error {
+	m := cfg.Model
+	lfam := fam
+	var err error
+	_, openLoop := cfg.Planner.(OpenLoop)
+	if openLoop && cfg.Kind == fsc.KindStationary {
+		if lfam, err = fsc.NewClock(m.NumActions(), m.NumObservations(), 1, cfg.T, fsc.Options{Limit: cfg.Limit}); err != nil {
+			return err
+		}
+		if cfg.M == 1 {
+			phase("delta-clk")
+			d, err := clock.NewDistances(ctx, m, g, cfg.T, &clock.Options{})
+			if err == nil {
+				res.DeltaClk = &d.Gap
+			} else if ctx.Err() != nil {
+				return ctx.Err()
+			} else {
+				res.DeltaNote = err.Error()
+			}
+		}
+	}
+	obsLip := -1.0
+	if cfg.ObsValues != nil {
+		obsLip = ObsLipschitz(cfg.ObsValues, g)
+	}
+	res.LR, err = ComputeLipschitz(ctx, m, g, lfam, cfg.T, obsLip, res.MaxWork, cfg.Distance.Workers)
+	return err
+}
+
+// original runs the planner on the original (the baseline) and finds the
+// exact optimum over Π there, each unless its estimated work is above
+// res.MaxWork (then the result says why it was refused).
+func (cfg Config) original(ctx context.Context, env *Env, res *Result) error {
+	var err error
+	maxWork, fam := res.MaxWork, env.Family
+	if w := cfg.Planner.Work(env); w > maxWork {
+		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
+	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {
+		res.BaselineRefused = err.Error()
+	} else if err != nil {
+		return fmt.Errorf("planq: %s on the original: %w", cfg.Planner.Name(), err)
+	}
+	if _, ok := cfg.Planner.(BestFSC); ok && res.Baseline != nil && res.Baseline.search != nil {
+		res.Optimum = res.Baseline.search // the baseline is that search
+	} else if w := familyWork(env, fam); w > maxWork {
+		res.OptimumRefused = fmt.Sprintf("exact optimum over %s: estimated %.3g steps, above the limit %.3g (--max-work)", fam, w, maxWork)
+	} else {
+		r, err := value.Best(ctx, cfg.Model, fam, cfg.T, env.Obj, value.Options{Workers: cfg.Distance.Workers})
+		if err != nil {
+			return err
+		}
+		res.Optimum = &r
+	}
+	return nil
 }
 
 // quotients builds the quotient of every ε and times each.
@@ -388,9 +420,9 @@ func planRow(ctx context.Context, cfg Config, res *Result, q *quotient.Quotient,
 		row.RegretOptimum = res.Optimum.Value - row.VM
 	}
 	row.Bound = rowBound(cfg, res, eps)
-	row.Verdict = Verdict(row.Regret, row.Bound, row.Reference)
+	row.Verdict = Judge(row.Regret, row.Bound, row.Reference)
 	if math.IsNaN(row.Regret) && row.Bound.Applies {
-		row.Verdict = "not judged (no baseline)"
+		row.Verdict = NotJudged
 	}
 	if res.StandIns > 0 && row.Bound.Applies {
 		if err := standInCheck(&row, q, p, res.Baseline); err != nil {
@@ -434,8 +466,8 @@ func (r *Result) StandInNote() string {
 // probability that the quotient each sees enters a class with no possible
 // member (quotient.StandInReach). Class beliefs weight only possible
 // members, so when both are 0 no stand-in belief enters a value the bound
-// speaks of; otherwise the row says so ("not certified: stand-in class
-// reached"), as the theorem's hypothesis is then not verified.
+// speaks of; otherwise the row says so (WithinBoundStandIn,
+// BoundViolatedStandIn), as the theorem's hypothesis is then not verified.
 func standInCheck(row *Row, q *quotient.Quotient, p *Plan, base *Plan) error {
 	var ctrls []*fsc.FSC
 	for _, pl := range []*Plan{p, base} {
@@ -455,8 +487,8 @@ func standInCheck(row *Row, q *quotient.Quotient, p *Plan, base *Plan) error {
 		}
 		row.StandInReach = max(row.StandInReach, r)
 	}
-	if row.StandInReach > 0 && (row.Verdict == "within bound" || row.Verdict == "BOUND VIOLATED") {
-		row.Verdict += " (not certified: stand-in class reached)"
+	if row.StandInReach > 0 {
+		row.Verdict = row.Verdict.standIn()
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ func TestTigerAcceptance(t *testing.T) {
 		if r.Eps == 0 && math.Abs(r.Regret) > 1e-9 {
 			t.Errorf("ε = 0: regret %g, want 0", r.Regret)
 		}
-		if r.Verdict != "within bound" {
+		if r.Verdict != WithinBound {
 			t.Errorf("ε = %g: verdict %q", r.Eps, r.Verdict)
 		}
 	}

@@ -68,9 +68,9 @@ func TestRegretWithinBoundRandom(t *testing.T) {
 		}
 		for _, r := range res.Rows {
 			switch r.Verdict {
-			case "vacuous bound":
+			case VacuousBound:
 				vacuous++
-			case "within bound":
+			case WithinBound:
 				judged++
 			default:
 				t.Errorf("model %d (%s m=%d T=%d, obs %v) ε=%g: regret %.6g, bound %v: %s", i, kind, mem, T, obs, r.Eps, r.Regret, r.Bound, r.Verdict)

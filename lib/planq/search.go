@@ -12,6 +12,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/plan"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -135,7 +136,7 @@ func valuePass(ctx context.Context, env *Env, fam fsc.Family, qs []*quotient.Quo
 // value on q) in family order, with V_Q recomputed on the quotient model
 // seen by the chosen controller.
 func planOf(env *Env, fam fsc.Family, q *quotient.Quotient, val func(int) float64) (*Plan, error) {
-	best, v, ties := bestIndex(fam.Len(), val, value.DefaultTol)
+	best, v, ties := plan.BestOf(fam.Len(), val, value.DefaultTol)
 	c := fam.At(best)
 	qm, err := q.ForProbe(c)
 	if err != nil {

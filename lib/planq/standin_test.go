@@ -39,7 +39,7 @@ func TestStandInsWithinBound(t *testing.T) {
 		t.Fatalf("stand-ins %d, L_R %+v: the case no longer has impossible histories and L_R = 0", res.StandIns, res.LR)
 	}
 	for _, r := range res.Rows {
-		if !(math.Abs(r.Regret) <= 1e-9) || r.Verdict != "within bound" || r.StandInReach != 0 {
+		if !(math.Abs(r.Regret) <= 1e-9) || r.Verdict != WithinBound || r.StandInReach != 0 {
 			t.Errorf("ε = %g: regret %g, bound %g, stand-in reach %g, verdict %q; want regret 0 within bound", r.Eps, r.Regret, r.Bound.Value, r.StandInReach, r.Verdict)
 		}
 	}
@@ -112,9 +112,9 @@ func TestRegretWithinBoundImpossible(t *testing.T) {
 		}
 		for _, r := range res.Rows {
 			switch {
-			case r.Verdict == "vacuous bound":
+			case r.Verdict == VacuousBound:
 				vacuous++
-			case r.Verdict == "within bound" && r.Regret <= r.Bound.Value+1e-9:
+			case r.Verdict == WithinBound && r.Regret <= r.Bound.Value+1e-9:
 				judged++
 				if res.StandIns > 0 {
 					judgedStandIns++

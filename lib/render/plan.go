@@ -26,7 +26,7 @@ func PlanPlots(res *planq.Result) (top, bottom *plot.Plot, err error) {
 	regret.Label = "measured regret"
 	fromOpt.Label = "regret from the optimum over Π"
 	bound.Label = "certified bound " + boundFormula(res)
-	if anyVerdict(res, "not certified") {
+	if anyUncertified(res) {
 		bound.Label = "bound " + boundFormula(res) + " (not certified)"
 	}
 	classes.Label = "classes of the ε-quotient"
@@ -196,7 +196,7 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 		if r.Speedup > 0 {
 			sp = FormatNumber(r.Speedup, 3) + "×"
 		}
-		row = append(row, b, terms, th, r.Verdict, fmt.Sprintf("%.3f", r.PartitionSec), fmt.Sprintf("%.3f", r.PlanQSec), fmt.Sprintf("%.3f", r.PlanMSec), sp)
+		row = append(row, b, terms, th, r.Verdict.String(), fmt.Sprintf("%.3f", r.PartitionSec), fmt.Sprintf("%.3f", r.PlanQSec), fmt.Sprintf("%.3f", r.PlanMSec), sp)
 		rows = append(rows, row)
 	}
 	return header, rows
@@ -207,12 +207,24 @@ func PlanRows(res *planq.Result) (header []string, rows [][]string) {
 // enters a class with no possible member (planq.Result.StandInNote),
 // partitions that are not right-invariant, and the planner's notes (ties).
 func PlanNotes(res *planq.Result) []string {
+	return append(planAlarms(res), planQuietNotes(res)...)
+}
+
+// planAlarms returns the notes of the rows whose measured regret exceeds
+// the bound (planq.Verdict.Alarm), which PlanHTML shows in bold red.
+func planAlarms(res *planq.Result) []string {
 	var notes []string
 	for _, r := range res.Rows {
-		if strings.HasPrefix(r.Verdict, "BOUND") {
+		if r.Verdict.Alarm() {
 			notes = append(notes, fmt.Sprintf("!!! %s at ε = %s: measured regret %s exceeds the bound %s !!!", r.Verdict, FormatNumber(r.Eps, 6), fmtValue(r.Regret), fmtValue(r.Bound.Value)))
 		}
 	}
+	return notes
+}
+
+// planQuietNotes returns PlanNotes after the alarms.
+func planQuietNotes(res *planq.Result) []string {
+	var notes []string
 	if note := res.StandInNote(); note != "" {
 		notes = append(notes, note+".")
 	}
@@ -262,12 +274,11 @@ func PlanHTML(res *planq.Result) (string, error) {
 		return "", err
 	}
 	b.WriteString(deps + "\n" + tab + "\n")
-	for _, n := range PlanNotes(res) {
-		style := `class="note" style="color:#555"`
-		if strings.HasPrefix(n, "!!!") {
-			style = `class="bad" style="color:#a40000;font-weight:bold"`
-		}
-		fmt.Fprintf(&b, "<p %s>%s</p>\n", style, html.EscapeString(n))
+	for _, n := range planAlarms(res) {
+		fmt.Fprintf(&b, "<p %s>%s</p>\n", `class="bad" style="color:#a40000;font-weight:bold"`, html.EscapeString(n))
+	}
+	for _, n := range planQuietNotes(res) {
+		fmt.Fprintf(&b, "<p %s>%s</p>\n", `class="note" style="color:#555"`, html.EscapeString(n))
 	}
 	b.WriteString("</div>")
 	return b.String(), nil
@@ -307,9 +318,10 @@ func boundFormula(res *planq.Result) string {
 	return "(none applies)"
 }
 
-func anyVerdict(res *planq.Result, part string) bool {
+// anyUncertified reports whether a row's verdict is not certified.
+func anyUncertified(res *planq.Result) bool {
 	for _, r := range res.Rows {
-		if strings.Contains(r.Verdict, part) {
+		if r.Verdict.Uncertified() {
 			return true
 		}
 	}

@@ -19,7 +19,7 @@ import (
 func planResult() *planq.Result {
 	reached := func(r planq.Row, p float64) planq.Row { r.StandInReach = p; return r }
 	lr := planq.Lipschitz{Value: 0.5, How: "exact", Why: "max |ΔR̄|/W1 = 0.25/0.5", Certified: true, Family: "stationary m≤1 (3 FSCs)"}
-	row := func(eps float64, classes int, regret float64, verdict string) planq.Row {
+	row := func(eps float64, classes int, regret float64, verdict planq.Verdict) planq.Row {
 		return planq.Row{Eps: eps, Classes: classes, RightInvariant: true, VQ: 1.25, VM: 1 - regret, Reference: 1, Regret: regret,
 			Optimum: 1, RegretOptimum: regret, Verdict: verdict, Speedup: 2,
 			Bound: planq.Bound{Applies: true, Theorem: "cor:sim-to-real", Formula: "2·L_R·T·ε", LR: lr, T: 3, Eps: eps, Value: 2 * 0.5 * 3 * eps,
@@ -30,8 +30,8 @@ func planResult() *planq.Result {
 		Histories: 15, FamilySize: 3, StandIns: 7, LR: lr,
 		Baseline: &planq.Plan{Policy: "always listen", Value: 1},
 		Optimum:  &value.Result{Value: 1, Policy: "always listen", Ties: 1},
-		Rows: []planq.Row{row(0, 9, 0, "within bound"), row(0.25, 7, math.NaN(), "not judged (no baseline)"),
-			reached(row(0.5, 4, 0.125, "within bound (not certified: stand-in class reached)"), 0.25)}}
+		Rows: []planq.Row{row(0, 9, 0, planq.WithinBound), row(0.25, 7, math.NaN(), planq.NotJudged),
+			reached(row(0.5, 4, 0.125, planq.WithinBoundStandIn), 0.25)}}
 }
 
 // TestPlanHTML checks that the fragment shows every dependency of the
@@ -93,19 +93,19 @@ func TestPlanBoundCases(t *testing.T) {
 		{"covered", func(*planq.Result) {}, "0", true, false},
 		{"vacuous", func(r *planq.Result) {
 			for i := range r.Rows {
-				r.Rows[i].Bound.Value, r.Rows[i].Bound.LR.Value, r.Rows[i].Verdict = math.Inf(1), math.Inf(1), "vacuous bound"
+				r.Rows[i].Bound.Value, r.Rows[i].Bound.LR.Value, r.Rows[i].Verdict = math.Inf(1), math.Inf(1), planq.VacuousBound
 			}
 		}, "none (L_R = +Inf)", false, false},
 		{"not covered", func(r *planq.Result) {
 			r.Planner = "pbvi"
 			for i := range r.Rows {
 				r.Rows[i].Bound = planq.Bound{Reason: "PBVI is not chosen over Π", Value: math.NaN()}
-				r.Rows[i].Verdict = "not covered"
+				r.Rows[i].Verdict = planq.NotCovered
 			}
 		}, "n/a", false, false},
 		{"exceeded", func(r *planq.Result) {
 			r.StandIns = 0
-			r.Rows[0].Regret, r.Rows[0].Verdict = 0.5, "BOUND VIOLATED"
+			r.Rows[0].Regret, r.Rows[0].Verdict = 0.5, planq.BoundViolated
 		}, "0", true, true},
 	}
 	for _, c := range cases {
@@ -137,6 +137,13 @@ func TestPlanBoundCases(t *testing.T) {
 			}
 			if loud != c.loud {
 				t.Errorf("loud note %v, want %v (notes %q)", loud, c.loud, PlanNotes(res))
+			}
+			page, err := PlanHTML(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(page, `class="bad"`); got != c.loud {
+				t.Errorf("PlanHTML shows a note in red: %v, want %v", got, c.loud)
 			}
 			if c.name == "not covered" {
 				if !strings.Contains(strings.Join(PlanCovers(res), ""), "no certified bound: PBVI is not chosen over Π") {

@@ -36,12 +36,12 @@ func TestPlanningSection(t *testing.T) {
 		t.Errorf("own reward: L_R = %g, want +Inf", own.LR.Value)
 	}
 	for _, row := range own.Rows {
-		if row.Verdict != "vacuous bound" {
+		if row.Verdict.String() != "vacuous bound" {
 			t.Errorf("own reward, ε = %g: verdict %q", row.Eps, row.Verdict)
 		}
 	}
 	for _, row := range obs.Rows {
-		if row.Verdict != "within bound" {
+		if row.Verdict.String() != "within bound" {
 			t.Errorf("observation reward, ε = %g: verdict %q (regret %g, bound %v)", row.Eps, row.Verdict, row.Regret, row.Bound)
 		}
 	}
