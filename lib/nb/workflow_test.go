@@ -51,8 +51,8 @@ func TestObservationConfig(t *testing.T) {
 
 func TestGuaranteeText(t *testing.T) {
 	res := &planq.Result{Rows: []planq.Row{
-		{Eps: 0.5, Regret: 0.125, Verdict: "within bound"},
-		{Eps: 0.25, Regret: math.NaN(), Verdict: "not judged (no baseline)"},
+		{Eps: 0.5, Regret: 0.125, Verdict: planq.WithinBound},
+		{Eps: 0.25, Regret: math.NaN(), Verdict: planq.NotJudged},
 	}}
 	got := GuaranteeText(res)
 	for _, want := range []string{"ε = 0.5: measured regret 0.125000 → within bound\n    ", "ε = 0.25: measured regret — → not judged (no baseline)\n    "} {
