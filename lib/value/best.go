@@ -121,7 +121,42 @@ func Best(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, obj Object
 			}
 		}
 	}
+	values, err := valueAll(ctx, proto, fam, opt)
+	if err != nil {
+		return Result{}, err
+	}
 
+	best := math.Inf(-1)
+	for i, v := range values {
+		if math.IsNaN(v) {
+			return Result{}, fmt.Errorf("value: controller %d of %s has value NaN", i, fam)
+		}
+		best = math.Max(best, v)
+	}
+	res := Result{Objective: obj.Name(), T: T, Value: best, Index: -1, Tol: tol, FamilySize: n}
+	for i, v := range values {
+		if v >= best-tol {
+			if res.Index < 0 {
+				res.Index = i
+			}
+			res.Ties++
+		}
+	}
+	res.Controller = fam.At(res.Index)
+	res.Policy = Policy(m, res.Controller, T)
+	if opt.KeepValues {
+		res.Values = values
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// valueAll evaluates every controller of fam on opt.Workers goroutines,
+// the first with proto and the others with evaluators like it, reporting
+// progress; it fails if ctx ends before all are done.
+func valueAll(ctx context.Context, proto *Evaluator, fam fsc.Family, opt Options) ([]float64, error) {
+	m, T, obj := proto.m, proto.T, proto.obj
+	n := fam.Len()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -178,35 +213,12 @@ func Best(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, obj Object
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	if finished != n {
-		return Result{}, fmt.Errorf("value: search stopped after %d of %d controllers", finished, n)
+		return nil, fmt.Errorf("value: search stopped after %d of %d controllers", finished, n)
 	}
-
-	best := math.Inf(-1)
-	for i, v := range values {
-		if math.IsNaN(v) {
-			return Result{}, fmt.Errorf("value: controller %d of %s has value NaN", i, fam)
-		}
-		best = math.Max(best, v)
-	}
-	res := Result{Objective: obj.Name(), T: T, Value: best, Index: -1, Tol: tol, FamilySize: n}
-	for i, v := range values {
-		if v >= best-tol {
-			if res.Index < 0 {
-				res.Index = i
-			}
-			res.Ties++
-		}
-	}
-	res.Controller = fam.At(res.Index)
-	res.Policy = Policy(m, res.Controller, T)
-	if opt.KeepValues {
-		res.Values = values
-	}
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	return values, nil
 }
 
 // Regret returns the regret on model m of a selected controller relative

@@ -165,6 +165,21 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 	if opt.RewardTol == 0 {
 		opt.RewardTol = DefaultRewardTol
 	}
+	parts, err := probeAll(ctx, m, fam, T, g, opt)
+	if err != nil {
+		return Lipschitz{}, err
+	}
+	res := mergeLipschitz(parts)
+	res.RewardRange, res.FamilySize = RewardRange(m), n
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// probeAll probes every controller of fam on opt.Workers goroutines,
+// each with its own lipWorker, and returns the workers; the error is the
+// one of the lowest-numbered controller that failed, or the context's.
+func probeAll(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, g ot.Ground, opt LipschitzOptions) ([]lipWorker, error) {
+	n := fam.Len()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -179,7 +194,7 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 	var wg sync.WaitGroup
 	for w := range parts {
 		if err := parts[w].init(m, T, g, opt); err != nil {
-			return Lipschitz{}, err
+			return nil, err
 		}
 	}
 	for w := range parts {
@@ -228,14 +243,19 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 		}
 	}
 	if firstErr != nil {
-		return Lipschitz{}, firstErr
+		return nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return Lipschitz{}, err
+		return nil, err
 	}
+	return parts, nil
+}
 
-	res := Lipschitz{Argmax: PairRef{-1, -1, -1, -1}, First: PairRef{-1, -1, -1, -1},
-		RewardRange: RewardRange(m), FamilySize: n}
+// mergeLipschitz merges the workers' accumulators: counts add up, the
+// largest finite ratio wins (ties to the smallest pair) and the first
+// violation is the smallest pair.
+func mergeLipschitz(parts []lipWorker) Lipschitz {
+	res := Lipschitz{Argmax: PairRef{-1, -1, -1, -1}, First: PairRef{-1, -1, -1, -1}}
 	for w := range parts {
 		p := &parts[w].acc
 		res.Pairs += p.Pairs
@@ -252,8 +272,7 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 	if res.Violations > 0 {
 		res.LR = math.Inf(1)
 	}
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	return res
 }
 
 // lipWorker evaluates probes for EstimateLipschitz and keeps a partial
