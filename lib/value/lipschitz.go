@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -186,55 +185,23 @@ func probeAll(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, g ot.G
 	}
 	workers = min(workers, n)
 
-	ctx2, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	done := make(chan struct{}, workers)
 	parts := make([]lipWorker, workers)
-	var wg sync.WaitGroup
 	for w := range parts {
 		if err := parts[w].init(m, T, g, opt); err != nil {
 			return nil, err
 		}
 	}
-	for w := range parts {
+	forChunks(ctx, n, 1, workers, func(w, i, _ int) bool {
 		lw := &parts[w]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if lw.err == nil {
-					if err := lw.probe(i, fam.At(i)); err != nil {
-						lw.err = fmt.Errorf("value: controller %d of %s: %w", i, fam, err)
-						lw.errAt = i
-						cancel()
-					}
-				}
-				done <- struct{}{}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := 0; i < n; i++ {
-			select {
-			case jobs <- i:
-			case <-ctx2.Done():
-				return
+		if lw.err == nil {
+			if err := lw.probe(i, fam.At(i)); err != nil {
+				lw.err = fmt.Errorf("value: controller %d of %s: %w", i, fam, err)
+				lw.errAt = i
+				return false
 			}
 		}
-	}()
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	finished := 0
-	for range done {
-		finished++
-		if opt.Progress != nil {
-			opt.Progress(finished, n)
-		}
-	}
+		return true
+	}, opt.Progress)
 	var firstErr error
 	errAt := n
 	for w := range parts {
