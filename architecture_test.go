@@ -40,14 +40,14 @@ var layers = []layer{
 	{"model", []string{"lib/pomdp/...", "lib/bench"}, []string{"base", "model"}},
 	{"core", []string{"lib/law", "lib/distance", "lib/quotient", "lib/value", "lib/pbvi"}, []string{"base", "model", "core"}},
 	{"analysis", []string{"lib/bb", "lib/clock", "lib/clock2", "lib/statbb", "lib/sample", "lib/shard", "lib/runner",
-		"lib/plan", "lib/planq", "lib/policy/...", "lib/certify", "lib/baseline", "lib/wrap", "lib/witness"}, lower},
+		"lib/plan", "lib/planq", "lib/policy/...", "lib/certify", "lib/baseline", "lib/wrap", "lib/witness", "lib/explain"}, lower},
 	{"render", []string{"lib/render/..."}, lower},
 	{"paper", []string{"lib/repro/..."}, lower},
 	{"page", []string{"lib/report/..."}, append(slices.Clone(lower), "render")},
 	{"notebook", []string{"lib/nb/..."}, append(slices.Clone(lower), "render", "paper", "page")},
 	{"web", []string{"web/..."}, append(slices.Clone(lower), "render", "page", "web")},
 	{"cli", []string{"cmd/..."}, append(slices.Clone(lower), "render", "paper", "page")},
-	{"test support", []string{"internal/randmodel", "internal/benchtest", "internal/browsertest"}, []string{"base", "model"}},
+	{"test support", []string{"internal/randmodel", "internal/benchtest", "internal/browsertest", "internal/proctest"}, []string{"base", "model"}},
 	{"repository checks", []string{""}, nil},
 }
 
