@@ -58,6 +58,17 @@ func Sparse(rng *rand.Rand, zero float64) func(n int) []float64 {
 	}
 }
 
+// SparseDense returns the model description the cross-checks of the
+// searches draw: named random-<seed>, Dense's rows and then the initial
+// belief all drawn by Sparse(zero) from the stream (seed, stream).
+// Packages pick their own stream so their models differ.
+func SparseDense(seed, stream uint64, zero float64, nS, nA, nO int) pomdp.Dense {
+	row := Sparse(rand.New(rand.NewPCG(seed, stream)), zero)
+	d := Dense(fmt.Sprint("random-", seed), nS, nA, nO, row)
+	d.B0 = row(nS)
+	return d
+}
+
 // AdversarialKinds names the kinds of model AdversarialDense draws.
 var AdversarialKinds = []string{"dense", "sparse", "deterministic", "grid", "near-degenerate", "tiny"}
 

@@ -11,21 +11,28 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-// TestDense checks that the models are valid, that a seed fixes the model
-// and that Sparse draws zeros and normalised rows.
+// TestDense checks, through SparseDense, that the models are valid, that
+// a seed fixes the model, that the stream changes it, that the initial
+// belief is the row drawn after Dense's and that Sparse draws zeros and
+// normalised rows.
 func TestDense(t *testing.T) {
-	build := func(seed uint64) pomdp.Dense {
-		rng := rand.New(rand.NewPCG(seed, 1))
-		row := Sparse(rng, 0.3)
-		d := Dense("r", 4, 2, 3, row)
-		d.B0 = row(4)
-		return d
-	}
+	build := func(seed uint64) pomdp.Dense { return SparseDense(seed, 1, 0.3, 4, 2, 3) }
 	zeros := 0
 	for seed := range uint64(20) {
 		d := build(seed)
 		if !reflect.DeepEqual(d, build(seed)) {
 			t.Fatalf("seed %d: two different models", seed)
+		}
+		if reflect.DeepEqual(d, SparseDense(seed, 2, 0.3, 4, 2, 3)) {
+			t.Fatalf("seed %d: streams 1 and 2 drew the same model", seed)
+		}
+		if want := fmt.Sprint("random-", seed); d.Name != want {
+			t.Fatalf("seed %d: name %q, want %q", seed, d.Name, want)
+		}
+		row := Sparse(rand.New(rand.NewPCG(seed, 1)), 0.3)
+		Dense(d.Name, 4, 2, 3, row) // the model's rows come first
+		if !reflect.DeepEqual(d.B0, row(4)) {
+			t.Fatalf("seed %d: B0 %v is not the row drawn after the model's", seed, d.B0)
 		}
 		if _, err := pomdp.New(d); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

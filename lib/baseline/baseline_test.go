@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/benchtest"
 	"github.com/pomdpq/pomdpq/lib/baseline"
-	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -16,14 +16,8 @@ import (
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
-func lookup(t testing.TB, name string) bench.Benchmark {
-	t.Helper()
-	b, err := bench.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// lookup is benchtest.Lookup.
+var lookup = benchtest.Lookup
 
 func tree(t testing.TB, nO, T int) law.Tree {
 	t.Helper()

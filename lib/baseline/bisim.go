@@ -95,49 +95,12 @@ func Bisimulation(ctx context.Context, m *pomdp.Model, opt BisimOptions) (*Bisim
 	case m.NumStates() > maxS:
 		return nil, fmt.Errorf("baseline: %d states exceed BisimOptions.MaxStates = %d (the cost is |S|²·|A| transport problems per iteration)", m.NumStates(), maxS)
 	}
-	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
-	// Normalised rewards.
+	nS, nA := m.NumStates(), m.NumActions()
 	scale := 1.0
 	if !opt.RawRewards {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, row := range m.R {
-			for _, r := range row {
-				lo, hi = min(lo, r), max(hi, r)
-			}
-		}
-		scale = 0
-		if hi > lo {
-			scale = 1 / (hi - lo)
-		}
+		scale = rewardScale(m)
 	}
-	// Transition rows as (support, mass) pairs, and next-observation laws.
-	type row struct {
-		idx []int
-		p   []float64
-	}
-	rows := make([][]row, nA)
-	obs := make([][][]float64, nA)
-	pred := make([]float64, nS)
-	unit := make([]float64, nS)
-	for a := 0; a < nA; a++ {
-		rows[a] = make([]row, nS)
-		obs[a] = make([][]float64, nS)
-		for s := 0; s < nS; s++ {
-			var r row
-			m.T[a].Entries(s, func(j int, p float64) {
-				r.idx = append(r.idx, j)
-				r.p = append(r.p, p)
-			})
-			rows[a][s] = r
-			if opt.ObsWeight > 0 {
-				clear(unit)
-				unit[s] = 1
-				m.Predict(pred, unit, a)
-				obs[a][s] = make([]float64, nO)
-				m.ObsProbs(obs[a][s], pred, a)
-			}
-		}
-	}
+	rows, obs := bisimRows(m, opt.ObsWeight > 0)
 	d := newGround(nS)
 	next := newGround(nS)
 	res := &BisimResult{}
@@ -177,6 +140,57 @@ func Bisimulation(ctx context.Context, m *pomdp.Model, opt BisimOptions) (*Bisim
 	res.Metric = d
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// rewardScale returns 1 / (max R − min R), or 0 if the rewards are
+// constant: the factor that normalises reward differences to [0, 1].
+func rewardScale(m *pomdp.Model) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, row := range m.R {
+		for _, r := range row {
+			lo, hi = min(lo, r), max(hi, r)
+		}
+	}
+	if hi > lo {
+		return 1 / (hi - lo)
+	}
+	return 0
+}
+
+// bisimRow is a transition row as (support, mass) pairs.
+type bisimRow struct {
+	idx []int
+	p   []float64
+}
+
+// bisimRows returns the transition rows rows[a][s] and, if withObs, the
+// next-observation laws obs[a][s] from a point mass at s.
+func bisimRows(m *pomdp.Model, withObs bool) ([][]bisimRow, [][][]float64) {
+	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
+	rows := make([][]bisimRow, nA)
+	obs := make([][][]float64, nA)
+	pred := make([]float64, nS)
+	unit := make([]float64, nS)
+	for a := 0; a < nA; a++ {
+		rows[a] = make([]bisimRow, nS)
+		obs[a] = make([][]float64, nS)
+		for s := 0; s < nS; s++ {
+			var r bisimRow
+			m.T[a].Entries(s, func(j int, p float64) {
+				r.idx = append(r.idx, j)
+				r.p = append(r.p, p)
+			})
+			rows[a][s] = r
+			if withObs {
+				clear(unit)
+				unit[s] = 1
+				m.Predict(pred, unit, a)
+				obs[a][s] = make([]float64, nO)
+				m.ObsProbs(obs[a][s], pred, a)
+			}
+		}
+	}
+	return rows, obs
 }
 
 func newGround(n int) ot.Ground {

@@ -188,6 +188,36 @@ func minimaxFit(cols [][]float64, b []float64) ([]float64, error) {
 		lam[0] = 1
 		return lam, nil
 	}
+	tab, basis := minimaxTableau(cols, b)
+	if err := minimaxSimplex(tab, basis, k); err != nil {
+		return nil, err
+	}
+	N := k + 1 + 2*n
+	for i, v := range basis {
+		if v < k {
+			lam[v] = math.Max(tab[i][N], 0)
+		}
+	}
+	s := 0.0
+	for _, v := range lam {
+		s += v
+	}
+	if !(s > 0) {
+		return nil, fmt.Errorf("degenerate solution")
+	}
+	for j := range lam {
+		lam[j] /= s
+	}
+	return lam, nil
+}
+
+// minimaxTableau builds the tableau of minimaxFit's linear program and a
+// feasible basis, already brought to identity. Columns: λ_0..λ_{k-1},
+// e (column k), s⁺_r, s⁻_r; rows: r and n+r for the residual bounds,
+// 2n for Σλ = 1. tab[i] holds row i: the coefficients then the
+// right-hand side; basis[i] is the basic column of row i.
+func minimaxTableau(cols [][]float64, b []float64) ([][]float64, []int) {
+	k, n := len(cols), len(b)
 	m, N := 2*n+1, k+1+2*n
 	eVar := k
 	sp := func(r int) int { return k + 1 + r }     // s⁺_r
@@ -229,27 +259,6 @@ func minimaxFit(cols [][]float64, b []float64) ([]float64, error) {
 	}
 	basis[2*n] = 0
 	basis[worst] = eVar
-	pivot := func(pr, pc int) {
-		row := tab[pr]
-		inv := 1 / row[pc]
-		for c := range row {
-			row[c] *= inv
-		}
-		row[pc] = 1
-		for i, other := range tab {
-			if i == pr {
-				continue
-			}
-			f := other[pc]
-			if f == 0 {
-				continue
-			}
-			for c := range other {
-				other[c] -= f * row[c]
-			}
-			other[pc] = 0
-		}
-	}
 	// Bring the basis columns to identity (order: λ_1, e, then slacks).
 	order := []int{2 * n, worst}
 	for i := 0; i < 2*n; i++ {
@@ -258,8 +267,39 @@ func minimaxFit(cols [][]float64, b []float64) ([]float64, error) {
 		}
 	}
 	for _, i := range order {
-		pivot(i, basis[i])
+		tableauPivot(tab, i, basis[i])
 	}
+	return tab, basis
+}
+
+// tableauPivot pivots tab on row pr, column pc.
+func tableauPivot(tab [][]float64, pr, pc int) {
+	row := tab[pr]
+	inv := 1 / row[pc]
+	for c := range row {
+		row[c] *= inv
+	}
+	row[pc] = 1
+	for i, other := range tab {
+		if i == pr {
+			continue
+		}
+		f := other[pc]
+		if f == 0 {
+			continue
+		}
+		for c := range other {
+			other[c] -= f * row[c]
+		}
+		other[pc] = 0
+	}
+}
+
+// minimaxSimplex minimises column eVar over the tableau from the basis
+// (Bland's first improving column, ties in the ratio test to the lowest
+// basic column), updating tab and basis in place.
+func minimaxSimplex(tab [][]float64, basis []int, eVar int) error {
+	m, N := len(tab), len(tab[0])-1
 	const tol = 1e-12
 	maxPivots := 50 * (m + N)
 	isBasic := make([]bool, N)
@@ -268,7 +308,7 @@ func minimaxFit(cols [][]float64, b []float64) ([]float64, error) {
 	}
 	for it := 0; ; it++ {
 		if it > maxPivots {
-			return nil, fmt.Errorf("simplex exceeded %d pivots (numerical breakdown)", maxPivots)
+			return fmt.Errorf("simplex exceeded %d pivots (numerical breakdown)", maxPivots)
 		}
 		// Reduced costs of the objective e: c_j − c_B·column, c = e_{eVar}.
 		eRow := -1
@@ -309,29 +349,14 @@ func minimaxFit(cols [][]float64, b []float64) ([]float64, error) {
 			}
 		}
 		if leave < 0 {
-			return nil, fmt.Errorf("unbounded linear program")
+			return fmt.Errorf("unbounded linear program")
 		}
 		isBasic[basis[leave]] = false
 		basis[leave] = enter
 		isBasic[enter] = true
-		pivot(leave, enter)
+		tableauPivot(tab, leave, enter)
 	}
-	for i, v := range basis {
-		if v < k {
-			lam[v] = math.Max(tab[i][N], 0)
-		}
-	}
-	s := 0.0
-	for _, v := range lam {
-		s += v
-	}
-	if !(s > 0) {
-		return nil, fmt.Errorf("degenerate solution")
-	}
-	for j := range lam {
-		lam[j] /= s
-	}
-	return lam, nil
+	return nil
 }
 
 // GreedyAnchors grows an anchor family by farthest-column insertion: it

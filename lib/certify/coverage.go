@@ -310,11 +310,39 @@ func EnvelopeRank(ctx context.Context, t *Tensor, delta float64, limit int64) (C
 		return res, nil
 	}
 	words := (len(rows) + 63) / 64
-	type set struct {
-		bits []uint64
-		col  int
+	keep := undominated(columnSets(t, rows, full, delta, words))
+	res.Candidates = len(keep)
+	full1 := make([]uint64, words)
+	for r := range rows {
+		full1[r/64] |= 1 << (r % 64)
 	}
-	var sets []set
+	cs := &coverSearch{ctx: ctx, res: &res, limit: limit, rows: len(rows), keep: keep, full: full1}
+	for k := 1; k <= len(keep); k++ {
+		cs.chosen = cs.chosen[:0]
+		if cs.dfs(make([]uint64, words), k) {
+			res.Size = k
+			res.S = slices.Clone(cs.chosen)
+			slices.Sort(res.S)
+			return res, nil
+		}
+		if cs.err != nil {
+			return res, cs.err
+		}
+	}
+	// unreachable: all non-dominated columns cover every pair
+	return res, fmt.Errorf("certify: no cover found for δ = %g", delta)
+}
+
+// columnSet is the set of rows (bit r for rows[r]) a column covers.
+type columnSet struct {
+	bits []uint64
+	col  int
+}
+
+// columnSets returns, for each column of t that covers some row within
+// delta of the full envelope, the set of rows it covers.
+func columnSets(t *Tensor, rows []int, full []float64, delta float64, words int) []columnSet {
+	var sets []columnSet
 	for p, col := range t.Cols {
 		b := make([]uint64, words)
 		covers := false
@@ -325,22 +353,30 @@ func EnvelopeRank(ctx context.Context, t *Tensor, delta float64, limit int64) (C
 			}
 		}
 		if covers {
-			sets = append(sets, set{b, p})
+			sets = append(sets, columnSet{b, p})
 		}
 	}
-	subset := func(a, b []uint64) bool { // a ⊆ b
-		for w := range a {
-			if a[w]&^b[w] != 0 {
-				return false
-			}
+	return sets
+}
+
+// bitSubset reports whether a ⊆ b.
+func bitSubset(a, b []uint64) bool {
+	for w := range a {
+		if a[w]&^b[w] != 0 {
+			return false
 		}
-		return true
 	}
-	var keep []set
+	return true
+}
+
+// undominated drops each set contained in another (of equal sets, all
+// but the first).
+func undominated(sets []columnSet) []columnSet {
+	var keep []columnSet
 	for i, s := range sets {
 		drop := false
 		for j, o := range sets {
-			if i != j && subset(s.bits, o.bits) && (!subset(o.bits, s.bits) || j < i) {
+			if i != j && bitSubset(s.bits, o.bits) && (!bitSubset(o.bits, s.bits) || j < i) {
 				drop = true
 				break
 			}
@@ -349,75 +385,72 @@ func EnvelopeRank(ctx context.Context, t *Tensor, delta float64, limit int64) (C
 			keep = append(keep, s)
 		}
 	}
-	res.Candidates = len(keep)
-	full1 := make([]uint64, words)
-	for r := range rows {
-		full1[r/64] |= 1 << (r % 64)
-	}
-	var chosen []int
-	var err error
-	var dfs func(covered []uint64, budget int) bool
-	dfs = func(covered []uint64, budget int) bool {
-		res.Nodes++
-		if res.Nodes > limit {
-			err = fmt.Errorf("%w: more than %d search nodes for r_env at δ = %g (%d pairs, %d candidate columns); pass a larger limit",
-				ErrTooLarge, limit, delta, len(rows), len(keep))
-			return false
-		}
-		if res.Nodes%(1<<14) == 0 {
-			if err = ctx.Err(); err != nil {
-				return false
-			}
-		}
-		first := -1
-		for w := range covered {
-			if miss := full1[w] &^ covered[w]; miss != 0 {
-				for b := 0; b < 64; b++ {
-					if miss&(1<<b) != 0 {
-						first = w*64 + b
-						break
-					}
-				}
-				break
-			}
-		}
-		if first < 0 {
-			return true
-		}
-		if budget == 0 {
-			return false
-		}
-		next := make([]uint64, words)
-		for _, s := range keep {
-			if s.bits[first/64]&(1<<(first%64)) == 0 {
-				continue
-			}
-			for w := range next {
-				next[w] = covered[w] | s.bits[w]
-			}
-			chosen = append(chosen, s.col)
-			if dfs(next, budget-1) {
-				return true
-			}
-			chosen = chosen[:len(chosen)-1]
-			if err != nil {
-				return false
-			}
-		}
+	return keep
+}
+
+// coverSearch is EnvelopeRank's depth-first search for a cover of full
+// by at most a given number of the sets keep.
+type coverSearch struct {
+	ctx    context.Context
+	res    *Cover // counts Nodes
+	limit  int64
+	rows   int
+	keep   []columnSet
+	full   []uint64
+	chosen []int // columns of the sets chosen so far
+	err    error
+}
+
+// dfs reports whether covered can be completed to full with at most
+// budget more sets, branching on the sets that cover the first row
+// missing; it sets err when the node limit or the context stops it.
+func (cs *coverSearch) dfs(covered []uint64, budget int) bool {
+	res := cs.res
+	res.Nodes++
+	if res.Nodes > cs.limit {
+		cs.err = fmt.Errorf("%w: more than %d search nodes for r_env at δ = %g (%d pairs, %d candidate columns); pass a larger limit",
+			ErrTooLarge, cs.limit, res.Delta, cs.rows, len(cs.keep))
 		return false
 	}
-	for k := 1; k <= len(keep); k++ {
-		chosen = chosen[:0]
-		if dfs(make([]uint64, words), k) {
-			res.Size = k
-			res.S = slices.Clone(chosen)
-			slices.Sort(res.S)
-			return res, nil
-		}
-		if err != nil {
-			return res, err
+	if res.Nodes%(1<<14) == 0 {
+		if cs.err = cs.ctx.Err(); cs.err != nil {
+			return false
 		}
 	}
-	// unreachable: all non-dominated columns cover every pair
-	return res, fmt.Errorf("certify: no cover found for δ = %g", delta)
+	first := -1
+	for w := range covered {
+		if miss := cs.full[w] &^ covered[w]; miss != 0 {
+			for b := 0; b < 64; b++ {
+				if miss&(1<<b) != 0 {
+					first = w*64 + b
+					break
+				}
+			}
+			break
+		}
+	}
+	if first < 0 {
+		return true
+	}
+	if budget == 0 {
+		return false
+	}
+	next := make([]uint64, len(covered))
+	for _, s := range cs.keep {
+		if s.bits[first/64]&(1<<(first%64)) == 0 {
+			continue
+		}
+		for w := range next {
+			next[w] = covered[w] | s.bits[w]
+		}
+		cs.chosen = append(cs.chosen, s.col)
+		if cs.dfs(next, budget-1) {
+			return true
+		}
+		cs.chosen = cs.chosen[:len(cs.chosen)-1]
+		if cs.err != nil {
+			return false
+		}
+	}
+	return false
 }

@@ -1,13 +1,11 @@
 package clock
 
 import (
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/benchtest"
 	"github.com/pomdpq/pomdpq/internal/randmodel"
-	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -15,23 +13,14 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-func lookup(t testing.TB, spec string) bench.Benchmark {
-	t.Helper()
-	b, err := bench.Lookup(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// lookup is benchtest.Lookup.
+var lookup = benchtest.Lookup
 
 // randomModel draws a dense model in which about 30% of the transition and
 // observation entries are zero, so that some (history, prefix) pairs are
 // impossible.
 func randomModel(seed uint64, nS, nA, nO int) *pomdp.Model {
-	row := randmodel.Sparse(rand.New(rand.NewPCG(seed, 7)), 0.3)
-	d := randmodel.Dense(fmt.Sprint("random-", seed), nS, nA, nO, row)
-	d.B0 = row(nS)
-	return pomdp.Must(pomdp.New(d))
+	return pomdp.Must(pomdp.New(randmodel.SparseDense(seed, 7, 0.3, nS, nA, nO)))
 }
 
 // coincide is a two-state model in which real beliefs have the stand-in's

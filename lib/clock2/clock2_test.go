@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/benchtest"
 	"github.com/pomdpq/pomdpq/internal/randmodel"
-	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -18,22 +17,13 @@ import (
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
-func lookup(t testing.TB, spec string) bench.Benchmark {
-	t.Helper()
-	b, err := bench.Lookup(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// lookup is benchtest.Lookup.
+var lookup = benchtest.Lookup
 
 // randomModel draws a small model whose rows have about 30 % zeros, so
 // that impossible histories (and their stand-ins) occur.
 func randomModel(seed uint64, nS, nA, nO int) *pomdp.Model {
-	row := randmodel.Sparse(rand.New(rand.NewPCG(seed, 11)), 0.3)
-	d := randmodel.Dense(fmt.Sprint("random-", seed), nS, nA, nO, row)
-	d.B0 = row(nS)
-	return pomdp.Must(pomdp.New(d))
+	return pomdp.Must(pomdp.New(randmodel.SparseDense(seed, 11, 0.3, nS, nA, nO)))
 }
 
 // enumerate is the independent oracle: lib/distance over every controller

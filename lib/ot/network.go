@@ -137,15 +137,26 @@ func growB(s []bool, n int) []bool {
 // supply[0:n] must be positive, supply[n:n+k] negative, cost filled.
 // Complexity O((n+k)·k).
 func (nw *network) init(eps float64) {
-	n, k, m := nw.n, nw.k, nw.m
-	nodes := n + k
-	root := nw.root
 	nw.eps = eps
-	clear(nw.tree[:m])
+	clear(nw.tree[:nw.m])
+	nw.greedyPlan()
+	nw.joinComponents()
+	nw.buildAdjacency()
+	nw.buildThread()
+	nw.recomputePotentials()
+	nw.block = max(int(math.Sqrt(float64(nw.m))), 10)
+	nw.next = 0
+	nw.pivots = 0
+}
 
-	// Row-minimum greedy plan: each source in turn ships to its cheapest
-	// sinks with remaining demand. Each shipment but the last of a row
-	// exhausts its sink, so the arcs form a forest.
+// greedyPlan sets arcs and flows to the row-minimum greedy plan and
+// leaves in uf the components of the forest it forms.
+// Each source in turn ships to its cheapest sinks with remaining demand.
+// Each shipment but the last of a row exhausts its sink, so the arcs form
+// a forest.
+func (nw *network) greedyPlan() {
+	n, k := nw.n, nw.k
+	nodes := n + k
 	nw.arcs = nw.arcs[:0]
 	nw.flows = nw.flows[:0]
 	uf := nw.uf
@@ -177,6 +188,14 @@ func (nw *network) init(eps float64) {
 			uf[find(uf, i)] = find(uf, n+best)
 		}
 	}
+}
+
+// joinComponents adds zero-flow arcs that join the forest of greedyPlan
+// into one spanning tree and marks the tree's arcs in tree.
+func (nw *network) joinComponents() {
+	n, k := nw.n, nw.k
+	nodes := n + k
+	uf := nw.uf
 	// Join the other components to the component of source 0 by zero-flow
 	// arcs: source 0 → a sink of the component, or a source of the
 	// component → t0, a sink that source 0 ships to (source 0 ships first,
@@ -199,8 +218,13 @@ func (nw *network) init(eps float64) {
 	for _, e := range nw.arcs {
 		nw.tree[e] = true
 	}
+}
 
-	// Adjacency of the tree in compressed rows: adj holds positions in arcs.
+// buildAdjacency fills adjStart and adj with the tree's adjacency in
+// compressed rows: adj holds positions in arcs.
+func (nw *network) buildAdjacency() {
+	n, k := nw.n, nw.k
+	nodes := n + k
 	start := nw.adjStart
 	clear(start)
 	for _, e := range nw.arcs {
@@ -219,7 +243,15 @@ func (nw *network) init(eps float64) {
 		nw.adj[fill[j]] = x
 		fill[j]++
 	}
+}
 
+// buildThread sets parent, pred, predDir and predFlow by a depth-first
+// preorder from the root through source 0, and from that order the
+// thread, its reverse, the subtree sizes and the last successors.
+func (nw *network) buildThread() {
+	n, k, m := nw.n, nw.k, nw.m
+	root := nw.root
+	start := nw.adjStart
 	// Depth-first preorder from the root through source 0.
 	c := 0
 	nw.parent[root] = -1
@@ -267,10 +299,6 @@ func (nw *network) init(eps float64) {
 	for t, u := range order {
 		nw.lastSucc[u] = order[t+nw.succNum[u]-1]
 	}
-	nw.recomputePotentials()
-	nw.block = max(int(math.Sqrt(float64(m))), 10)
-	nw.next = 0
-	nw.pivots = 0
 }
 
 // arcCost returns the cost of arc e; the artificial arc costs 0.
@@ -460,7 +488,7 @@ func (nw *network) changeFlow() {
 func (nw *network) updateTree() {
 	parent, thread, rev := nw.parent, nw.thread, nw.revThread
 	succ, last := nw.succNum, nw.lastSucc
-	uIn, vIn, uOut, join := nw.uIn, nw.vIn, nw.uOut, nw.join
+	uIn, vIn, uOut := nw.uIn, nw.vIn, nw.uOut
 	in := nw.in
 	srcIn := in / nw.k
 
@@ -490,67 +518,87 @@ func (nw *network) updateTree() {
 			rev[after] = oldLastSucc
 		}
 	} else {
-		threadContinue := thread[vIn]
-		if oldRevThread == vIn {
-			threadContinue = thread[oldLastSucc]
-		}
-		stem := uIn
-		parStem := vIn
-		lst := last[uIn]
-		after := thread[lst]
-		thread[vIn] = uIn
-		dirty := nw.dirty[:0]
-		dirty = append(dirty, vIn)
-		for stem != uOut {
-			nextStem := parent[stem]
-			thread[lst] = nextStem
-			dirty = append(dirty, lst)
-
-			before := rev[stem]
-			thread[before] = after
-			rev[after] = before
-
-			parent[stem] = parStem
-			parStem = stem
-			stem = nextStem
-
-			if last[stem] == last[parStem] {
-				lst = rev[parStem]
-			} else {
-				lst = last[stem]
-			}
-			after = thread[lst]
-		}
-		parent[uOut] = parStem
-		thread[lst] = threadContinue
-		rev[threadContinue] = lst
-		last[uOut] = lst
-
-		if oldRevThread != vIn {
-			thread[oldRevThread] = after
-			rev[after] = oldRevThread
-		}
-		for _, u := range dirty {
-			rev[thread[u]] = u
-		}
-		nw.dirty = dirty
-
-		tmpSc := 0
-		tmpLs := last[uOut]
-		for u, p := uOut, parent[uOut]; u != uIn; u, p = p, parent[p] {
-			nw.pred[u] = nw.pred[p]
-			nw.predDir[u] = -nw.predDir[p]
-			nw.predFlow[u] = nw.predFlow[p]
-			tmpSc += succ[u] - succ[p]
-			succ[u] = tmpSc
-			last[p] = tmpLs
-		}
-		nw.pred[uIn] = in
-		nw.predDir[uIn] = inDir
-		nw.predFlow[uIn] = nw.delta
-		succ[uIn] = oldSuccNum
+		nw.reverseStem(inDir, oldRevThread, oldSuccNum, oldLastSucc)
 	}
+	nw.fixSuccessors(vOut, oldRevThread, oldSuccNum, oldLastSucc)
+}
 
+// reverseStem is updateTree's case uIn ≠ uOut: it reverses the stem
+// from uIn up to uOut, hangs it under vIn, and repairs the thread, its
+// reverse, parent, pred, predDir, predFlow and the subtree sizes on the
+// stem. old* are uOut's reverse thread, subtree size and last successor
+// before the pivot.
+func (nw *network) reverseStem(inDir int, oldRevThread, oldSuccNum, oldLastSucc int) {
+	parent, thread, rev := nw.parent, nw.thread, nw.revThread
+	succ, last := nw.succNum, nw.lastSucc
+	uIn, vIn, uOut := nw.uIn, nw.vIn, nw.uOut
+	in := nw.in
+	threadContinue := thread[vIn]
+	if oldRevThread == vIn {
+		threadContinue = thread[oldLastSucc]
+	}
+	stem := uIn
+	parStem := vIn
+	lst := last[uIn]
+	after := thread[lst]
+	thread[vIn] = uIn
+	dirty := nw.dirty[:0]
+	dirty = append(dirty, vIn)
+	for stem != uOut {
+		nextStem := parent[stem]
+		thread[lst] = nextStem
+		dirty = append(dirty, lst)
+
+		before := rev[stem]
+		thread[before] = after
+		rev[after] = before
+
+		parent[stem] = parStem
+		parStem = stem
+		stem = nextStem
+
+		if last[stem] == last[parStem] {
+			lst = rev[parStem]
+		} else {
+			lst = last[stem]
+		}
+		after = thread[lst]
+	}
+	parent[uOut] = parStem
+	thread[lst] = threadContinue
+	rev[threadContinue] = lst
+	last[uOut] = lst
+
+	if oldRevThread != vIn {
+		thread[oldRevThread] = after
+		rev[after] = oldRevThread
+	}
+	for _, u := range dirty {
+		rev[thread[u]] = u
+	}
+	nw.dirty = dirty
+
+	tmpSc := 0
+	tmpLs := last[uOut]
+	for u, p := uOut, parent[uOut]; u != uIn; u, p = p, parent[p] {
+		nw.pred[u] = nw.pred[p]
+		nw.predDir[u] = -nw.predDir[p]
+		nw.predFlow[u] = nw.predFlow[p]
+		tmpSc += succ[u] - succ[p]
+		succ[u] = tmpSc
+		last[p] = tmpLs
+	}
+	nw.pred[uIn] = in
+	nw.predDir[uIn] = inDir
+	nw.predFlow[uIn] = nw.delta
+	succ[uIn] = oldSuccNum
+}
+
+// fixSuccessors repairs lastSucc and succNum on the paths from vIn and
+// vOut up to the join after the subtree of uOut moved under vIn.
+func (nw *network) fixSuccessors(vOut, oldRevThread, oldSuccNum, oldLastSucc int) {
+	parent, succ, last := nw.parent, nw.succNum, nw.lastSucc
+	uOut, vIn, join := nw.uOut, nw.vIn, nw.join
 	upLimitOut := -1
 	if last[join] == vIn {
 		upLimitOut = join

@@ -273,72 +273,93 @@ func Solve(ctx context.Context, m *pomdp.Model, s Settings) (*Result, error) {
 	B, exhausted := expand(c, points, depth, s.Expansion, rand.New(src))
 	res := &Result{Horizon: s.Horizon, Discount: gamma, Beliefs: B, Exhausted: exhausted}
 	bk := newBackup(c)
+	var err error
 	if s.Horizon > 0 {
-		res.Status = Finite
-		res.Alphas = make([][]Alpha, s.Horizon+1)
-		res.Alphas[0] = []Alpha{{Vector: make([]float64, c.nS)}}
-		for k := 1; k <= s.Horizon; k++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			res.Alphas[k], _ = bk.sweep(res.Alphas[k-1], B, gamma)
-			res.Backups += len(B)
-			res.Iterations++
-			if s.Progress != nil {
-				s.Progress(k, s.Horizon)
-			}
-		}
-		res.Value = best(res.Alphas[s.Horizon], m.B0).v
+		err = res.solveFinite(ctx, bk, c, B, m.B0, s)
 	} else {
-		maxIter, tol := s.MaxIter, s.Tol
-		if maxIter == 0 {
-			maxIter = DefaultMaxIter
-		}
-		if tol == 0 {
-			tol = DefaultTol
-		}
-		rmin := math.Inf(1)
-		for a := range c.r {
-			for _, v := range c.r[a] {
-				rmin = min(rmin, v)
-			}
-		}
-		init := make([]float64, c.nS)
-		for i := range init {
-			init[i] = rmin / (1 - gamma)
-		}
-		gam := []Alpha{{Vector: init}}
-		old := make([]float64, len(B))
-		for i, b := range B {
-			old[i] = dot(init, b)
-		}
-		res.Status = IterationLimit
-		for it := 1; it <= maxIter; it++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			var vals []float64
-			gam, vals = bk.sweep(gam, B, gamma)
-			res.Backups += len(B)
-			res.Iterations = it
-			res.Residual = 0
-			for i := range vals {
-				res.Residual = max(res.Residual, math.Abs(vals[i]-old[i]))
-			}
-			copy(old, vals)
-			if s.Progress != nil {
-				s.Progress(it, maxIter)
-			}
-			if res.Residual <= tol {
-				res.Status = Converged
-				break
-			}
-		}
-		res.Alphas = [][]Alpha{gam}
-		res.Value = best(gam, m.B0).v
+		err = res.solveDiscounted(ctx, bk, c, B, m.B0, s)
+	}
+	if err != nil {
+		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// solveFinite backs up s.Horizon times from the zero vector at the
+// beliefs B with res.Discount, keeping every stage's vectors.
+func (res *Result) solveFinite(ctx context.Context, bk *backup, c *model, B [][]float64, b0 []float64, s Settings) error {
+	gamma := res.Discount
+	res.Status = Finite
+	res.Alphas = make([][]Alpha, s.Horizon+1)
+	res.Alphas[0] = []Alpha{{Vector: make([]float64, c.nS)}}
+	for k := 1; k <= s.Horizon; k++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		res.Alphas[k], _ = bk.sweep(res.Alphas[k-1], B, gamma)
+		res.Backups += len(B)
+		res.Iterations++
+		if s.Progress != nil {
+			s.Progress(k, s.Horizon)
+		}
+	}
+	res.Value = best(res.Alphas[s.Horizon], b0).v
+	return nil
+}
+
+// solveDiscounted backs up from the lower bound min r / (1 − γ) at the
+// beliefs B until the largest change of value at B is at most s.Tol or
+// s.MaxIter sweeps are done.
+func (res *Result) solveDiscounted(ctx context.Context, bk *backup, c *model, B [][]float64, b0 []float64, s Settings) error {
+	gamma := res.Discount
+	maxIter, tol := s.MaxIter, s.Tol
+	if maxIter == 0 {
+		maxIter = DefaultMaxIter
+	}
+	if tol == 0 {
+		tol = DefaultTol
+	}
+	rmin := math.Inf(1)
+	for a := range c.r {
+		for _, v := range c.r[a] {
+			rmin = min(rmin, v)
+		}
+	}
+	init := make([]float64, c.nS)
+	for i := range init {
+		init[i] = rmin / (1 - gamma)
+	}
+	gam := []Alpha{{Vector: init}}
+	old := make([]float64, len(B))
+	for i, b := range B {
+		old[i] = dot(init, b)
+	}
+	res.Status = IterationLimit
+	for it := 1; it <= maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var vals []float64
+		gam, vals = bk.sweep(gam, B, gamma)
+		res.Backups += len(B)
+		res.Iterations = it
+		res.Residual = 0
+		for i := range vals {
+			res.Residual = max(res.Residual, math.Abs(vals[i]-old[i]))
+		}
+		copy(old, vals)
+		if s.Progress != nil {
+			s.Progress(it, maxIter)
+		}
+		if res.Residual <= tol {
+			res.Status = Converged
+			break
+		}
+	}
+	res.Alphas = [][]Alpha{gam}
+	res.Value = best(gam, b0).v
+	return nil
 }
 
 type choice struct {

@@ -6,21 +6,15 @@ import (
 	"math"
 	"testing"
 
-	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/internal/benchtest"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pbvi"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
-func lookup(t testing.TB, name string) *pomdp.Model {
-	t.Helper()
-	b, err := bench.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.Model
-}
+// lookup returns the model of the benchmark name (benchtest.Lookup).
+func lookup(t testing.TB, name string) *pomdp.Model { return benchtest.Lookup(t, name).Model }
 
 func obsReward(t testing.TB, name string) *pomdp.Model {
 	t.Helper()

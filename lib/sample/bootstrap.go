@@ -108,42 +108,12 @@ func (r *Result) Bootstrap(ctx context.Context, opt BootstrapOptions) (Interval,
 	}
 	s := r.s
 	est := r.MaxDistance()
-	// The problems kept and the laws they use.
-	var keep []int
-	used := make([]bool, len(r.laws))
-	for k, p := range s.pairs {
-		if opt.Prune > 0 && r.est[k] < est-opt.Prune {
-			continue
-		}
-		keep = append(keep, k)
-		used[p.a], used[p.b] = true, true
-	}
-	// Largest estimates first: the running maximum then rises early and
-	// most problems are settled by the bound k·diam·TV ≤ maximum.
-	slices.SortStableFunc(keep, func(x, y int) int { return cmp.Compare(r.est[y], r.est[x]) })
-	// Scratch counts of the laws used, in law order: active[j]−1 is law j's
-	// offset.
-	active := make([]int32, len(r.laws))
-	var offsets []int
-	size := 0
-	for j, u := range used {
-		if u {
-			offsets = append(offsets, j)
-			active[j] = int32(size + 1)
-			size += len(r.laws[j].Atoms)
-		}
-	}
+	bp := r.bootPlan(est, opt.Prune)
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = s.workers
 	}
-	type scratch struct {
-		counts []int32
-		pcg    *rand.PCG
-		rng    *rand.Rand
-		tr     transport
-	}
-	ws := make([]*scratch, workers)
+	ws := make([]*bootScratch, workers)
 	reps := make([]float64, B)
 	var done atomic.Int64
 	var mu sync.Mutex
@@ -152,27 +122,13 @@ func (r *Result) Bootstrap(ctx context.Context, opt BootstrapOptions) (Interval,
 		sc := ws[w]
 		if sc == nil {
 			pcg := rand.NewPCG(0, 0)
-			sc = &scratch{counts: make([]int32, size), pcg: pcg, rng: rand.New(pcg)}
+			sc = &bootScratch{counts: make([]int32, bp.size), pcg: pcg, rng: rand.New(pcg)}
 			sc.tr.g = s.ground
 			ws[w] = sc
 		}
-		rb := mix(uint64(b) + 1)
-		for _, j := range offsets {
-			e := r.laws[j]
-			off := int(active[j]) - 1
-			sc.pcg.Seed(seed, s.jobs[j].stream^rb)
-			e.resample(sc.counts[off:off+len(e.Atoms)], sc.rng)
-		}
-		m := 0.0
-		for _, k := range keep {
-			p := s.pairs[k]
-			la, lb := r.laws[p.a], r.laws[p.b]
-			oa, ob := int(active[p.a])-1, int(active[p.b])-1
-			v, err := sc.tr.distAbove(la, lb, sc.counts[oa:oa+len(la.Atoms)], sc.counts[ob:ob+len(lb.Atoms)], m)
-			if err != nil {
-				return fmt.Errorf("sample: bootstrap replicate %d: %w", b, err)
-			}
-			m = math.Max(m, v)
+		m, err := r.replicate(sc, bp, seed, b)
+		if err != nil {
+			return err
 		}
 		reps[b] = m
 		if prog != nil {
@@ -191,7 +147,78 @@ func (r *Result) Bootstrap(ctx context.Context, opt BootstrapOptions) (Interval,
 	slices.Sort(reps)
 	alpha := (1 - level) / 2
 	return Interval{Estimate: est, Low: quantile(reps, alpha), High: quantile(reps, 1-alpha), Level: level,
-		Resamples: B, Problems: len(keep), Replicates: reps}, nil
+		Resamples: B, Problems: len(bp.keep), Replicates: reps}, nil
+}
+
+// bootPlan is what every bootstrap replicate recomputes: the problems
+// kept and the laws they use.
+type bootPlan struct {
+	keep []int // problems, largest estimates first
+	// active[j]−1 is law j's offset in the scratch counts (0: unused).
+	active  []int32
+	offsets []int // the laws used, in law order
+	size    int   // total atoms of the laws used
+}
+
+// bootScratch is one bootstrap worker's scratch space.
+type bootScratch struct {
+	counts []int32
+	pcg    *rand.PCG
+	rng    *rand.Rand
+	tr     transport
+}
+
+// bootPlan keeps the problems whose estimate is within prune of est
+// (all if prune ≤ 0), sorted by decreasing estimate, and lays out the
+// counts of the laws they use.
+func (r *Result) bootPlan(est, prune float64) bootPlan {
+	s := r.s
+	var keep []int
+	used := make([]bool, len(r.laws))
+	for k, p := range s.pairs {
+		if prune > 0 && r.est[k] < est-prune {
+			continue
+		}
+		keep = append(keep, k)
+		used[p.a], used[p.b] = true, true
+	}
+	// Largest estimates first: the running maximum then rises early and
+	// most problems are settled by the bound k·diam·TV ≤ maximum.
+	slices.SortStableFunc(keep, func(x, y int) int { return cmp.Compare(r.est[y], r.est[x]) })
+	bp := bootPlan{keep: keep, active: make([]int32, len(r.laws))}
+	for j, u := range used {
+		if u {
+			bp.offsets = append(bp.offsets, j)
+			bp.active[j] = int32(bp.size + 1)
+			bp.size += len(r.laws[j].Atoms)
+		}
+	}
+	return bp
+}
+
+// replicate draws bootstrap replicate b of every law used (streams from
+// seed and b) and returns the largest distance over the problems kept.
+func (r *Result) replicate(sc *bootScratch, bp bootPlan, seed uint64, b int) (float64, error) {
+	s := r.s
+	rb := mix(uint64(b) + 1)
+	for _, j := range bp.offsets {
+		e := r.laws[j]
+		off := int(bp.active[j]) - 1
+		sc.pcg.Seed(seed, s.jobs[j].stream^rb)
+		e.resample(sc.counts[off:off+len(e.Atoms)], sc.rng)
+	}
+	m := 0.0
+	for _, k := range bp.keep {
+		p := s.pairs[k]
+		la, lb := r.laws[p.a], r.laws[p.b]
+		oa, ob := int(bp.active[p.a])-1, int(bp.active[p.b])-1
+		v, err := sc.tr.distAbove(la, lb, sc.counts[oa:oa+len(la.Atoms)], sc.counts[ob:ob+len(lb.Atoms)], m)
+		if err != nil {
+			return 0, fmt.Errorf("sample: bootstrap replicate %d: %w", b, err)
+		}
+		m = math.Max(m, v)
+	}
+	return m, nil
 }
 
 // quantile returns the type-7 quantile q of sorted x.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/benchtest"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -17,14 +18,8 @@ import (
 
 var ctx = context.Background()
 
-func lookup(t testing.TB, name string) bench.Benchmark {
-	t.Helper()
-	b, err := bench.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// lookup is benchtest.Lookup.
+var lookup = benchtest.Lookup
 
 func family(t testing.TB, b bench.Benchmark, kind fsc.Kind, m, T int) fsc.Family {
 	t.Helper()

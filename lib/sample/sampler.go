@@ -334,8 +334,7 @@ func (p *planner) detJob(c *fsc.FSC, member, t, i, n int, bel int32, acts []int)
 		return j
 	}
 	j := job{t: t, i: i, k: k, ctrl: c, stream: hash(key)}
-	switch key[0] {
-	case 'P':
+	if key[0] == 'P' {
 		j.kind = jobBelief
 		cdf, ok := p.cdfOf[bel]
 		if !ok {
@@ -345,16 +344,28 @@ func (p *planner) detJob(c *fsc.FSC, member, t, i, n int, bel int32, acts []int)
 		// Jobs share the cumulative belief; the start node is the job's own.
 		j.start = len(s.starts)
 		s.starts = append(s.starts, start{cdf: cdf, nS: s.model.NumStates(), node: n})
-	case 'M':
-		j.kind = jobPoint
-		s.standIns++
-	default:
-		j.kind = jobUniform
-		s.standIns++
+		return p.register(j)
 	}
-	idx := int32(len(s.jobs))
-	s.jobs = append(s.jobs, j)
-	p.jobKey[string(key)] = idx
+	return p.standIn(j)
+}
+
+// standIn registers j as a stand-in job under p.key ('M': the point-mass
+// stand-in, any other: the uniform one) and counts it.
+func (p *planner) standIn(j job) int32 {
+	j.kind = jobUniform
+	if p.key[0] == 'M' {
+		j.kind = jobPoint
+	}
+	p.s.standIns++
+	return p.register(j)
+}
+
+// register appends j to the sampler's jobs under p.key and returns its
+// index.
+func (p *planner) register(j job) int32 {
+	idx := int32(len(p.s.jobs))
+	p.s.jobs = append(p.s.jobs, j)
+	p.jobKey[string(p.key)] = idx
 	return idx
 }
 
@@ -464,22 +475,13 @@ func (p *planner) jointJob(c *fsc.FSC, member, t, i int, joint []float64, total 
 		return j
 	}
 	j := job{t: t, i: i, k: s.k(t), ctrl: c, stream: hash(key)}
-	switch key[0] {
-	case 'S':
+	if key[0] == 'S' {
 		j.kind = jobJoint
 		j.start = len(s.starts)
 		s.starts = append(s.starts, start{cdf: cumulative(joint), nS: s.model.NumStates(), joint: true})
-	case 'M':
-		j.kind = jobPoint
-		s.standIns++
-	default:
-		j.kind = jobUniform
-		s.standIns++
+		return p.register(j)
 	}
-	idx := int32(len(s.jobs))
-	s.jobs = append(s.jobs, j)
-	p.jobKey[string(key)] = idx
-	return idx
+	return p.standIn(j)
 }
 
 // addPairs records the transport problems of one controller. A problem is

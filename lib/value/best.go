@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -121,67 +120,9 @@ func Best(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, obj Object
 			}
 		}
 	}
-
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	chunk := max(1, min(512, n/(8*workers)))
-	workers = min(workers, (n+chunk-1)/chunk)
-
-	values := make([]float64, n)
-	ctx2, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	done := make(chan int, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		ev := proto
-		if w > 0 {
-			ev, _ = NewEvaluator(m, T, obj, opt) // cannot fail: proto succeeded
-		}
-		at := fam.At
-		if d := newOpenLoopDecoder(fam); d != nil {
-			at = d.at
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for lo := range jobs {
-				hi := min(lo+chunk, n)
-				for i := lo; i < hi; i++ {
-					values[i] = ev.value(at(i))
-				}
-				done <- hi - lo
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for lo := 0; lo < n; lo += chunk {
-			select {
-			case jobs <- lo:
-			case <-ctx2.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	finished := 0
-	for k := range done {
-		finished += k
-		if opt.Progress != nil {
-			opt.Progress(finished, n)
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	values, err := valueAll(ctx, proto, fam, opt)
+	if err != nil {
 		return Result{}, err
-	}
-	if finished != n {
-		return Result{}, fmt.Errorf("value: search stopped after %d of %d controllers", finished, n)
 	}
 
 	best := math.Inf(-1)
@@ -207,6 +148,47 @@ func Best(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, obj Object
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// valueAll evaluates every controller of fam on opt.Workers goroutines,
+// the first with proto and the others with evaluators like it, reporting
+// progress; it fails if ctx ends before all are done.
+func valueAll(ctx context.Context, proto *Evaluator, fam fsc.Family, opt Options) ([]float64, error) {
+	m, T, obj := proto.m, proto.T, proto.obj
+	n := fam.Len()
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	chunk := max(1, min(512, n/(8*workers)))
+	workers = min(workers, (n+chunk-1)/chunk)
+
+	evs := make([]*Evaluator, workers)
+	ats := make([]func(int) *fsc.FSC, workers)
+	for w := range workers {
+		evs[w] = proto
+		if w > 0 {
+			evs[w], _ = NewEvaluator(m, T, obj, opt) // cannot fail: proto succeeded
+		}
+		ats[w] = fam.At
+		if d := newOpenLoopDecoder(fam); d != nil {
+			ats[w] = d.at
+		}
+	}
+	values := make([]float64, n)
+	finished := forChunks(ctx, n, chunk, workers, func(w, lo, hi int) bool {
+		for i := lo; i < hi; i++ {
+			values[i] = evs[w].value(ats[w](i))
+		}
+		return true
+	}, opt.Progress)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if finished != n {
+		return nil, fmt.Errorf("value: search stopped after %d of %d controllers", finished, n)
+	}
+	return values, nil
 }
 
 // Regret returns the regret on model m of a selected controller relative

@@ -238,11 +238,7 @@ func (e *Evaluator) detForward(c *fsc.FSC) float64 {
 			}
 			a := c.Action(t, n)
 			if e.latent {
-				r := 0.0
-				for s, x := range seg {
-					r += x * e.m.R[s][a]
-				}
-				v += w * r
+				v += w * e.latentReward(seg, a)
 				if last {
 					continue
 				}
@@ -251,11 +247,7 @@ func (e *Evaluator) detForward(c *fsc.FSC) float64 {
 			for o := 0; o < nO; o++ {
 				states, probs := e.m.ObsColumn(a, o)
 				if e.step != nil {
-					mass := 0.0
-					for k, s := range states {
-						mass += e.pred[s] * probs[k]
-					}
-					if mass != 0 {
+					if mass := e.obsMass(states, probs); mass != 0 {
 						v += mass * e.step.Step(t, a, o)
 					}
 				}
@@ -273,6 +265,26 @@ func (e *Evaluator) detForward(c *fsc.FSC) float64 {
 		w *= e.gamma
 	}
 	return v
+}
+
+// latentReward returns Σ_s seg[s]·R(s, a), the expected latent reward
+// of action a under the unnormalised state vector seg.
+func (e *Evaluator) latentReward(seg []float64, a int) float64 {
+	r := 0.0
+	for s, x := range seg {
+		r += x * e.m.R[s][a]
+	}
+	return r
+}
+
+// obsMass returns Σ_k pred[states[k]]·probs[k]: the probability of the
+// observation whose column (states, probs) is given, from e.pred.
+func (e *Evaluator) obsMass(states []int, probs []float64) float64 {
+	mass := 0.0
+	for k, s := range states {
+		mass += e.pred[s] * probs[k]
+	}
+	return mass
 }
 
 // stochForward is detForward for a stochastic controller.
@@ -297,11 +309,7 @@ func (e *Evaluator) stochForward(c *fsc.FSC) float64 {
 					continue
 				}
 				if e.latent {
-					r := 0.0
-					for s, x := range seg {
-						r += x * e.m.R[s][a]
-					}
-					v += w * p * r
+					v += w * p * e.latentReward(seg, a)
 					if last {
 						continue
 					}
@@ -310,11 +318,7 @@ func (e *Evaluator) stochForward(c *fsc.FSC) float64 {
 				for o := 0; o < nO; o++ {
 					states, probs := e.m.ObsColumn(a, o)
 					if e.step != nil {
-						mass := 0.0
-						for k, s := range states {
-							mass += e.pred[s] * probs[k]
-						}
-						if mass != 0 {
+						if mass := e.obsMass(states, probs); mass != 0 {
 							v += p * mass * e.step.Step(t, a, o)
 						}
 					}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -165,61 +164,44 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 	if opt.RewardTol == 0 {
 		opt.RewardTol = DefaultRewardTol
 	}
+	parts, err := probeAll(ctx, m, fam, T, g, opt)
+	if err != nil {
+		return Lipschitz{}, err
+	}
+	res := mergeLipschitz(parts)
+	res.RewardRange, res.FamilySize = RewardRange(m), n
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// probeAll probes every controller of fam on opt.Workers goroutines,
+// each with its own lipWorker, and returns the workers; the error is the
+// one of the lowest-numbered controller that failed, or the context's.
+func probeAll(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, g ot.Ground, opt LipschitzOptions) ([]lipWorker, error) {
+	n := fam.Len()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, n)
 
-	ctx2, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	done := make(chan struct{}, workers)
 	parts := make([]lipWorker, workers)
-	var wg sync.WaitGroup
 	for w := range parts {
 		if err := parts[w].init(m, T, g, opt); err != nil {
-			return Lipschitz{}, err
+			return nil, err
 		}
 	}
-	for w := range parts {
+	forChunks(ctx, n, 1, workers, func(w, i, _ int) bool {
 		lw := &parts[w]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if lw.err == nil {
-					if err := lw.probe(i, fam.At(i)); err != nil {
-						lw.err = fmt.Errorf("value: controller %d of %s: %w", i, fam, err)
-						lw.errAt = i
-						cancel()
-					}
-				}
-				done <- struct{}{}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := 0; i < n; i++ {
-			select {
-			case jobs <- i:
-			case <-ctx2.Done():
-				return
+		if lw.err == nil {
+			if err := lw.probe(i, fam.At(i)); err != nil {
+				lw.err = fmt.Errorf("value: controller %d of %s: %w", i, fam, err)
+				lw.errAt = i
+				return false
 			}
 		}
-	}()
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	finished := 0
-	for range done {
-		finished++
-		if opt.Progress != nil {
-			opt.Progress(finished, n)
-		}
-	}
+		return true
+	}, opt.Progress)
 	var firstErr error
 	errAt := n
 	for w := range parts {
@@ -228,14 +210,19 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 		}
 	}
 	if firstErr != nil {
-		return Lipschitz{}, firstErr
+		return nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return Lipschitz{}, err
+		return nil, err
 	}
+	return parts, nil
+}
 
-	res := Lipschitz{Argmax: PairRef{-1, -1, -1, -1}, First: PairRef{-1, -1, -1, -1},
-		RewardRange: RewardRange(m), FamilySize: n}
+// mergeLipschitz merges the workers' accumulators: counts add up, the
+// largest finite ratio wins (ties to the smallest pair) and the first
+// violation is the smallest pair.
+func mergeLipschitz(parts []lipWorker) Lipschitz {
+	res := Lipschitz{Argmax: PairRef{-1, -1, -1, -1}, First: PairRef{-1, -1, -1, -1}}
 	for w := range parts {
 		p := &parts[w].acc
 		res.Pairs += p.Pairs
@@ -252,8 +239,7 @@ func EstimateLipschitz(ctx context.Context, m *pomdp.Model, fam fsc.Family, T in
 	if res.Violations > 0 {
 		res.LR = math.Inf(1)
 	}
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	return res
 }
 
 // lipWorker evaluates probes for EstimateLipschitz and keeps a partial

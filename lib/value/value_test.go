@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pomdpq/pomdpq/internal/benchtest"
 	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -15,14 +16,8 @@ import (
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
-func lookup(t testing.TB, name string) *pomdp.Model {
-	t.Helper()
-	b, err := bench.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.Model
-}
+// lookup returns the model of the benchmark name (benchtest.Lookup).
+func lookup(t testing.TB, name string) *pomdp.Model { return benchtest.Lookup(t, name).Model }
 
 // objective builds the named objective of the paper's tables for m.
 func objective(m *pomdp.Model, kind string) value.Objective {

@@ -257,152 +257,205 @@ func searchClass(ctx context.Context, c Class, T int, open []Criterion, opt Opti
 		cov.Mode = "argument"
 		return cov, nil, nil
 	}
-	exhaust := sp.exact() && sp.size <= float64(opt.ClassModels)
-	var n int64
-	var samples [][]int
-	if exhaust {
-		n = int64(sp.size)
+	cs := newClassSearch(sp, c, T, todo, opt, rep, &cov)
+	for range opt.Workers {
+		cs.wg.Add(1)
+		go cs.work(ctx)
+	}
+	if opt.Progress != nil {
+		cs.report(rep)
+	}
+	cs.wg.Wait()
+	if cs.firstErr != nil && ctx.Err() == nil {
+		return cov, nil, cs.firstErr
+	}
+	cs.count(ctx, &cov, rep)
+	found, err := cs.witnesses(ctx, &cov)
+	if err != nil {
+		return cov, found, err
+	}
+	if ctx.Err() != nil {
+		return cov, found, ctx.Err()
+	}
+	return cov, found, nil
+}
+
+// classSearch is the shared state of the workers searching one class at
+// one horizon for the criteria todo.
+type classSearch struct {
+	sp      *space
+	c       Class
+	T       int
+	todo    []Criterion
+	opt     Options
+	n       int64   // models to visit
+	exhaust bool    // models are numbered 0..n-1 of the class; else samples
+	samples [][]int // the sampled codes when !exhaust
+	// best[k] is the smallest model number found so far for todo[k].
+	best     []atomic.Int64
+	hits     []*hit
+	mu       sync.Mutex
+	firstErr error
+	next     atomic.Int64
+	wg       sync.WaitGroup
+}
+
+// newClassSearch chooses the mode of cov (exhausted, sampled, or partial
+// when the model budget left in rep is short) and draws the samples.
+func newClassSearch(sp *space, c Class, T int, todo []Criterion, opt Options, rep *Report, cov *Coverage) *classSearch {
+	cs := &classSearch{sp: sp, c: c, T: T, todo: todo, opt: opt}
+	cs.exhaust = sp.exact() && sp.size <= float64(opt.ClassModels)
+	if cs.exhaust {
+		cs.n = int64(sp.size)
 		cov.Mode = "exhausted"
 	} else {
-		n = opt.ClassModels
+		cs.n = opt.ClassModels
 		cov.Mode = "sampled"
 	}
-	if left := opt.MaxModels - rep.Visited; n > left {
-		n = max(left, 0)
+	if left := opt.MaxModels - rep.Visited; cs.n > left {
+		cs.n = max(left, 0)
 		cov.Mode = "partial"
 		rep.Stopped = fmt.Sprintf("model budget of %d visited (model, horizon) pairs reached", opt.MaxModels)
 	}
-	if !exhaust {
+	if !cs.exhaust {
 		h := fnv.New64a()
 		fmt.Fprint(h, c, T)
 		rng := rand.New(rand.NewPCG(opt.Seed, h.Sum64()))
-		samples = make([][]int, n)
-		for i := range samples {
+		cs.samples = make([][]int, cs.n)
+		for i := range cs.samples {
 			code := make([]int, len(sp.radix))
 			for k, r := range sp.radix {
 				code[k] = rng.IntN(r)
 			}
-			samples[i] = code
+			cs.samples[i] = code
 		}
 	}
-	// best[k] is the smallest model number found so far for todo[k].
-	best := make([]atomic.Int64, len(todo))
-	hits := make([]*hit, len(todo))
-	for k := range best {
-		best[k].Store(math.MaxInt64)
+	cs.best = make([]atomic.Int64, len(todo))
+	cs.hits = make([]*hit, len(todo))
+	for k := range cs.best {
+		cs.best[k].Store(math.MaxInt64)
 	}
-	var mu sync.Mutex
-	var firstErr error
-	var next atomic.Int64
-	done := func() bool {
-		for k := range best {
-			if best[k].Load() == math.MaxInt64 {
-				return false
+	return cs
+}
+
+// done reports whether every criterion has a witness.
+func (cs *classSearch) done() bool {
+	for k := range cs.best {
+		if cs.best[k].Load() == math.MaxInt64 {
+			return false
+		}
+	}
+	return true
+}
+
+// work takes chunks of models until none is left, the context ends or a
+// test fails; it is one of the search's goroutines.
+func (cs *classSearch) work(ctx context.Context) {
+	defer cs.wg.Done()
+	code := make([]int, len(cs.sp.radix))
+	for {
+		lo := cs.next.Add(chunk) - chunk
+		if lo >= cs.n || ctx.Err() != nil {
+			return
+		}
+		// Skip a chunk beyond every criterion's witness.
+		skip := true
+		for k := range cs.best {
+			if lo < cs.best[k].Load() {
+				skip = false
 			}
 		}
-		return true
-	}
-	var wg sync.WaitGroup
-	for range opt.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			code := make([]int, len(sp.radix))
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n || ctx.Err() != nil {
-					return
-				}
-				// Skip a chunk beyond every criterion's witness.
-				skip := true
-				for k := range best {
-					if lo < best[k].Load() {
-						skip = false
-					}
-				}
-				if skip {
-					continue
-				}
-				for i := lo; i < min(lo+chunk, n); i++ {
-					if exhaust {
-						sp.decode(code, uint64(i))
-						if !opt.NoSymmetry && !sp.canonical(code) {
-							continue
-						}
-					} else {
-						copy(code, samples[i])
-					}
-					m := sp.model(code, "")
-					for k, cr := range todo {
-						if i >= best[k].Load() {
-							continue
-						}
-						h, err := test(ctx, cr, m, T)
-						if err != nil {
-							mu.Lock()
-							if firstErr == nil {
-								firstErr = fmt.Errorf("witness: %s, T = %d, model %d: %w", c, T, i, err)
-							}
-							mu.Unlock()
-							return
-						}
-						if h == nil {
-							continue
-						}
-						mu.Lock()
-						if i < best[k].Load() {
-							best[k].Store(i)
-							hits[k] = h
-						}
-						mu.Unlock()
-					}
-				}
-			}
-		}()
-	}
-	if opt.Progress != nil {
-		stop := make(chan struct{})
-		go func() { wg.Wait(); close(stop) }()
-		tick := time.NewTicker(200 * time.Millisecond)
-	wait:
-		for {
-			select {
-			case <-stop:
-				break wait
-			case <-tick.C:
-				found := len(rep.Witnesses)
-				if done() {
-					found += len(todo)
-				}
-				opt.Progress(Progress{Grid: c.Grid, Class: c, T: T, Done: min(next.Load(), n), Total: n, Tested: rep.Tested, Found: found})
+		if skip {
+			continue
+		}
+		for i := lo; i < min(lo+chunk, cs.n); i++ {
+			if !cs.testModel(ctx, code, i) {
+				return
 			}
 		}
-		tick.Stop()
 	}
-	wg.Wait()
-	if firstErr != nil && ctx.Err() == nil {
-		return cov, nil, firstErr
+}
+
+// testModel tests model i against the criteria still open below i,
+// recording hits; it returns false after recording an error.
+func (cs *classSearch) testModel(ctx context.Context, code []int, i int64) bool {
+	if cs.exhaust {
+		cs.sp.decode(code, uint64(i))
+		if !cs.opt.NoSymmetry && !cs.sp.canonical(code) {
+			return true
+		}
+	} else {
+		copy(code, cs.samples[i])
 	}
-	// Coverage, counted deterministically: every model below the last
-	// witness needed (all of them if a criterion stays open).
-	limit := n
-	if done() {
+	m := cs.sp.model(code, "")
+	for k, cr := range cs.todo {
+		if i >= cs.best[k].Load() {
+			continue
+		}
+		h, err := test(ctx, cr, m, cs.T)
+		if err != nil {
+			cs.mu.Lock()
+			if cs.firstErr == nil {
+				cs.firstErr = fmt.Errorf("witness: %s, T = %d, model %d: %w", cs.c, cs.T, i, err)
+			}
+			cs.mu.Unlock()
+			return false
+		}
+		if h == nil {
+			continue
+		}
+		cs.mu.Lock()
+		if i < cs.best[k].Load() {
+			cs.best[k].Store(i)
+			cs.hits[k] = h
+		}
+		cs.mu.Unlock()
+	}
+	return true
+}
+
+// report calls opt.Progress every 200 ms until the workers finish.
+func (cs *classSearch) report(rep *Report) {
+	stop := make(chan struct{})
+	go func() { cs.wg.Wait(); close(stop) }()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			found := len(rep.Witnesses)
+			if cs.done() {
+				found += len(cs.todo)
+			}
+			cs.opt.Progress(Progress{Grid: cs.c.Grid, Class: cs.c, T: cs.T, Done: min(cs.next.Load(), cs.n), Total: cs.n, Tested: rep.Tested, Found: found})
+		}
+	}
+}
+
+// count sets cov.Visited and cov.Tested and adds them to rep, counted
+// deterministically: every model below the last witness needed (all of
+// them if a criterion stays open).
+func (cs *classSearch) count(ctx context.Context, cov *Coverage, rep *Report) {
+	limit := cs.n
+	if cs.done() {
 		limit = 0
-		for k := range best {
-			limit = max(limit, best[k].Load()+1)
+		for k := range cs.best {
+			limit = max(limit, cs.best[k].Load()+1)
 		}
 	}
 	if ctx.Err() != nil {
 		cov.Mode = "partial"
-		limit = min(limit, next.Load())
+		limit = min(limit, cs.next.Load())
 	}
 	cov.Visited = limit
 	rep.Visited += limit
-	if exhaust && !opt.NoSymmetry {
-		code := make([]int, len(sp.radix))
+	if cs.exhaust && !cs.opt.NoSymmetry {
+		code := make([]int, len(cs.sp.radix))
 		for i := int64(0); i < limit; i++ {
-			sp.decode(code, uint64(i))
-			if sp.canonical(code) {
+			cs.sp.decode(code, uint64(i))
+			if cs.sp.canonical(code) {
 				cov.Tested++
 			}
 		}
@@ -410,34 +463,37 @@ func searchClass(ctx context.Context, c Class, T int, open []Criterion, opt Opti
 		cov.Tested = limit
 	}
 	rep.Tested += cov.Tested
+}
+
+// witnesses builds and certifies the witness of each criterion found,
+// adding the criterion to cov.Found.
+func (cs *classSearch) witnesses(ctx context.Context, cov *Coverage) ([]*Witness, error) {
+	c, T, sp := cs.c, cs.T, cs.sp
 	var found []*Witness
-	for k, cr := range todo {
-		i := best[k].Load()
+	for k, cr := range cs.todo {
+		i := cs.best[k].Load()
 		if i == math.MaxInt64 || ctx.Err() != nil {
 			continue // a stopped class may have untested models below i
 		}
 		code := make([]int, len(sp.radix))
 		idx := int64(-1)
-		if exhaust {
+		if cs.exhaust {
 			sp.decode(code, uint64(i))
 			idx = i
 		} else {
-			copy(code, samples[i])
+			copy(code, cs.samples[i])
 		}
-		h := hits[k]
+		h := cs.hits[k]
 		w := &Witness{Criterion: cr, Class: c, T: T, Index: idx, Code: code, Depth: h.Depth, Eps: h.Eps, small: h.Small, large: h.Large,
 			SmallCounts: h.Small.Counts(), LargeCounts: h.Large.Counts(), SmallClasses: h.Small.Total(), LargeClasses: h.Large.Total()}
 		w.Model = sp.model(code, witnessName(cr, c, T))
 		if err := w.Certify(); err != nil {
-			return cov, found, fmt.Errorf("%w (criterion %s, %s, T = %d, model %d)", err, cr, c, T, i)
+			return found, fmt.Errorf("%w (criterion %s, %s, T = %d, model %d)", err, cr, c, T, i)
 		}
 		cov.Found = append(cov.Found, cr)
 		found = append(found, w)
 	}
-	if ctx.Err() != nil {
-		return cov, found, ctx.Err()
-	}
-	return cov, found, nil
+	return found, nil
 }
 
 // witnessName names a found model, e.g. "sep-clk-free-s2-o2-a2-g4-T2".

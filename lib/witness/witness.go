@@ -173,73 +173,96 @@ func (w *Witness) Certify() error {
 	var i1, i2 int
 	switch cr.base() {
 	case Clk, Mem:
-		for t := 0; t <= T; t++ {
-			var s, l []int
-			if t == T {
-				s, l = make([]int, tree.Count(t)), make([]int, tree.Count(t))
-			} else {
-				s, l = oracleClasses(ls, t), oracleClasses(ll, t)
-			}
-			if !slices.Equal(s, w.small.Labels[t]) || !slices.Equal(l, w.large.Labels[t]) {
-				return fmt.Errorf("witness: oracle and fast path disagree at depth %d: oracle %v / %v, fast path %v / %v",
-					t, s, l, w.small.Labels[t], w.large.Labels[t])
-			}
-		}
-		s, l := w.small.Labels[t0], w.large.Labels[t0]
-		var pp []bool
-		if cr.Free() {
-			pp = poss
-		}
-		var ok bool
-		i1, i2, ok = oraclePair(s, l, pp)
-		if !ok {
-			return fmt.Errorf("witness: oracle: no pair at depth %d merged by the smaller family and split by the larger (possible under every probe: %v)", t0, cr.Free())
-		}
-		for k := range large {
-			if !sameLaw(ll[k][t0][i1], ll[k][t0][i2]) {
-				w.Separating = w.probeLaws(large[k], ll[k][t0][i1], ll[k][t0][i2], -1)
-				break
-			}
-		}
-		w.Same = nil
-		for k := range small {
-			w.Same = append(w.Same, *w.probeLaws(small[k], ls[k][t0][i1], ls[k][t0][i2], -1))
-		}
+		i1, i2, err = w.certifyPartitions(tree, small, large, ls, ll, poss)
 	case Metric:
-		for t := 0; t < T; t++ {
-			dw, dt, aw, at, err := oracleDistances(nO, T, t, ll)
-			if err != nil {
-				return err
-			}
-			pw, pt := oracleGreedy(dw, w.Eps), oracleGreedy(dt, w.Eps)
-			if !slices.Equal(pw, w.small.Labels[t]) || !slices.Equal(pt, w.large.Labels[t]) {
-				return fmt.Errorf("witness: oracle and fast path disagree at depth %d, ε = %g: oracle W1 %v / TV %v, fast path %v / %v",
-					t, w.Eps, pw, pt, w.small.Labels[t], w.large.Labels[t])
-			}
-			if t != t0 {
-				continue
-			}
-			i1 = -1
-			for i := 0; i < len(pw) && i1 < 0; i++ {
-				for j := i + 1; j < len(pw); j++ {
-					if (pw[i] == pw[j]) != (pt[i] == pt[j]) {
-						i1, i2 = i, j
-						break
-					}
-				}
-			}
-			if i1 < 0 {
-				return fmt.Errorf("witness: oracle: W1 and TV partitions agree at depth %d, ε = %g", t0, w.Eps)
-			}
-			kw, kt := aw[i1][i2], at[i1][i2]
-			w.W1 = w.probeLaws(large[kw], ll[kw][t0][i1], ll[kw][t0][i2], dw[i1][i2])
-			w.TV = w.probeLaws(large[kt], ll[kt][t0][i1], ll[kt][t0][i2], dt[i1][i2])
-		}
+		i1, i2, err = w.certifyMetric(nO, large, ll)
+	}
+	if err != nil {
+		return err
 	}
 	w.H1, w.H2 = label(t0, i1), label(t0, i2)
 	w.Possible = poss[i1] && poss[i2]
 	w.Verified = true
 	return nil
+}
+
+// certifyPartitions is Certify for Clk and Mem: the oracle's classes
+// from the laws ls (smaller family) and ll (larger family) must equal
+// the fast path's at every depth, and a pair of histories at w.Depth
+// merged by one family and split by the other is returned (possible
+// under every probe when the criterion is free) with its laws recorded.
+func (w *Witness) certifyPartitions(tree law.Tree, small, large []oprobe, ls, ll [][][][]float64, poss []bool) (i1, i2 int, err error) {
+	T, t0, cr := w.T, w.Depth, w.Criterion
+	for t := 0; t <= T; t++ {
+		var s, l []int
+		if t == T {
+			s, l = make([]int, tree.Count(t)), make([]int, tree.Count(t))
+		} else {
+			s, l = oracleClasses(ls, t), oracleClasses(ll, t)
+		}
+		if !slices.Equal(s, w.small.Labels[t]) || !slices.Equal(l, w.large.Labels[t]) {
+			return 0, 0, fmt.Errorf("witness: oracle and fast path disagree at depth %d: oracle %v / %v, fast path %v / %v",
+				t, s, l, w.small.Labels[t], w.large.Labels[t])
+		}
+	}
+	s, l := w.small.Labels[t0], w.large.Labels[t0]
+	var pp []bool
+	if cr.Free() {
+		pp = poss
+	}
+	i1, i2, ok := oraclePair(s, l, pp)
+	if !ok {
+		return 0, 0, fmt.Errorf("witness: oracle: no pair at depth %d merged by the smaller family and split by the larger (possible under every probe: %v)", t0, cr.Free())
+	}
+	for k := range large {
+		if !sameLaw(ll[k][t0][i1], ll[k][t0][i2]) {
+			w.Separating = w.probeLaws(large[k], ll[k][t0][i1], ll[k][t0][i2], -1)
+			break
+		}
+	}
+	w.Same = nil
+	for k := range small {
+		w.Same = append(w.Same, *w.probeLaws(small[k], ls[k][t0][i1], ls[k][t0][i2], -1))
+	}
+	return i1, i2, nil
+}
+
+// certifyMetric is Certify for Metric: the oracle's greedy W1 and TV
+// partitions of the larger family's laws ll must equal the fast path's
+// at every depth below T, and a pair at w.Depth on which they disagree
+// is returned with its laws and distances recorded.
+func (w *Witness) certifyMetric(nO int, large []oprobe, ll [][][][]float64) (i1, i2 int, err error) {
+	T, t0 := w.T, w.Depth
+	for t := 0; t < T; t++ {
+		dw, dt, aw, at, err := oracleDistances(nO, T, t, ll)
+		if err != nil {
+			return 0, 0, err
+		}
+		pw, pt := oracleGreedy(dw, w.Eps), oracleGreedy(dt, w.Eps)
+		if !slices.Equal(pw, w.small.Labels[t]) || !slices.Equal(pt, w.large.Labels[t]) {
+			return 0, 0, fmt.Errorf("witness: oracle and fast path disagree at depth %d, ε = %g: oracle W1 %v / TV %v, fast path %v / %v",
+				t, w.Eps, pw, pt, w.small.Labels[t], w.large.Labels[t])
+		}
+		if t != t0 {
+			continue
+		}
+		i1 = -1
+		for i := 0; i < len(pw) && i1 < 0; i++ {
+			for j := i + 1; j < len(pw); j++ {
+				if (pw[i] == pw[j]) != (pt[i] == pt[j]) {
+					i1, i2 = i, j
+					break
+				}
+			}
+		}
+		if i1 < 0 {
+			return 0, 0, fmt.Errorf("witness: oracle: W1 and TV partitions agree at depth %d, ε = %g", t0, w.Eps)
+		}
+		kw, kt := aw[i1][i2], at[i1][i2]
+		w.W1 = w.probeLaws(large[kw], ll[kw][t0][i1], ll[kw][t0][i2], dw[i1][i2])
+		w.TV = w.probeLaws(large[kt], ll[kt][t0][i1], ll[kt][t0][i2], dt[i1][i2])
+	}
+	return i1, i2, nil
 }
 
 // oraclePair is the oracle's own search for the first pair i < j merged

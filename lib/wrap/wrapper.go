@@ -304,42 +304,60 @@ func (w Wrapper) Pullback(pi *fsc.FSC) (*fsc.FSC, error) {
 	}
 	out := &fsc.FSC{Nodes: pi.Nodes, Stages: pi.Stages, NumActions: nA, NumObs: nO}
 	if pi.Deterministic() && gdet && (cdet || pi.Nodes == 1) {
-		// With one node the channel never reaches the controller's state.
-		qmap := make([]int, nO) // input o ↦ output o' (any output for one node)
-		for o := range qmap {
-			if cgroups == nil && w.Obs != nil {
-				qmap[o] = 0
-			} else {
-				qmap[o] = o
-			}
-		}
-		for j, grp := range cgroups {
-			for _, o := range grp {
-				qmap[o] = j
-			}
-		}
-		for _, acts := range pi.Act {
-			row := make([]int, len(acts))
-			for n, a2 := range acts {
-				row[n] = a2
-				if w.Actions != nil {
-					row[n] = w.Actions.det[a2]
-				}
-			}
-			out.Act = append(out.Act, row)
-		}
-		for _, st := range pi.Next {
-			tab := make([][]int, len(st))
-			for n, next := range st {
-				tab[n] = make([]int, nO)
-				for o := range tab[n] {
-					tab[n][o] = next[qmap[o]]
-				}
-			}
-			out.Next = append(out.Next, tab)
-		}
+		w.pullbackDet(pi, out, cgroups)
 		return out, out.Validate()
 	}
+	w.pullbackStoch(pi, out)
+	return out, out.Validate()
+}
+
+// pullbackDet fills out.Act and out.Next for a deterministic controller
+// pi when the wrapper's action map is deterministic and its channel
+// groups the inputs into the outputs cgroups (or pi has one node).
+func (w Wrapper) pullbackDet(pi, out *fsc.FSC, cgroups [][]int) {
+	nO := out.NumObs
+	// With one node the channel never reaches the controller's state.
+	qmap := make([]int, nO) // input o ↦ output o' (any output for one node)
+	for o := range qmap {
+		if cgroups == nil && w.Obs != nil {
+			qmap[o] = 0
+		} else {
+			qmap[o] = o
+		}
+	}
+	for j, grp := range cgroups {
+		for _, o := range grp {
+			qmap[o] = j
+		}
+	}
+	for _, acts := range pi.Act {
+		row := make([]int, len(acts))
+		for n, a2 := range acts {
+			row[n] = a2
+			if w.Actions != nil {
+				row[n] = w.Actions.det[a2]
+			}
+		}
+		out.Act = append(out.Act, row)
+	}
+	for _, st := range pi.Next {
+		tab := make([][]int, len(st))
+		for n, next := range st {
+			tab[n] = make([]int, nO)
+			for o := range tab[n] {
+				tab[n][o] = next[qmap[o]]
+			}
+		}
+		out.Next = append(out.Next, tab)
+	}
+}
+
+// pullbackStoch fills out.ActProb and out.NextProb: the controller's
+// action laws pushed through the action map and its node updates mixed
+// over the channel's outputs.
+func (w Wrapper) pullbackStoch(pi, out *fsc.FSC) {
+	nA, nO := out.NumActions, out.NumObs
+	nA2, nO2 := pi.NumActions, pi.NumObs
 	stagesA, stagesB := len(pi.ActProb), len(pi.NextProb)
 	if pi.Deterministic() {
 		stagesA, stagesB = len(pi.Act), len(pi.Next)
@@ -389,7 +407,6 @@ func (w Wrapper) Pullback(pi *fsc.FSC) (*fsc.FSC, error) {
 		}
 		out.NextProb = append(out.NextProb, tab)
 	}
-	return out, out.Validate()
 }
 
 // Of returns the wrapped counterpart of a probe-dependent model: probe π'
