@@ -53,12 +53,7 @@ var layers = []layer{
 
 // knownExceptions are edges that break the rule today and are being
 // removed; each is "importer -> imported" (relative paths).
-var knownExceptions = map[string]string{
-	// lib/report draws with lib/nb (which links lib/repro natively); a
-	// lib/render package below both replaces it. Delete this entry once
-	// that change is merged.
-	"lib/report -> lib/nb": "drawing moves to lib/render",
-}
+var knownExceptions = map[string]string{}
 
 // matches reports whether the relative path rel is matched by pattern.
 func matches(pattern, rel string) bool {
