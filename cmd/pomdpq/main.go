@@ -148,6 +148,8 @@ commands:
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
                                         merge the parts of one round of a sharded run
+  explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json]
+                                        why two histories or classes are apart, what a class is, what a step merged
   evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json]
                                         exact value of a policy graph (pomdp-solve .pg); lower bound,
                                         greedy T-step value and bracket of alpha vectors (SARSOP .policy)
@@ -217,6 +219,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdMerge(rest, stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(rest, stdout, stderr)
+	case "explain":
+		return cmdExplain(rest, stdout, stderr)
 	case "evaluate":
 		return cmdEvaluate(rest, stdout, stderr)
 	case "plan":

@@ -111,7 +111,7 @@ func ExplainClass(s *Setup, part *partition.Partition, t, c, probe int) (*Class,
 			b[k] = 1 / float64(len(b))
 		}
 	}
-	out.ProbeNote = fmt.Sprintf("a belief depends on the actions taken along the history: this one is the agent's that plays %q (%d of %d members possible under it); the members, the classes around and the distances do not depend on it",
+	out.ProbeNote = fmt.Sprintf("a belief depends on the actions taken along the history: this one is the agent's that plays “%s” (%d of %d members possible under it); the members, the classes around and the distances do not depend on it",
 		out.Probe.Probe, out.Possible, out.Members)
 	out.Belief, out.Shown, out.Entropy = s.topStates(b)
 	if t > 0 {

@@ -102,7 +102,9 @@ type Move struct {
 
 // Pair explains why two histories of one depth are apart.
 type Pair struct {
-	Depth    int    `json:"depth"`
+	Depth int `json:"depth"`
+	// Suffix is the number of observations the laws are over, T − Depth.
+	Suffix   int    `json:"suffix_length"`
 	History1 string `json:"history_1"`
 	History2 string `json:"history_2"`
 	// Probes holds the Top probes ranked by distance (largest first,
@@ -146,7 +148,7 @@ func ExplainPair(ctx context.Context, s *Setup, h1, h2 []int) (*Pair, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pair{Depth: len(h1), History1: HistoryWords(s.Model, h1), History2: HistoryWords(s.Model, h2),
+	p := &Pair{Depth: len(h1), Suffix: s.T - len(h1), History1: HistoryWords(s.Model, h1), History2: HistoryWords(s.Model, h2),
 		NumProbes: len(ranked), Best: ranked[0], Distance: ranked[0].Distance}
 	p.Probes = ranked[:min(len(ranked), s.top())]
 	if err := s.detail(p, h1, h2); err != nil {
@@ -251,7 +253,7 @@ func (s *Setup) sentence(p *Pair, k int) string {
 		return fmt.Sprintf("No probe of %s tells %s from %s: every probe gives them the same law of the next %d observations.",
 			s.Family, quote(p.History1), quote(p.History2), k)
 	}
-	return fmt.Sprintf("%s and %s are %.4g apart because an agent that plays %q then sees %q with probability %.4g after the first and %.4g after the second.",
+	return fmt.Sprintf("%s and %s are %.4g apart because an agent that plays “%s” then sees “%s” with probability %.4g after the first and %.4g after the second.",
 		quote(p.History1), quote(p.History2), p.Distance, p.Best.Probe, p.MostDifferent.Words, p.MostDifferent.P1, p.MostDifferent.P2)
 }
 
