@@ -91,7 +91,9 @@ func TestExplainModes(t *testing.T) {
 		ok   func(e explainJSON) bool
 	}{
 		{[]string{"--histories", "L L ; L R"}, "apart because an agent that plays “always listen”",
-			func(e explainJSON) bool { return len(e.Pairs) == 1 && e.Pairs[0].Distance > 0 && e.Pairs[0].MostDifferent.Words != "" }},
+			func(e explainJSON) bool {
+				return len(e.Pairs) == 1 && e.Pairs[0].Distance > 0 && e.Pairs[0].MostDifferent.Words != ""
+			}},
 		{[]string{"--class", "2:1", "--eps", "0.1"}, "expected immediate reward: listen",
 			func(e explainJSON) bool { return e.Class != nil && e.Class.Members > 0 && len(e.Class.Rewards) == 3 }},
 		{[]string{"--merges", "--eps", "0,0.1,0.5"}, "merged classes",
