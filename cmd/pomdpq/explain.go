@@ -64,7 +64,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&a.classes, "classes", "", "two classes of the ε-quotient, t:i,t:j (explained through their first members)")
 	fs.StringVar(&a.class, "class", "", "one class of the ε-quotient, t:i: members, belief, neighbours, rewards")
 	fs.BoolVar(&a.merges, "merges", false, "what each step of the --eps grid merged")
-	fs.IntVar(&a.probe, "probe", 0, "--class: family index of the probe the class belief is computed under")
+	fs.IntVar(&a.probe, "probe", -1, "--class: family index of the probe the class belief is computed under (-1: the first under which most members are possible)")
 	top := fs.Int("top", explain.DefaultTop, "length of every ranked list")
 	asJSON := fs.Bool("json", false, "print JSON")
 	progress := progressFlag("auto")
@@ -198,7 +198,7 @@ func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) 
 		if err != nil {
 			return usageError{msg: fmt.Sprintf("explain: --class at ε = %g: %v", a.eps[0], err)}
 		}
-		if a.probe < 0 || a.probe >= s.Family.Len() {
+		if a.probe < -1 || a.probe >= s.Family.Len() {
 			return usageError{msg: fmt.Sprintf("explain: --probe %d: the family %s has probes 0 … %d", a.probe, s.Family, s.Family.Len()-1)}
 		}
 		if out.Class, err = explain.ExplainClass(s, part, t, c, a.probe); err != nil {

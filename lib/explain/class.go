@@ -75,13 +75,17 @@ func ParseClass(part *partition.Partition, id string) (t, c int, err error) {
 }
 
 // ExplainClass describes class c of depth t of part, with the belief
-// taken under family member probe.
+// taken under family member probe; a negative probe picks the first probe
+// under which most of the class's first AutoMembers members are possible.
 func ExplainClass(s *Setup, part *partition.Partition, t, c, probe int) (*Class, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	if _, _, err := ParseClass(part, fmt.Sprintf("%d:%d", t, c)); err != nil {
 		return nil, err
+	}
+	if probe < 0 {
+		probe = s.likelyProbe(part.Members(t, c), t)
 	}
 	if probe < 0 || probe >= s.Family.Len() {
 		return nil, fmt.Errorf("explain: probe %d out of range; the family %s has probes 0 … %d", probe, s.Family, s.Family.Len()-1)
@@ -135,6 +139,33 @@ func ExplainClass(s *Setup, part *partition.Partition, t, c, probe int) (*Class,
 		}
 	}
 	return out, nil
+}
+
+// AutoMembers is how many members choose the probe of a class card when
+// none is named.
+const AutoMembers = 64
+
+// likelyProbe returns the first probe under which most of the first
+// AutoMembers members are possible.
+func (s *Setup) likelyProbe(members []int, t int) int {
+	lw := newLawer(s.Model, s.T, s.Convention)
+	best, bestN := 0, -1
+	members = members[:min(len(members), AutoMembers)]
+	for k := range s.Family.Len() {
+		c, n := s.Family.At(k), 0
+		for _, i := range members {
+			if lw.belief(c, digits(i, s.Model.NumObservations(), t)) != nil {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = k, n
+		}
+		if n == len(members) {
+			break
+		}
+	}
+	return best
 }
 
 func hasRewards(r [][]float64) bool {

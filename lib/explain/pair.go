@@ -184,6 +184,10 @@ func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error)
 				c := s.Family.At(i)
 				p, si1 := lw.suffix(c, h1)
 				q, si2 := lw.suffix(c, h2)
+				if err := checkSize(i, p, q); err != nil {
+					errs[w] = err
+					return
+				}
 				r, err := sol.SeqW1(g, k, p, q)
 				if err != nil {
 					errs[w] = fmt.Errorf("explain: probe %d: %w", i, err)
@@ -217,6 +221,29 @@ func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error)
 func (s *Setup) name(p *ProbeDistance) {
 	c := s.Family.At(p.Index)
 	p.Probe, p.Short = ProbeWords(s.Model, c, s.T), ProbeShort(s.Model, c, s.T)
+}
+
+// MaxArcs bounds the arcs of one transport problem (the product of the
+// residual supports, after the mass the two laws share in place): lib/ot's
+// network simplex holds a dense cost per arc, and a larger problem is
+// refused with an error instead of exhausting memory.
+const MaxArcs = 40_000_000
+
+// checkSize refuses a transport problem above MaxArcs.
+func checkSize(probe int, p, q []float64) error {
+	var n, k int
+	for x := range p {
+		switch {
+		case p[x] > q[x]:
+			n++
+		case q[x] > p[x]:
+			k++
+		}
+	}
+	if float64(n)*float64(k) > MaxArcs {
+		return fmt.Errorf("explain: probe %d: the transport problem between the two suffix laws has %d × %d arcs, above %d; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", probe, n, k, MaxArcs)
+	}
+	return nil
 }
 
 // detail fills the laws, plan and sentence of the best probe.
