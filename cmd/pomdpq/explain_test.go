@@ -6,12 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 func explainRun(t *testing.T, args ...string) explainJSON {
@@ -134,6 +139,113 @@ func TestExplainErrors(t *testing.T) {
 		var u usageError
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+	}
+}
+
+// splitArgs splits a command line on spaces, keeping double-quoted parts
+// whole.
+func splitArgs(line string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, has := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, has = !quoted, true
+		case r == ' ' && !quoted:
+			if has {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			has = false
+		default:
+			cur.WriteRune(r)
+			has = true
+		}
+	}
+	if has {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// TestReadingDoc: the commands of docs/reading.md's worked example print
+// what the page shows, and its numbers hold independently: the first
+// distance is the maximum over the three probes of W1 between lib/law's
+// suffix laws, and every merge's printed diameter is the entry of
+// lib/distance's full matrix between the two printed histories, below the
+// larger ε.
+func TestReadingDoc(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "reading.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	for _, block := range strings.Split(string(data), "```\n")[1:] {
+		line, want, _ := strings.Cut(block, "\n")
+		if !strings.HasPrefix(line, "$ pomdpq explain ") {
+			continue
+		}
+		blocks++
+		args := append(splitArgs(strings.TrimPrefix(line, "$ pomdpq ")), "--progress", "off")
+		got, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if got != want {
+			t.Errorf("%s: output differs from docs/reading.md:\n%s", line, got)
+		}
+	}
+	if blocks != 3 {
+		t.Fatalf("%d explain blocks in docs/reading.md, want 3", blocks)
+	}
+	b, err := bench.Lookup("hallway:10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, T := b.Model, 4
+	fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 1, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := func(words string) []int {
+		var out []int
+		for _, w := range strings.Fields(words) {
+			out = append(out, m.ObsIndex(w))
+		}
+		return out
+	}
+	tree, _ := law.NewTree(m.NumObservations(), T)
+	best := 0.0
+	for k := 0; k < fam.Len(); k++ {
+		l, err := law.Compute(m, fam.At(k), T, law.UniformStandIn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := ot.SeqW1(b.Ground, 2, l.Suffix(2, tree.Index(h("lm_0 lm_1"))), l.Suffix(2, tree.Index(h("lm_0 lm_2"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		best = max(best, v)
+	}
+	if want := fmt.Sprintf("(depth 2): distance %.6g,", best); !strings.Contains(string(data), want) {
+		t.Errorf("docs/reading.md lacks %q", want)
+	}
+	res, err := distance.Compute(context.Background(), m, fam, T, distance.Options{Ground: b.Ground, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merge := regexp.MustCompile(`sees “([^”]*)” and “([^”]*)” ([0-9.]+) apart`)
+	found := merge.FindAllStringSubmatch(string(data), -1)
+	if len(found) != 4 {
+		t.Fatalf("%d merges in docs/reading.md, want 4", len(found))
+	}
+	for _, f := range found {
+		h1, h2 := h(f[1]), h(f[2])
+		d := res.At(len(h1), tree.Index(h1), tree.Index(h2))
+		if fmt.Sprintf("%.4g", d) != f[3] || d > 0.1 {
+			t.Errorf("merge %s / %s: printed %s, matrix %.6g", f[1], f[2], f[3], d)
 		}
 	}
 }
