@@ -39,7 +39,7 @@ func ExplainPair(p *explain.Pair) {
 		p.History1, p.History2, p.Depth, p.Distance, p.Best.Index, p.Best.Probe, p.Sentence)
 	fmt.Fprintf(&b, "| probe | distance |\n|---|---:|\n")
 	for _, q := range p.Probes {
-		fmt.Fprintf(&b, "| #%d %s | %.6g |\n", q.Index, q.Probe, q.Distance)
+		fmt.Fprintf(&b, "| #%d %s | %.6g |\n", q.Index, explainCell(q.Probe), q.Distance)
 	}
 	fmt.Fprintf(&b, "\nNext %d observations under probe #%d (shown: %.4g and %.4g of the mass):\n\n| sequence | after “%s” | after “%s” |\n|---|---:|---:|\n",
 		p.Suffix, p.Best.Index, p.Shown1, p.Shown2, p.History1, p.History2)
@@ -102,10 +102,14 @@ func ExplainMerges(m *explain.Merges) {
 			bound = "≥ "
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %s%.4g | “%s”, “%s” | #%d %s |\n",
-			mg.Class, strings.Join(mg.Joined, " + "), mg.Members, bound, mg.Diameter, mg.History1, mg.History2, mg.Nearest.Index, mg.Nearest.Probe)
+			mg.Class, strings.Join(mg.Joined, " + "), mg.Members, bound, mg.Diameter, mg.History1, mg.History2, mg.Nearest.Index, explainCell(mg.Nearest.Probe))
 	}
 	Markdown(b.String())
 }
+
+// explainCell escapes the pipes of a Markdown table cell (probes with several
+// nodes are written with them).
+func explainCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
