@@ -175,7 +175,7 @@ func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error)
 		go func() {
 			defer wg.Done()
 			lw := newLawer(s.Model, s.T, s.Convention)
-			var sol ot.Solver
+			tp := &transport{g: g, k: k}
 			for i := w; i < n; i += workers {
 				if err := ctx.Err(); err != nil {
 					errs[w] = err
@@ -184,16 +184,12 @@ func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error)
 				c := s.Family.At(i)
 				p, si1 := lw.suffix(c, h1)
 				q, si2 := lw.suffix(c, h2)
-				if err := checkSize(i, p, q); err != nil {
-					errs[w] = err
-					return
-				}
-				r, err := sol.SeqW1(g, k, p, q)
+				v, _, err := tp.w1(p, q, false)
 				if err != nil {
 					errs[w] = fmt.Errorf("explain: probe %d: %w", i, err)
 					return
 				}
-				out[i] = ProbeDistance{Index: i, Distance: r.Value, StandIn1: si1, StandIn2: si2}
+				out[i] = ProbeDistance{Index: i, Distance: v, StandIn1: si1, StandIn2: si2}
 			}
 		}()
 	}
@@ -223,27 +219,64 @@ func (s *Setup) name(p *ProbeDistance) {
 	p.Probe, p.Short = ProbeWords(s.Model, c, s.T), ProbeShort(s.Model, c, s.T)
 }
 
-// MaxArcs bounds the arcs of one transport problem (the product of the
-// residual supports, after the mass the two laws share in place): lib/ot's
-// network simplex holds a dense cost per arc, and a larger problem is
-// refused with an error instead of exhausting memory.
-const MaxArcs = 40_000_000
+// DenseArcs is the largest transportation problem (the product of the
+// residual supports, after the mass the two laws share in place) solved
+// by lib/ot's network simplex, which holds a cost per pair of supports;
+// larger ones are solved as a min-cost flow on the product graph of O^k
+// (graphW1), whose size does not grow with the supports. Small problems
+// keep lib/ot's solver, the one the quotient's distances come from.
+const DenseArcs = 250_000
 
-// checkSize refuses a transport problem above MaxArcs.
-func checkSize(probe int, p, q []float64) error {
-	var n, k int
+// denseArcs is DenseArcs, lowered by tests to exercise the graph path.
+var denseArcs = float64(DenseArcs)
+
+// MaxArcs bounds the arcs of the product graph; a larger problem is
+// refused with an error at once (hallway's four-step suffixes, 1.6·10⁶
+// arcs, ran for minutes in the big-M network simplex).
+const MaxArcs = 1_000_000
+
+// transport solves the W1 problems of one worker for one suffix length.
+type transport struct {
+	g     ot.Ground
+	k     int
+	sol   ot.Solver
+	graph *graphW1
+}
+
+// w1 returns W1(p, q) and, with flows, an optimal coupling's entries.
+func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) {
+	var n, m int
 	for x := range p {
 		switch {
 		case p[x] > q[x]:
 			n++
 		case q[x] > p[x]:
-			k++
+			m++
 		}
 	}
-	if float64(n)*float64(k) > MaxArcs {
-		return fmt.Errorf("explain: probe %d: the transport problem between the two suffix laws has %d × %d arcs, above %d; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", probe, n, k, MaxArcs)
+	if float64(n)*float64(m) <= denseArcs {
+		r, err := tp.sol.SeqW1(tp.g, tp.k, p, q)
+		if err != nil || !flows {
+			return r.Value, nil, err
+		}
+		return r.Value, tp.sol.Flows(nil), nil
 	}
-	return nil
+	if tp.graph == nil {
+		nO := float64(len(tp.g))
+		arcs := float64(tp.k) * math.Pow(nO, float64(tp.k)) * (nO - 1)
+		if uniform, _ := uniformGround(tp.g); uniform {
+			arcs = 2 * float64(tp.k) * math.Pow(nO, float64(tp.k))
+		}
+		if arcs > MaxArcs {
+			return 0, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %d; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, MaxArcs)
+		}
+		tp.graph = newGraphW1(tp.g, tp.k)
+	}
+	v, fl, err := tp.graph.solve(p, q)
+	if err != nil || !flows {
+		return v, nil, err
+	}
+	return v, tp.graph.moves(p, q, fl), nil
 }
 
 // detail fills the laws, plan and sentence of the best probe.
@@ -254,16 +287,16 @@ func (s *Setup) detail(p *Pair, h1, h2 []int) error {
 	l2, _ := lw.suffix(c, h2)
 	k := s.T - len(h1)
 	g := s.ground()
-	var sol ot.Solver
-	r, err := sol.SeqW1(g, k, l1, l2)
+	tp := &transport{g: g, k: k}
+	v, flows, err := tp.w1(l1, l2, true)
 	if err != nil {
 		return fmt.Errorf("explain: probe %d: %w", p.Best.Index, err)
 	}
-	if r.Value != p.Distance {
-		return fmt.Errorf("explain: probe %d: distance %g on a second solve, %g on the first", p.Best.Index, r.Value, p.Distance)
+	if v != p.Distance {
+		return fmt.Errorf("explain: probe %d: distance %g on a second solve, %g on the first", p.Best.Index, v, p.Distance)
 	}
 	p.Laws, p.Shown1, p.Shown2 = s.topLaws(l1, l2, k)
-	p.Moves, p.MovesTotal, p.MovesShown = s.moves(sol.Flows(nil), g, k)
+	p.Moves, p.MovesTotal, p.MovesShown = s.moves(flows, g, k)
 	best := -1
 	for x := range l1 {
 		if best < 0 || math.Abs(l1[x]-l2[x]) > math.Abs(l1[best]-l2[best]) {

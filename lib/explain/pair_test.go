@@ -181,11 +181,19 @@ func TestPairAgainstOracles(t *testing.T) {
 			h1[i], h2[i] = rng.IntN(nO), rng.IntN(nO)
 		}
 		name := fmt.Sprintf("seed %d %s %s", seed, HistoryWords(m, h1), HistoryWords(m, h2))
+		// Odd seeds solve every transport problem as a min-cost flow on
+		// the product graph (graphW1), equal to the transportation
+		// problem's value up to rounding.
+		tol := 0.0
+		if seed%2 == 1 {
+			denseArcs, tol = -1, 1e-9
+		}
 		p, err := ExplainPair(context.Background(), s, h1, h2)
+		denseArcs = DenseArcs
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if want := bruteMax(t, s, h1, h2); p.Distance != want {
+		if want := bruteMax(t, s, h1, h2); math.Abs(p.Distance-want) > tol {
 			t.Errorf("%s: argmax distance %.17g, brute force over Π %.17g", name, p.Distance, want)
 		}
 		for i := 1; i < len(p.Probes); i++ {
