@@ -93,4 +93,46 @@ func (r *Report) whySection(b *strings.Builder) {
 	if n := q.Classes(); n > cards {
 		fmt.Fprintf(b, "<p class=\"note\">Cards for the first %d of %d classes; <code>pomdpq explain --class t:i</code> gives any other.</p>\n", cards, n)
 	}
+	r.mergeSteps(b, s)
+}
+
+// WhySteps is how many steps of the class-count curve (those that merge
+// classes) "Why these classes" explains.
+const WhySteps = 5
+
+// mergeSteps writes what the first WhySteps steps of the drawn family's
+// curve merged: per step its first merged classes, their realized
+// diameter and the probe that comes closest to separating them.
+func (r *Report) mergeSteps(b *strings.Builder, s *explain.Setup) {
+	var f *Family
+	for i := range r.Families {
+		if r.Families[i].M == r.QuotientM && r.Families[i].res != nil {
+			f = &r.Families[i]
+		}
+	}
+	if f == nil || len(f.Curve) != len(r.Grid) {
+		return
+	}
+	var rows [][]string
+	steps := 0
+	for k := 1; k < len(r.Grid) && steps < WhySteps; k++ {
+		if f.Curve[k] == f.Curve[k-1] {
+			continue
+		}
+		steps++
+		res := f.res
+		st, err := explain.ExplainMerges(context.Background(), s, res.Classes, res.Partition(r.Grid[k-1]), res.Partition(r.Grid[k]), r.Grid[k-1], r.Grid[k])
+		if err != nil {
+			rows = append(rows, []string{num(r.Grid[k-1]) + " → " + num(r.Grid[k]), "", "", "", esc(err.Error())})
+			continue
+		}
+		for _, mg := range st.Merges {
+			rows = append(rows, []string{num(st.EpsFrom) + " → " + num(st.EpsTo), esc(strings.Join(mg.Joined, " + ") + " → " + mg.Class),
+				num(mg.Diameter), esc(mg.Nearest.Probe), esc("“" + mg.History1 + "”, “" + mg.History2 + "”")})
+		}
+	}
+	if len(rows) > 0 {
+		r.table(b, fmt.Sprintf("What the curve's steps merged (m ≤ %d; the first %d merges of each of the first %d steps)", f.M, s.Top, WhySteps),
+			[]string{"ε step", "classes merged", "diameter", "nearest probe", "between"}, rows)
+	}
 }

@@ -42,6 +42,21 @@ func TestWhySection(t *testing.T) {
 			t.Errorf("neighbour %s:%s without a card", l[1], l[2])
 		}
 	}
+	if !strings.Contains(page, "steps merged (m") {
+		t.Error("no merges of the curve's steps")
+	}
+	steps := regexp.MustCompile(`<td[^>]*>([0-9.e+-]+) → ([0-9.e+-]+)</td><td[^>]*>[^<]*</td><td[^>]*>([^<]+)</td>`).FindAllStringSubmatch(page, -1)
+	if len(steps) == 0 {
+		t.Error("no merge rows")
+	}
+	for _, d := range steps {
+		var hi, diam float64
+		fmt.Sscan(d[2], &hi)
+		fmt.Sscan(d[3], &diam)
+		if diam > hi+1e-9 {
+			t.Errorf("step %s → %s: diameter %s above the larger ε", d[1], d[2], d[3])
+		}
+	}
 	fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 1, 4, fsc.Options{})
 	if err != nil {
 		t.Fatal(err)
