@@ -13,9 +13,13 @@ import (
 // WhySplits is how many depths of the drawn quotient get their largest
 // split explained in "Why these classes"; WhyCards how many class cards
 // the section holds (each collapsed until opened).
+// WhyMaxProbes is the largest family it explains with (every probe runs
+// on every explained pair; a larger family gets a note pointing to
+// `pomdpq explain`, which keeps the report's time near what it was).
 const (
-	WhySplits = 4
-	WhyCards  = 60
+	WhySplits    = 4
+	WhyCards     = 60
+	WhyMaxProbes = 1000
 )
 
 // whySection writes "Why these classes" for the drawn quotient: per depth,
@@ -33,6 +37,10 @@ func (r *Report) whySection(b *strings.Builder) {
 	fam, err := fsc.New(r.Kind, m.NumActions(), m.NumObservations(), r.QuotientM, r.T, fsc.Options{})
 	if err != nil {
 		fmt.Fprintf(b, "<h3 id=\"why\">Why these classes</h3>\n<p class=\"refused\">Not explained: %s</p>\n", esc(err.Error()))
+		return
+	}
+	if fam.Len() > WhyMaxProbes {
+		fmt.Fprintf(b, "<h3 id=\"why\">Why these classes</h3>\n<p class=\"note\">Not explained here: the family has %d probes, above %d; <code>pomdpq explain</code> explains any pair, class or step of the curve (docs/reading.md).</p>\n", fam.Len(), WhyMaxProbes)
 		return
 	}
 	s := &explain.Setup{Model: m, Ground: r.ground, Family: fam, T: r.T, Top: 3}
