@@ -7,6 +7,7 @@
 //	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G] [--expected-rewards]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json]
+//	pomdpq explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json]
 //	pomdpq plan --model MODEL --family stationary|clock --m M --T T --eps LIST [--planner P] [--reward R] [--out DIR] [--json]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
@@ -87,6 +88,14 @@
 //	          "max_abs_reward", "tail", "merge_error": number, "merged_beliefs": int, "bracket": [low, high],
 //	          "beliefs", "widest_step": int, "split_b0": bool, "lower_bound_le_bracket_high": bool}
 //	          (tail, bracket and the last absent when γ = 1)
+//	explain:  {"model", "family": string, "T": int, "eps": [number] (not with --histories), "ground": GROUND, and one of
+//	           "pairs": [{"class_1", "class_2" (--classes), "depth", "suffix_length", "history_1", "history_2",
+//	           "probes": [PROBE, ...] (ranked), "num_probes", "best_probe": PROBE, "distance": number,
+//	           "laws": [{"seq", "words", "p1", "p2"}, ...], "shown_mass_1", "shown_mass_2",
+//	           "moves": [{"from", "to", "mass", "cost", "total"}, ...], "moves_total", "moves_shown",
+//	           "most_different": {...}, "sentence": string}], "class": {...} (lib/explain.Class) or
+//	           "merges": [{"eps_from", "eps_to", "classes_from", "classes_to", "merged_classes", "merges": [...]}, ...];
+//	           PROBE = {"probe_index": int, "probe": string, "probe_short": string, "distance": number}
 //	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
 //	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
 //	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
