@@ -7,6 +7,7 @@
 //	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G] [--expected-rewards]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json|--verbose]
+//	pomdpq explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json]
 //	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json|--verbose]
 //	pomdpq plan --model MODEL --family stationary|clock --m M --T T --eps LIST [--planner P] [--reward R] [--out DIR] [--json|--verbose]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
@@ -98,6 +99,14 @@
 //	          "max_abs_reward", "tail", "merge_error": number, "merged_beliefs": int, "bracket": [low, high],
 //	          "beliefs", "widest_step": int, "split_b0": bool, "lower_bound_le_bracket_high": bool}
 //	          (tail, bracket and the last absent when γ = 1)
+//	explain:  {"model", "family": string, "T": int, "eps": [number] (not with --histories), "ground": GROUND, and one of
+//	           "pairs": [{"class_1", "class_2" (--classes), "depth", "suffix_length", "history_1", "history_2",
+//	           "probes": [PROBE, ...] (ranked), "num_probes", "best_probe": PROBE, "distance": number,
+//	           "laws": [{"seq", "words", "p1", "p2"}, ...], "shown_mass_1", "shown_mass_2",
+//	           "moves": [{"from", "to", "mass", "cost", "total"}, ...], "moves_total", "moves_shown",
+//	           "most_different": {...}, "sentence": string}], "class": {...} (lib/explain.Class) or
+//	           "merges": [{"eps_from", "eps_to", "classes_from", "classes_to", "merged_classes", "merges": [...]}, ...];
+//	           PROBE = {"probe_index": int, "probe": string, "probe_short": string, "distance": number}
 //	search-witness: {"witnesses": [{"criterion": string, "class": {"states": int, "observations": int, "actions": int, "grid": string},
 //	           "T": int, "depth": int, "small_classes": int, "large_classes": int, "h1": string, "h2": string,
 //	           "separating"|"w1"|"tv": {"probe": string, "law1": [{"suffix": string, "p": number}, ...], "law2": [...], "distance": number},
@@ -159,6 +168,8 @@ commands:
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
                                         merge the parts of one round of a sharded run
+  explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json]
+                                        why two histories or classes are apart, what a class is, what a step merged
   evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json|--verbose]
                                         exact value of a policy graph (pomdp-solve .pg); lower bound,
                                         greedy T-step value and bracket of alpha vectors (SARSOP .policy)
@@ -228,6 +239,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdMerge(rest, stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(rest, stdout, stderr)
+	case "explain":
+		return cmdExplain(rest, stdout, stderr)
 	case "evaluate":
 		return cmdEvaluate(rest, stdout, stderr)
 	case "plan":

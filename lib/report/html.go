@@ -463,7 +463,7 @@ func (r *Report) quotientSection(b *strings.Builder) error {
 	} else {
 		b.WriteString("<p class=\"refused\">No quotient: no family was computed.</p>\n")
 	}
-
+	r.whySection(b)
 	return nil
 }
 

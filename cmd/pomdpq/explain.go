@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/explain"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+)
+
+// explainJSON is the output of `pomdpq explain --json`: one of Pairs
+// (--histories, --classes), Class (--class) or Steps (--merges).
+type explainJSON struct {
+	Model  string            `json:"model"`
+	Family string            `json:"family"`
+	T      int               `json:"T"`
+	Eps    []float64         `json:"eps,omitempty"`
+	Ground groundJSON        `json:"ground"`
+	Pairs  []pairJSON        `json:"pairs,omitempty"`
+	Class  *explain.Class    `json:"class,omitempty"`
+	Steps  []*explain.Merges `json:"merges,omitempty"`
+}
+
+// pairJSON is one explained pair; for --classes, the classes and the
+// representatives (their first members) the pair stands for.
+type pairJSON struct {
+	Class1 string `json:"class_1,omitempty"`
+	Class2 string `json:"class_2,omitempty"`
+	*explain.Pair
+}
+
+// explainArgs are the parsed flags of `pomdpq explain`.
+type explainArgs struct {
+	setup     *explain.Setup
+	eps       []float64
+	histories string
+	classes   string
+	class     string
+	merges    bool
+	probe     int
+	workers   int
+	mem       int64
+}
+
+func cmdExplain(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	model := fs.String("model", "", "built-in model name or model file")
+	family := fs.String("family", "stationary", "stationary or clock")
+	m := fs.Int("m", 1, "memory bound (nodes)")
+	T := fs.Int("T", 2, "horizon")
+	epsList := fs.String("eps", "0", "ε of the quotient (--classes, --class) or the grid whose steps --merges explains")
+	ground := groundFlag(fs)
+	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
+	limit := fs.Int("limit", 0, "largest family size to enumerate (0: the default limit)")
+	var a explainArgs
+	fs.StringVar(&a.histories, "histories", "", `two histories of one depth, observation names separated by spaces: "o1 o2 ; o1 o2"`)
+	fs.StringVar(&a.classes, "classes", "", "two classes of the ε-quotient, t:i,t:j (explained through their first members)")
+	fs.StringVar(&a.class, "class", "", "one class of the ε-quotient, t:i: members, belief, neighbours, rewards")
+	fs.BoolVar(&a.merges, "merges", false, "what each step of the --eps grid merged")
+	fs.IntVar(&a.probe, "probe", -1, "--class: family index of the probe the class belief is computed under (-1: the first under which most members are possible)")
+	top := fs.Int("top", explain.DefaultTop, "length of every ranked list")
+	asJSON := fs.Bool("json", false, "print JSON")
+	progress := progressFlag("auto")
+	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
+	var mem memFlag
+	fs.Var(&mem, "mem", "memory budget of the quotient, e.g. 8G (default: half of the physical memory; unlimited: none)")
+	fs.IntVar(&a.workers, "workers", 0, "worker goroutines (0: all cores)")
+	if pos, err := parseFlags(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usageError{msg: fmt.Sprintf("explain: unexpected argument %q (flags take the form --name value)", pos[0])}
+	}
+	modes := 0
+	for _, on := range []bool{a.histories != "", a.classes != "", a.class != "", a.merges} {
+		if on {
+			modes++
+		}
+	}
+	if modes != 1 {
+		return usageError{msg: "explain: give exactly one of --histories \"h ; h'\", --classes t:i,t:j, --class t:i or --merges"}
+	}
+	rep := newReporter(stderr, string(progress))
+	rep.Phase("load")
+	md, gd, err := loadModelGround(*model, *ground)
+	if err != nil {
+		return err
+	}
+	kind, err := fsc.ParseKind(*family)
+	if err != nil {
+		return usageError{msg: err.Error()}
+	}
+	if a.eps, err = parseEps(*epsList); err != nil {
+		return err
+	}
+	cv, err := law.ParseConvention(*conv)
+	if err != nil {
+		return usageError{msg: err.Error()}
+	}
+	fam, err := fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: int64(*limit), Indexed: true})
+	if err != nil {
+		return fmt.Errorf("explain runs every probe of the family on the explained histories: %w", err)
+	}
+	a.mem = int64(mem)
+	a.setup = &explain.Setup{Model: md, Ground: gd.Ground, Family: fam, T: *T, Convention: cv, Workers: a.workers, Top: *top}
+	ctx, cancel := signalContext()
+	defer cancel()
+	out := explainJSON{Model: md.Name, Family: fam.String(), T: *T, Ground: newGroundJSON(gd, "")}
+	if a.histories == "" {
+		out.Eps = a.eps
+	}
+	if err := a.run(ctx, &out, rep); err != nil {
+		return err
+	}
+	rep.Phase("")
+	if *asJSON {
+		return writeJSON(stdout, out)
+	}
+	fmt.Fprintf(stdout, "model %s, %s, T = %d\n%s\n", md.Name, fam, *T, groundLine(gd, ""))
+	for _, p := range out.Pairs {
+		printPair(stdout, p)
+	}
+	if out.Class != nil {
+		printClass(stdout, out.Class, out.Eps[0])
+	}
+	for _, st := range out.Steps {
+		printMerges(stdout, st)
+	}
+	return nil
+}
+
+// run computes what the flags ask for into out.
+func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) error {
+	s := a.setup
+	if a.histories != "" {
+		parts := strings.Split(a.histories, ";")
+		if len(parts) != 2 {
+			return usageError{msg: fmt.Sprintf("explain: --histories takes two histories separated by ';', got %d", len(parts))}
+		}
+		var hs [2][]int
+		for k, p := range parts {
+			h, err := explain.ParseHistory(s.Model, strings.TrimSpace(p))
+			if err != nil {
+				return usageError{msg: "explain: --histories: " + err.Error()}
+			}
+			hs[k] = h
+		}
+		if d0, d1 := len(hs[0]), len(hs[1]); d0 != d1 || d0 > s.T {
+			return usageError{msg: fmt.Sprintf("explain: --histories: depths %d and %d; give two histories of one depth ≤ T = %d", d0, d1, s.T)}
+		}
+		rep.Phase("explain")
+		p, err := explain.ExplainPair(ctx, s, hs[0], hs[1])
+		if err != nil {
+			return err
+		}
+		out.Pairs = append(out.Pairs, pairJSON{Pair: p})
+		return nil
+	}
+	if a.merges && len(a.eps) < 2 {
+		return usageError{msg: "explain: --merges explains the steps of an ε grid: give at least two values, e.g. --eps 0,0.1,0.3"}
+	}
+	if !a.merges && len(a.eps) != 1 {
+		return usageError{msg: "explain: --classes and --class take one ε (--eps E)"}
+	}
+	res, err := a.quotient(ctx, rep)
+	if err != nil {
+		return err
+	}
+	rep.Phase("explain")
+	part := res.Partition(a.eps[0])
+	switch {
+	case a.classes != "":
+		ids := strings.Split(a.classes, ",")
+		if len(ids) != 2 {
+			return usageError{msg: fmt.Sprintf("explain: --classes takes two classes t:i,t:j, got %q", a.classes)}
+		}
+		var reps [2][]int
+		for k, id := range ids {
+			t, c, err := explain.ParseClass(part, strings.TrimSpace(id))
+			if err != nil {
+				return usageError{msg: fmt.Sprintf("explain: --classes at ε = %g: %v", a.eps[0], err)}
+			}
+			reps[k] = res.Tree.History(t, part.Members(t, c)[0])
+		}
+		p, err := explain.ExplainPair(ctx, s, reps[0], reps[1])
+		if err != nil {
+			return err
+		}
+		out.Pairs = append(out.Pairs, pairJSON{Class1: strings.TrimSpace(ids[0]), Class2: strings.TrimSpace(ids[1]), Pair: p})
+	case a.class != "":
+		t, c, err := explain.ParseClass(part, a.class)
+		if err != nil {
+			return usageError{msg: fmt.Sprintf("explain: --class at ε = %g: %v", a.eps[0], err)}
+		}
+		if a.probe < -1 || a.probe >= s.Family.Len() {
+			return usageError{msg: fmt.Sprintf("explain: --probe %d: the family %s has probes 0 … %d", a.probe, s.Family, s.Family.Len()-1)}
+		}
+		if out.Class, err = explain.ExplainClass(s, part, t, c, a.probe); err != nil {
+			return err
+		}
+	default:
+		grid := slices.Clone(a.eps)
+		slices.Sort(grid)
+		for k := 1; k < len(grid); k++ {
+			st, err := explain.ExplainMerges(ctx, s, res.Classes, res.Partition(grid[k-1]), res.Partition(grid[k]), grid[k-1], grid[k])
+			if err != nil {
+				return err
+			}
+			out.Steps = append(out.Steps, st)
+		}
+	}
+	return nil
+}
+
+// quotient computes the ε-partitions the way `pomdpq quotient` does
+// (decision mode, its memory budget and pre-flight).
+func (a *explainArgs) quotient(ctx context.Context, rep *reporter) (*distance.Result, error) {
+	budget := a.mem
+	if budget == 0 {
+		budget = distance.DefaultMemBudget()
+	}
+	defer softLimit(budget)()
+	s := a.setup
+	opt := distance.Options{Metric: distance.W1, Ground: s.Ground, Convention: s.Convention, Workers: a.workers, MemBudget: a.mem,
+		Phase: rep.Phase, Progress: rep.Progress, Eps: a.eps, Compact: true}
+	return distance.Compute(ctx, s.Model, s.Family, s.T, opt)
+}
+
+func printPair(w io.Writer, p pairJSON) {
+	fmt.Fprintln(w)
+	if p.Class1 != "" {
+		fmt.Fprintf(w, "classes %s and %s, through their first members:\n", p.Class1, p.Class2)
+	}
+	fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by probe %d of %d: %s\n",
+		p.History1, p.History2, p.Depth, p.Distance, p.Best.Index, p.NumProbes, p.Best.Probe)
+	fmt.Fprintln(w, p.Sentence)
+	fmt.Fprintf(w, "probes ranked by distance (first %d of %d):\n", len(p.Probes), p.NumProbes)
+	for _, q := range p.Probes {
+		fmt.Fprintf(w, "  %10.6g  #%d %s\n", q.Distance, q.Index, q.Probe)
+	}
+	fmt.Fprintf(w, "laws of the next %d observations under probe #%d (shown: %.4g of the first, %.4g of the second):\n",
+		p.Suffix, p.Best.Index, p.Shown1, p.Shown2)
+	fmt.Fprintf(w, "  %10s  %10s  sequence\n", "first", "second")
+	for _, x := range p.Laws {
+		fmt.Fprintf(w, "  %10.6g  %10.6g  %s\n", x.P1, x.P2, x.Words)
+	}
+	fmt.Fprintf(w, "optimal transport plan, largest moves (whole plan costs %.6g = the distance; shown %.6g):\n", p.MovesTotal, p.MovesShown)
+	for _, mv := range p.Moves {
+		fmt.Fprintf(w, "  %10.6g × cost %-6.4g  %s → %s\n", mv.Mass, mv.Cost, mv.From, mv.To)
+	}
+}
+
+func printClass(w io.Writer, c *explain.Class, eps float64) {
+	fmt.Fprintf(w, "\nclass %s of the ε = %g quotient: %d histories of depth %d\n", c.ID, eps, c.Members, c.Depth)
+	fmt.Fprintf(w, "first members: %s\n", strings.Join(c.First, " | "))
+	fmt.Fprintf(w, "belief (entropy %.4g bits; shown %.4g of the mass): ", c.Entropy, c.Shown)
+	for k, b := range c.Belief {
+		if k > 0 {
+			fmt.Fprint(w, ", ")
+		}
+		fmt.Fprintf(w, "%s %.4g", b.State, b.Prob)
+	}
+	fmt.Fprintf(w, "\n%s\n", c.ProbeNote)
+	for _, nb := range []struct {
+		what string
+		cs   []explain.ClassCount
+	}{{"comes from", c.From}, {"goes to", c.To}} {
+		if len(nb.cs) == 0 {
+			continue
+		}
+		parts := make([]string, len(nb.cs))
+		for k, x := range nb.cs {
+			parts[k] = fmt.Sprintf("%s (%d)", x.Class, x.Histories)
+		}
+		fmt.Fprintf(w, "%s: %s\n", nb.what, strings.Join(parts, ", "))
+	}
+	if len(c.Rewards) > 0 {
+		parts := make([]string, len(c.Rewards))
+		for k, r := range c.Rewards {
+			parts[k] = fmt.Sprintf("%s %.4g", r.Action, r.Reward)
+		}
+		fmt.Fprintf(w, "expected immediate reward: %s\n", strings.Join(parts, ", "))
+	}
+}
+
+func printMerges(w io.Writer, st *explain.Merges) {
+	fmt.Fprintf(w, "\nε = %g → %g: %d → %d classes, %d merged classes", st.EpsFrom, st.EpsTo, st.ClassesFrom, st.ClassesTo, st.Count)
+	if len(st.Merges) < st.Count {
+		fmt.Fprintf(w, " (first %d shown)", len(st.Merges))
+	}
+	fmt.Fprintln(w)
+	for _, mg := range st.Merges {
+		bound := ""
+		if !mg.Exact {
+			bound = "≥ "
+		}
+		fmt.Fprintf(w, "  ε = %g merges %s into %s (%d histories): the nearest probe, #%d %s, sees “%s” and “%s” %s%.4g apart\n",
+			st.EpsTo, strings.Join(mg.Joined, " + "), mg.Class, mg.Members, mg.Nearest.Index, mg.Nearest.Probe, mg.History1, mg.History2, bound, mg.Diameter)
+	}
+}

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/bench"
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+)
+
+func explainRun(t *testing.T, args ...string) explainJSON {
+	t.Helper()
+	out, err := runCLI(t, append([]string{"explain", "--progress", "off", "--json"}, args...)...)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	var e explainJSON
+	if err := json.Unmarshal([]byte(out), &e); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	if !strings.Contains(out, `"best_probe"`) && strings.Contains(strings.Join(args, " "), "--histories") {
+		t.Errorf("%v: no probe key in %s", args, out)
+	}
+	return e
+}
+
+// TestExplainClassesMatchDistances: `explain --classes` gives, for every
+// pair of classes of every depth of Tiger's exact quotient (m ≤ 2, T = 3),
+// the distance lib/distance computes for the pair (full matrices, no
+// decision mode), with 1 and 3 workers alike.
+func TestExplainClassesMatchDistances(t *testing.T) {
+	b, err := bench.Lookup("tiger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const T = 3
+	fam, err := fsc.New(fsc.KindStationary, b.Model.NumActions(), b.Model.NumObservations(), 2, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := distance.Compute(context.Background(), b.Model, fam, T, distance.Options{Ground: b.Ground, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for d := 1; d < T; d++ {
+		n := res.Classes.Classes(d)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				ids := fmt.Sprintf("%d:%d,%d:%d", d, i, d, j)
+				var first string
+				for _, w := range []string{"1", "3"} {
+					e := explainRun(t, "--model", "tiger", "--m", "2", "--T", fmt.Sprint(T), "--eps", "0", "--classes", ids, "--workers", w)
+					if len(e.Pairs) != 1 {
+						t.Fatalf("%s: %d pairs", ids, len(e.Pairs))
+					}
+					p := e.Pairs[0]
+					want := res.At(d, res.Classes.Members(d, i)[0], res.Classes.Members(d, j)[0])
+					if math.Abs(p.Distance-want) > 1e-12 || p.Best.Distance != p.Distance {
+						t.Errorf("%s: explain %g, lib/distance %g", ids, p.Distance, want)
+					}
+					js, _ := json.Marshal(p)
+					if first == "" {
+						first = string(js)
+					} else if first != string(js) {
+						t.Errorf("%s: workers 1 and 3 differ", ids)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 4 {
+		t.Errorf("only %d pairs checked", checked)
+	}
+}
+
+// TestExplainModes: each mode answers in text and JSON with what it is
+// about.
+func TestExplainModes(t *testing.T) {
+	base := []string{"--model", "tiger", "--T", "3"}
+	for _, c := range []struct {
+		args []string
+		text string
+		ok   func(e explainJSON) bool
+	}{
+		{[]string{"--histories", "L L ; L R"}, "apart because an agent that plays “always listen”",
+			func(e explainJSON) bool {
+				return len(e.Pairs) == 1 && e.Pairs[0].Distance > 0 && e.Pairs[0].MostDifferent.Words != ""
+			}},
+		{[]string{"--class", "2:1", "--eps", "0.1"}, "expected immediate reward: listen",
+			func(e explainJSON) bool { return e.Class != nil && e.Class.Members > 0 && len(e.Class.Rewards) == 3 }},
+		{[]string{"--merges", "--eps", "0,0.1,0.5"}, "merged classes",
+			func(e explainJSON) bool { return len(e.Steps) == 2 && e.Steps[1].Count > 0 }},
+	} {
+		args := append(append([]string{}, base...), c.args...)
+		out, err := runCLI(t, append([]string{"explain", "--progress", "off"}, args...)...)
+		if err != nil || !strings.Contains(out, c.text) {
+			t.Errorf("%v: %v, text lacks %q:\n%s", c.args, err, c.text, out)
+		}
+		if e := explainRun(t, args...); !c.ok(e) {
+			t.Errorf("%v: JSON %+v", c.args, e)
+		}
+	}
+}
+
+// TestExplainErrors: bad names, ids and flag combinations are usage errors
+// naming the valid choices.
+func TestExplainErrors(t *testing.T) {
+	base := []string{"explain", "--model", "tiger", "--T", "3", "--progress", "off"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--histories", "L X ; L L"}, "valid: L, R"},
+		{[]string{"--histories", "L listen ; L L"}, "is an action"},
+		{[]string{"--histories", "L L"}, "separated by ';'"},
+		{[]string{"--histories", "L ; L L"}, "depths 1 and 2"},
+		{[]string{"--classes", "2:0,2:9"}, "depth 2 has classes 2:0 … 2:"},
+		{[]string{"--classes", "7:0,2:0"}, "valid depths 0 … 3"},
+		{[]string{"--class", "2:0", "--eps", "0,0.1"}, "take one ε"},
+		{[]string{"--class", "2:0", "--probe", "5"}, "has probes 0 … 2"},
+		{[]string{"--merges", "--eps", "0.1"}, "at least two values"},
+		{[]string{}, "exactly one of"},
+		{[]string{"--class", "1:0", "--merges"}, "exactly one of"},
+	} {
+		_, err := runCLI(t, append(append([]string{}, base...), c.args...)...)
+		var u usageError
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &u) {
+			t.Errorf("%v: %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+	}
+}
+
+// splitArgs splits a command line on spaces, keeping double-quoted parts
+// whole.
+func splitArgs(line string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, has := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, has = !quoted, true
+		case r == ' ' && !quoted:
+			if has {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			has = false
+		default:
+			cur.WriteRune(r)
+			has = true
+		}
+	}
+	if has {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// TestReadingDoc: the commands of docs/reading.md's worked example print
+// what the page shows, and its numbers hold independently: the first
+// distance is the maximum over the three probes of W1 between lib/law's
+// suffix laws, and every merge's printed diameter is the entry of
+// lib/distance's full matrix between the two printed histories, below the
+// larger ε.
+func TestReadingDoc(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "reading.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	for _, block := range strings.Split(string(data), "```\n")[1:] {
+		line, want, _ := strings.Cut(block, "\n")
+		if !strings.HasPrefix(line, "$ pomdpq explain ") {
+			continue
+		}
+		blocks++
+		args := append(splitArgs(strings.TrimPrefix(line, "$ pomdpq ")), "--progress", "off")
+		got, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if got != want {
+			t.Errorf("%s: output differs from docs/reading.md:\n%s", line, got)
+		}
+	}
+	if blocks != 3 {
+		t.Fatalf("%d explain blocks in docs/reading.md, want 3", blocks)
+	}
+	b, err := bench.Lookup("hallway:10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, T := b.Model, 4
+	fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 1, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := func(words string) []int {
+		var out []int
+		for _, w := range strings.Fields(words) {
+			out = append(out, m.ObsIndex(w))
+		}
+		return out
+	}
+	tree, _ := law.NewTree(m.NumObservations(), T)
+	best := 0.0
+	for k := 0; k < fam.Len(); k++ {
+		l, err := law.Compute(m, fam.At(k), T, law.UniformStandIn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := ot.SeqW1(b.Ground, 2, l.Suffix(2, tree.Index(h("lm_0 lm_1"))), l.Suffix(2, tree.Index(h("lm_0 lm_2"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		best = max(best, v)
+	}
+	if want := fmt.Sprintf("(depth 2): distance %.6g,", best); !strings.Contains(string(data), want) {
+		t.Errorf("docs/reading.md lacks %q", want)
+	}
+	res, err := distance.Compute(context.Background(), m, fam, T, distance.Options{Ground: b.Ground, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merge := regexp.MustCompile(`sees “([^”]*)” and “([^”]*)” ([0-9.]+) apart`)
+	found := merge.FindAllStringSubmatch(string(data), -1)
+	if len(found) != 4 {
+		t.Fatalf("%d merges in docs/reading.md, want 4", len(found))
+	}
+	for _, f := range found {
+		h1, h2 := h(f[1]), h(f[2])
+		d := res.At(len(h1), tree.Index(h1), tree.Index(h2))
+		if fmt.Sprintf("%.4g", d) != f[3] || d > 0.1 {
+			t.Errorf("merge %s / %s: printed %s, matrix %.6g", f[1], f[2], f[3], d)
+		}
+	}
+}

@@ -1,0 +1,396 @@
+package explain
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// Setup is what every explanation is computed from: the model, the ground
+// metric on its observations (nil: discrete), the probe family Π, the
+// horizon and the impossible-history convention.
+type Setup struct {
+	Model      *pomdp.Model
+	Ground     ot.Ground
+	Family     fsc.Family
+	T          int
+	Convention law.Convention
+	// Workers bounds the goroutines over probes (0: one per probe, at
+	// most 8). Results do not depend on it.
+	Workers int
+	// Top is how many ranked probes, sequences and moves are kept
+	// (0: DefaultTop).
+	Top int
+}
+
+// DefaultTop is the default length of every ranked list.
+const DefaultTop = 8
+
+func (s *Setup) top() int {
+	if s.Top > 0 {
+		return s.Top
+	}
+	return DefaultTop
+}
+
+func (s *Setup) ground() ot.Ground {
+	if s.Ground != nil {
+		return s.Ground
+	}
+	return ot.Discrete(s.Model.NumObservations())
+}
+
+func (s *Setup) check(hs ...[]int) error {
+	if s.Model == nil || s.Family == nil {
+		return fmt.Errorf("explain: a model and a probe family are required")
+	}
+	if s.Family.Len() == 0 {
+		return fmt.Errorf("explain: the family %s is empty", s.Family)
+	}
+	for _, h := range hs {
+		if len(h) > s.T {
+			return fmt.Errorf("explain: history %s has depth %d, above the horizon T = %d", HistoryWords(s.Model, h), len(h), s.T)
+		}
+		for _, o := range h {
+			if o < 0 || o >= s.Model.NumObservations() {
+				return fmt.Errorf("explain: observation %d out of range [0, %d)", o, s.Model.NumObservations())
+			}
+		}
+	}
+	return nil
+}
+
+// ProbeDistance is the distance one probe sees between two histories.
+type ProbeDistance struct {
+	// Index is the probe's index in the family.
+	Index int `json:"probe_index"`
+	// Probe is the probe in words (ProbeWords); Short as `plan` prints it.
+	Probe string `json:"probe"`
+	Short string `json:"probe_short"`
+	// Distance is W1 between the two suffix laws under this probe.
+	Distance float64 `json:"distance"`
+	// StandIn1, StandIn2 report that a history is impossible under the
+	// probe and its law is the stand-in (docs/conventions.md#stand-ins).
+	StandIn1 bool `json:"stand_in_1,omitempty"`
+	StandIn2 bool `json:"stand_in_2,omitempty"`
+}
+
+// SeqMass is one suffix sequence with its probability under both laws.
+type SeqMass struct {
+	Seq   int     `json:"seq"`
+	Words string  `json:"words"`
+	P1    float64 `json:"p1"`
+	P2    float64 `json:"p2"`
+}
+
+// Move is one entry of the optimal transport plan: Mass of the first law
+// at From goes to To of the second at ground cost Cost.
+type Move struct {
+	From  string  `json:"from"`
+	To    string  `json:"to"`
+	Mass  float64 `json:"mass"`
+	Cost  float64 `json:"cost"`
+	Total float64 `json:"total"`
+}
+
+// Pair explains why two histories of one depth are apart.
+type Pair struct {
+	Depth int `json:"depth"`
+	// Suffix is the number of observations the laws are over, T − Depth.
+	Suffix   int    `json:"suffix_length"`
+	History1 string `json:"history_1"`
+	History2 string `json:"history_2"`
+	// Probes holds the Top probes ranked by distance (largest first,
+	// ties by family index); NumProbes is the family size searched.
+	Probes    []ProbeDistance `json:"probes"`
+	NumProbes int             `json:"num_probes"`
+	// Best is the argmax probe and Distance its distance, d^Π(h, h').
+	Best     ProbeDistance `json:"best_probe"`
+	Distance float64       `json:"distance"`
+	// Laws are the sequences carrying most mass (largest p1 + p2) of the
+	// two suffix laws under the best probe; Shown1, Shown2 the mass of
+	// each law they cover.
+	Laws   []SeqMass `json:"laws"`
+	Shown1 float64   `json:"shown_mass_1"`
+	Shown2 float64   `json:"shown_mass_2"`
+	// Moves are the largest entries (by mass × cost) of an optimal
+	// transport plan; MovesTotal is the cost of the whole plan, which
+	// equals Distance, and MovesShown the part of it Moves cover.
+	Moves      []Move  `json:"moves"`
+	MovesTotal float64 `json:"moves_total"`
+	MovesShown float64 `json:"moves_shown"`
+	// MostDifferent is the sequence whose probability differs most and
+	// Sentence says it in words.
+	MostDifferent SeqMass `json:"most_different"`
+	Sentence      string  `json:"sentence"`
+}
+
+// ExplainPair explains the distance between histories h1 and h2 (observation
+// indices, equal depth): every probe of the family is run on these two
+// histories only (one transport problem each), and the argmax is taken
+// apart. It never builds a distance matrix.
+func ExplainPair(ctx context.Context, s *Setup, h1, h2 []int) (*Pair, error) {
+	if err := s.check(h1, h2); err != nil {
+		return nil, err
+	}
+	if len(h1) != len(h2) {
+		return nil, fmt.Errorf("explain: histories %s and %s have depths %d and %d; only histories of one depth are compared",
+			HistoryWords(s.Model, h1), HistoryWords(s.Model, h2), len(h1), len(h2))
+	}
+	ranked, err := s.rank(ctx, h1, h2)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pair{Depth: len(h1), Suffix: s.T - len(h1), History1: HistoryWords(s.Model, h1), History2: HistoryWords(s.Model, h2),
+		NumProbes: len(ranked), Best: ranked[0], Distance: ranked[0].Distance}
+	p.Probes = ranked[:min(len(ranked), s.top())]
+	if err := s.detail(p, h1, h2); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// rank computes every probe's distance for the pair and sorts them.
+func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error) {
+	n := s.Family.Len()
+	out := make([]ProbeDistance, n)
+	workers := s.Workers
+	if workers <= 0 {
+		workers = 8
+	}
+	workers = min(workers, n)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	k := s.T - len(h1)
+	g := s.ground()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lw := newLawer(s.Model, s.T, s.Convention)
+			tp := &transport{g: g, k: k}
+			for i := w; i < n; i += workers {
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				c := s.Family.At(i)
+				p, si1 := lw.suffix(c, h1)
+				q, si2 := lw.suffix(c, h2)
+				v, _, err := tp.w1(p, q, false)
+				if err != nil {
+					errs[w] = fmt.Errorf("explain: probe %d: %w", i, err)
+					return
+				}
+				out[i] = ProbeDistance{Index: i, Distance: v, StandIn1: si1, StandIn2: si2}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ProbeDistance) int {
+		if a.Distance != b.Distance {
+			if a.Distance > b.Distance {
+				return -1
+			}
+			return 1
+		}
+		return a.Index - b.Index
+	})
+	for i := range out[:min(len(out), s.top())] {
+		s.name(&out[i])
+	}
+	return out, nil
+}
+
+func (s *Setup) name(p *ProbeDistance) {
+	c := s.Family.At(p.Index)
+	p.Probe, p.Short = ProbeWords(s.Model, c, s.T), ProbeShort(s.Model, c, s.T)
+}
+
+// DenseArcs is the largest transportation problem (the product of the
+// residual supports, after the mass the two laws share in place) solved
+// by lib/ot's network simplex, which holds a cost per pair of supports;
+// larger ones are solved as a min-cost flow on the product graph of O^k
+// (graphW1), whose size does not grow with the supports. Small problems
+// keep lib/ot's solver, the one the quotient's distances come from.
+const DenseArcs = 250_000
+
+// denseArcs is DenseArcs, lowered by tests to exercise the graph path.
+var denseArcs = float64(DenseArcs)
+
+// MaxArcs bounds the arcs of the product graph; a larger problem is
+// refused with an error at once (hallway's four-step suffixes, 1.6·10⁶
+// arcs, ran for minutes in the big-M network simplex).
+const MaxArcs = 1_000_000
+
+// transport solves the W1 problems of one worker for one suffix length.
+type transport struct {
+	g     ot.Ground
+	k     int
+	sol   ot.Solver
+	graph *graphW1
+}
+
+// w1 returns W1(p, q) and, with flows, an optimal coupling's entries.
+func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) {
+	var n, m int
+	for x := range p {
+		switch {
+		case p[x] > q[x]:
+			n++
+		case q[x] > p[x]:
+			m++
+		}
+	}
+	if float64(n)*float64(m) <= denseArcs {
+		r, err := tp.sol.SeqW1(tp.g, tp.k, p, q)
+		if err != nil || !flows {
+			return r.Value, nil, err
+		}
+		return r.Value, tp.sol.Flows(nil), nil
+	}
+	if tp.graph == nil {
+		nO := float64(len(tp.g))
+		arcs := float64(tp.k) * math.Pow(nO, float64(tp.k)) * (nO - 1)
+		if uniform, _ := uniformGround(tp.g); uniform {
+			arcs = 2 * float64(tp.k) * math.Pow(nO, float64(tp.k))
+		}
+		if arcs > MaxArcs {
+			return 0, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %d; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, MaxArcs)
+		}
+		tp.graph = newGraphW1(tp.g, tp.k)
+	}
+	v, fl, err := tp.graph.solve(p, q)
+	if err != nil || !flows {
+		return v, nil, err
+	}
+	return v, tp.graph.moves(p, q, fl), nil
+}
+
+// detail fills the laws, plan and sentence of the best probe.
+func (s *Setup) detail(p *Pair, h1, h2 []int) error {
+	c := s.Family.At(p.Best.Index)
+	lw := newLawer(s.Model, s.T, s.Convention)
+	l1, _ := lw.suffix(c, h1)
+	l2, _ := lw.suffix(c, h2)
+	k := s.T - len(h1)
+	g := s.ground()
+	tp := &transport{g: g, k: k}
+	v, flows, err := tp.w1(l1, l2, true)
+	if err != nil {
+		return fmt.Errorf("explain: probe %d: %w", p.Best.Index, err)
+	}
+	if v != p.Distance {
+		return fmt.Errorf("explain: probe %d: distance %g on a second solve, %g on the first", p.Best.Index, v, p.Distance)
+	}
+	p.Laws, p.Shown1, p.Shown2 = s.topLaws(l1, l2, k)
+	p.Moves, p.MovesTotal, p.MovesShown = s.moves(flows, g, k)
+	best := -1
+	for x := range l1 {
+		if best < 0 || math.Abs(l1[x]-l2[x]) > math.Abs(l1[best]-l2[best]) {
+			best = x
+		}
+	}
+	p.MostDifferent = SeqMass{Seq: best, Words: SeqWords(s.Model, best, k), P1: l1[best], P2: l2[best]}
+	p.Sentence = s.sentence(p, k)
+	return nil
+}
+
+func (s *Setup) sentence(p *Pair, k int) string {
+	if p.Distance == 0 {
+		return fmt.Sprintf("No probe of %s tells %s from %s: every probe gives them the same law of the next %d observations.",
+			s.Family, quote(p.History1), quote(p.History2), k)
+	}
+	return fmt.Sprintf("%s and %s are %.4g apart because an agent that plays “%s” then sees “%s” with probability %.4g after the first and %.4g after the second.",
+		quote(p.History1), quote(p.History2), p.Distance, p.Best.Probe, p.MostDifferent.Words, p.MostDifferent.P1, p.MostDifferent.P2)
+}
+
+func quote(h string) string { return "“" + h + "”" }
+
+// topLaws returns the sequences of largest p1 + p2 and the mass shown.
+func (s *Setup) topLaws(l1, l2 []float64, k int) ([]SeqMass, float64, float64) {
+	var all []SeqMass
+	for x := range l1 {
+		if l1[x] > 0 || l2[x] > 0 {
+			all = append(all, SeqMass{Seq: x, P1: l1[x], P2: l2[x]})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b SeqMass) int {
+		if sa, sb := a.P1+a.P2, b.P1+b.P2; sa != sb {
+			if sa > sb {
+				return -1
+			}
+			return 1
+		}
+		return a.Seq - b.Seq
+	})
+	all = all[:min(len(all), s.top())]
+	var m1, m2 float64
+	for i := range all {
+		all[i].Words = SeqWords(s.Model, all[i].Seq, k)
+		m1 += all[i].P1
+		m2 += all[i].P2
+	}
+	return all, m1, m2
+}
+
+// moves ranks the plan's entries by mass × cost.
+func (s *Setup) moves(flows []ot.Flow, g ot.Ground, k int) ([]Move, float64, float64) {
+	nO := s.Model.NumObservations()
+	type mv struct {
+		f    ot.Flow
+		cost float64
+	}
+	var all []mv
+	total := 0.0
+	for _, f := range flows {
+		c := seqCost(g, f.I, f.J, nO, k)
+		total += f.Mass * c
+		if c > 0 {
+			all = append(all, mv{f, c})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b mv) int {
+		if x, y := a.f.Mass*a.cost, b.f.Mass*b.cost; x != y {
+			if x > y {
+				return -1
+			}
+			return 1
+		}
+		if a.f.I != b.f.I {
+			return a.f.I - b.f.I
+		}
+		return a.f.J - b.f.J
+	})
+	all = all[:min(len(all), s.top())]
+	out := make([]Move, len(all))
+	shown := 0.0
+	for i, m := range all {
+		out[i] = Move{From: SeqWords(s.Model, m.f.I, k), To: SeqWords(s.Model, m.f.J, k), Mass: m.f.Mass, Cost: m.cost, Total: m.f.Mass * m.cost}
+		shown += out[i].Total
+	}
+	return out, total, shown
+}
+
+// seqCost is the additive sequence cost Σ_t g(x_t, y_t).
+func seqCost(g ot.Ground, x, y, nO, k int) float64 {
+	c := 0.0
+	for range k {
+		c += g[x%nO][y%nO]
+		x /= nO
+		y /= nO
+	}
+	return c
+}
