@@ -750,3 +750,20 @@ func fieldOffset(data []byte, key string) int64 {
 	}
 	return found
 }
+
+// ReadGroundJSONField reads the ground metric that a JSON model file gives
+// as its field "ground": data is the whole document and raw the field's
+// value. Errors name the file, the line and column in data and the field
+// ("ground", "ground.matrix[1][0]", …), as ReadGroundJSON's do. The JSON
+// model reader (package pomdpjson) uses it.
+func ReadGroundJSONField(file string, data, raw []byte, observations []string) (*Ground, error) {
+	gr, err := newGroundReader(file, data, "ground", observations)
+	if err != nil {
+		return nil, err
+	}
+	return gr.readJSON(fieldOffset(data, "ground"), raw, false)
+}
+
+// WriteGroundMatrix writes d as a JSON array with one row per line, each
+// line indented by indent, as WriteGroundJSON writes its matrix.
+func WriteGroundMatrix(bw *bufio.Writer, d ot.Ground, indent string) { writeMatrix(bw, d, indent) }

@@ -18,7 +18,7 @@ const RowTol = 1e-9
 //
 // The fields are exported for reading; a Model must not be modified after
 // it has been validated and used (derived indexes are cached on first use).
-// Build models with New (from dense arrays), a reader (ReadCassandra, ReadJSON) or a
+// Build models with New (from dense arrays), a reader (cassandra.Read, pomdpjson.Read) or a
 // built-in constructor from package bench.
 type Model struct {
 	Name         string
