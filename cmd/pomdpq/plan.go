@@ -21,6 +21,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
@@ -319,7 +320,7 @@ func writePlanFiles(dir string, m *pomdp.Model, res *planq.Result, out *planOutJ
 	if err != nil {
 		return err
 	}
-	if err := pomdp.WriteJSON(f, m); err != nil {
+	if err := pomdpjson.Write(f, m); err != nil {
 		f.Close()
 		return err
 	}
