@@ -864,41 +864,7 @@ func (p *cassParser) parseT() error {
 	line := kw.line
 	if p.tok.kind != tColon || p.dialectColon(kw, "identity", "uniform", "reset") {
 		// Whole matrix.
-		t := p.tok
-		if err := p.spend(kw, "T", span(a, nA)*int64(nS)*int64(nS)); err != nil {
-			return err
-		}
-		switch {
-		case p.isKW(t, "identity"):
-			p.advance()
-			for a := a0; a < a1; a++ {
-				for s := 0; s < nS; s++ {
-					p.t.SetUnit(a, s, s, line)
-				}
-			}
-			return nil
-		case p.isKW(t, "uniform"):
-			p.advance()
-			u := pomdp.Uniform(nS)
-			for a := a0; a < a1; a++ {
-				for s := 0; s < nS; s++ {
-					p.t.SetRow(a, s, u, line)
-				}
-			}
-			return nil
-		case p.isKW(t, "reset"):
-			return p.errAt(t, "T", "reset is only valid in a row (T: a : s reset)")
-		}
-		vals, err := p.values("T", nS*nS, true, fmt.Sprintf("a %d×%d matrix, \"uniform\" or \"identity\"", nS, nS))
-		if err != nil {
-			return err
-		}
-		for a := a0; a < a1; a++ {
-			for s := 0; s < nS; s++ {
-				p.t.SetRow(a, s, vals[s*nS:(s+1)*nS], line)
-			}
-		}
-		return nil
+		return p.parseTMatrix(kw, a, a0, a1)
 	}
 	p.advance()
 	s, err := p.index(&p.states, "T", true)
@@ -954,6 +920,49 @@ func (p *cassParser) parseT() error {
 			for j := j0; j < j1; j++ {
 				p.t.Set(a, s, j, v, line)
 			}
+		}
+	}
+	return nil
+}
+
+// parseTMatrix reads the rest of a "T: a" statement, whose matrix follows
+// ("identity", "uniform" or |S|×|S| numbers), for the actions a0 ≤ a < a1
+// (a is the action index or the wildcard).
+func (p *cassParser) parseTMatrix(kw token, a, a0, a1 int) error {
+	nS, nA := len(p.states.names), len(p.actions.names)
+	line := kw.line
+	t := p.tok
+	if err := p.spend(kw, "T", span(a, nA)*int64(nS)*int64(nS)); err != nil {
+		return err
+	}
+	switch {
+	case p.isKW(t, "identity"):
+		p.advance()
+		for a := a0; a < a1; a++ {
+			for s := 0; s < nS; s++ {
+				p.t.SetUnit(a, s, s, line)
+			}
+		}
+		return nil
+	case p.isKW(t, "uniform"):
+		p.advance()
+		u := pomdp.Uniform(nS)
+		for a := a0; a < a1; a++ {
+			for s := 0; s < nS; s++ {
+				p.t.SetRow(a, s, u, line)
+			}
+		}
+		return nil
+	case p.isKW(t, "reset"):
+		return p.errAt(t, "T", "reset is only valid in a row (T: a : s reset)")
+	}
+	vals, err := p.values("T", nS*nS, true, fmt.Sprintf("a %d×%d matrix, \"uniform\" or \"identity\"", nS, nS))
+	if err != nil {
+		return err
+	}
+	for a := a0; a < a1; a++ {
+		for s := 0; s < nS; s++ {
+			p.t.SetRow(a, s, vals[s*nS:(s+1)*nS], line)
 		}
 	}
 	return nil

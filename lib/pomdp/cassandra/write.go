@@ -51,7 +51,6 @@ func Write(w io.Writer, m *pomdp.Model) error {
 	}
 	states, actions, observations := names[0], names[1], names[2]
 	bw := bufio.NewWriter(w)
-	nS, nA := len(m.States), len(m.Actions)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 	if m.Name != "" {
@@ -78,7 +77,16 @@ func Write(w io.Writer, m *pomdp.Model) error {
 	writeSpace(bw, "observations", observations)
 	bw.WriteString("\n")
 
-	// Start.
+	writeStart(bw, m, states, f)
+	writeKernels(bw, m, names, f)
+	writeRewards(bw, m, names, f)
+	return bw.Flush()
+}
+
+// writeStart writes the start statement: "uniform", "include" of a
+// single state, or the row.
+func writeStart(bw *bufio.Writer, m *pomdp.Model, states []string, f func(float64) string) {
+	nS := len(m.States)
 	uniform, point, nnz := true, -1, 0
 	for s, p := range m.B0 {
 		if p != 1/float64(nS) {
@@ -100,7 +108,13 @@ func Write(w io.Writer, m *pomdp.Model) error {
 		bw.WriteString("start:\n")
 		writeRow(bw, m.B0, f)
 	}
+}
 
+// writeKernels writes T and Z, action by action, under the written names
+// (states, actions, observations).
+func writeKernels(bw *bufio.Writer, m *pomdp.Model, names [3][]string, f func(float64) string) {
+	states, actions, observations := names[0], names[1], names[2]
+	nS, nA := len(m.States), len(m.Actions)
 	row := make([]float64, max(nS, len(m.Observations)))
 	var cols []int
 	var vals []float64
@@ -127,6 +141,13 @@ func Write(w io.Writer, m *pomdp.Model) error {
 			writeKernelRow(bw, "O", an, states[s], cols, vals, observations, row[:len(observations)], f)
 		}
 	}
+}
+
+// writeRewards writes R: one statement per non-zero R(s, a), or per
+// non-zero entry R(s, a, s', o) of a pair the reward table holds.
+func writeRewards(bw *bufio.Writer, m *pomdp.Model, names [3][]string, f func(float64) string) {
+	states, actions, observations := names[0], names[1], names[2]
+	nS, nA := len(m.States), len(m.Actions)
 	bw.WriteString("\n")
 	for s := 0; s < nS; s++ {
 		for a := 0; a < nA; a++ {
@@ -145,7 +166,6 @@ func Write(w io.Writer, m *pomdp.Model) error {
 			}
 		}
 	}
-	return bw.Flush()
 }
 
 // writeKernelRow writes one row of T or Z: single entries when the row has

@@ -650,11 +650,24 @@ func (jr *jsonReader) detailRewards(details []jsonDetail, m *pomdp.Model) error 
 // through their Entries. It returns the first write error.
 func Write(w io.Writer, m *pomdp.Model) error {
 	bw := bufio.NewWriter(w)
-	q := func(s string) string {
-		b, _ := json.Marshal(s) // a string always marshals
-		return string(b)
-	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	writeHeader(bw, m)
+	writeEntries(bw, m)
+	return bw.Flush()
+}
+
+// jsonQuote returns s as a JSON string.
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
+// jsonNum returns v in strconv's shortest round-tripping form.
+func jsonNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// writeHeader writes the fields before the entry lists: name, the three
+// spaces, ground, discount and start.
+func writeHeader(bw *bufio.Writer, m *pomdp.Model) {
+	q, f := jsonQuote, jsonNum
 	list := func(names []string) string {
 		parts := make([]string, len(names))
 		for i, n := range names {
@@ -693,7 +706,12 @@ func Write(w io.Writer, m *pomdp.Model) error {
 		bw.WriteString(f(p))
 	}
 	bw.WriteString("],\n")
+}
 
+// writeEntries writes the entry lists "transitions", "observation_model"
+// and "rewards", one entry per line, and closes the document.
+func writeEntries(bw *bufio.Writer, m *pomdp.Model) {
+	q, f := jsonQuote, jsonNum
 	quoted := func(names []string) []string {
 		out := make([]string, len(names))
 		for i, n := range names {
@@ -758,5 +776,4 @@ func Write(w io.Writer, m *pomdp.Model) error {
 		}
 	}
 	end("]\n}\n")
-	return bw.Flush()
 }

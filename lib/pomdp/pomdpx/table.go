@@ -245,6 +245,55 @@ func (p *pxParser) parseFunc(section, elem string, open int) error {
 	return nil
 }
 
+// attach makes f, a function of section read from the element opened at
+// line open, the one its variable varName (named at line varLine) has,
+// refusing a variable of the wrong kind or a second function.
+func (p *pxParser) attach(f *pxFunc, varName string, varLine, open int) error {
+	section, child := f.section, f.child
+	v := child.v
+	switch section {
+	case secBelief:
+		if v.kind != pxState {
+			return p.errAt(varLine, section+" Var", "%q is not a state variable", varName)
+		}
+		if v.belief != nil {
+			return p.errAt(open, f.field(""), "second initial distribution of %s (first at line %d)", varName, v.belief.line)
+		}
+		v.belief = f
+		f.factors = len(p.states)
+	case secTrans:
+		if v.kind != pxState {
+			return p.errAt(varLine, section+" Var", "%q is not a state variable", varName)
+		}
+		if !child.next {
+			return p.errAt(varLine, section+" Var", "%q is a vnamePrev; a transition gives the next value, %s", varName, v.curr)
+		}
+		if v.fn != nil {
+			return p.errAt(open, f.field(""), "second transition of %s (first at line %d)", varName, v.fn.line)
+		}
+		v.fn = f
+		f.factors = len(p.states)
+	case secObs:
+		if v.kind != pxObs {
+			return p.errAt(varLine, section+" Var", "%q is not an observation variable", varName)
+		}
+		if v.fn != nil {
+			return p.errAt(open, f.field(""), "second observation function of %s (first at line %d)", varName, v.fn.line)
+		}
+		v.fn = f
+		f.factors = max(1, len(p.obs))
+	case secReward:
+		if v.kind != pxReward {
+			return p.errAt(varLine, section+" Var", "%q is not a reward variable", varName)
+		}
+		if v.fn != nil {
+			return p.errAt(open, f.field(""), "second reward function of %s (first at line %d)", varName, v.fn.line)
+		}
+		v.fn = f
+	}
+	return nil
+}
+
 // newFunc checks the variable and parents of a function against the
 // rules of its section and allocates its table.
 func (p *pxParser) newFunc(section, varName string, varLine int, parents []string, parentLine, open int) (*pxFunc, error) {
@@ -253,46 +302,8 @@ func (p *pxParser) newFunc(section, varName string, varLine int, parents []strin
 		return nil, p.errAt(varLine, section+" Var", "%q is not a declared variable", varName)
 	}
 	f := &pxFunc{section: section, line: open, child: child, prob: section != secReward}
-	v := child.v
-	switch section {
-	case secBelief:
-		if v.kind != pxState {
-			return nil, p.errAt(varLine, section+" Var", "%q is not a state variable", varName)
-		}
-		if v.belief != nil {
-			return nil, p.errAt(open, f.field(""), "second initial distribution of %s (first at line %d)", varName, v.belief.line)
-		}
-		v.belief = f
-		f.factors = len(p.states)
-	case secTrans:
-		if v.kind != pxState {
-			return nil, p.errAt(varLine, section+" Var", "%q is not a state variable", varName)
-		}
-		if !child.next {
-			return nil, p.errAt(varLine, section+" Var", "%q is a vnamePrev; a transition gives the next value, %s", varName, v.curr)
-		}
-		if v.fn != nil {
-			return nil, p.errAt(open, f.field(""), "second transition of %s (first at line %d)", varName, v.fn.line)
-		}
-		v.fn = f
-		f.factors = len(p.states)
-	case secObs:
-		if v.kind != pxObs {
-			return nil, p.errAt(varLine, section+" Var", "%q is not an observation variable", varName)
-		}
-		if v.fn != nil {
-			return nil, p.errAt(open, f.field(""), "second observation function of %s (first at line %d)", varName, v.fn.line)
-		}
-		v.fn = f
-		f.factors = max(1, len(p.obs))
-	case secReward:
-		if v.kind != pxReward {
-			return nil, p.errAt(varLine, section+" Var", "%q is not a reward variable", varName)
-		}
-		if v.fn != nil {
-			return nil, p.errAt(open, f.field(""), "second reward function of %s (first at line %d)", varName, v.fn.line)
-		}
-		v.fn = f
+	if err := p.attach(f, varName, varLine, open); err != nil {
+		return nil, err
 	}
 	// A parent may appear once; a state variable's previous and next
 	// values (x_0 and x_1) are two parents, as in a reward of both.
@@ -877,31 +888,38 @@ func (p *pxParser) spendIn(f *pxFunc, elem string, line int, n int64) error {
 	return p.spend(line, f.field(elem), n)
 }
 
+// rowOrder returns the cells' indexes sorted by row, stably (a counting
+// sort), or nil when the cells came sorted.
+func (a *pxAccum) rowOrder(nRows int) []int32 {
+	if a.sorted {
+		return nil
+	}
+	n := a.n
+	start := make([]int, nRows+1)
+	for _, ch := range a.chunks {
+		for _, c := range ch {
+			start[c.row+1]++
+		}
+	}
+	for r := 0; r < nRows; r++ {
+		start[r+1] += start[r]
+	}
+	order := make([]int32, n)
+	for k := 0; k < n; k++ {
+		r := a.cell(k).row
+		order[start[r]] = int32(k)
+		start[r]++
+	}
+	return order
+}
+
 // resolve turns the cells of a CondProb into its rows (later cells
 // replace earlier ones), checks that every row is a distribution within
 // FileRowTol and renormalises rows off by more than RowTol/factors.
 func (p *pxParser) resolve(f *pxFunc) error {
 	a := &f.acc
 	n := a.n
-	var order []int32
-	if !a.sorted {
-		// A stable counting sort by row.
-		start := make([]int, f.nRows+1)
-		for _, ch := range a.chunks {
-			for _, c := range ch {
-				start[c.row+1]++
-			}
-		}
-		for r := 0; r < f.nRows; r++ {
-			start[r+1] += start[r]
-		}
-		order = make([]int32, n)
-		for k := 0; k < n; k++ {
-			r := a.cell(k).row
-			order[start[r]] = int32(k)
-			start[r]++
-		}
-	}
+	order := a.rowOrder(f.nRows)
 	nc := f.child.v.size()
 	gen := make([]uint32, nc)
 	slot := make([]int32, nc)
