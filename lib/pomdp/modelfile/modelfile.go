@@ -21,7 +21,7 @@ import (
 // is XML (its first non-blank character is "<") is read as POMDPX, as is
 // a file of another extension that starts like a POMDPX document. The
 // model's Name is the file's base name without the extension. Errors are
-// *ParseError values naming path and line, or os errors.
+// *pomdp.ParseError values naming path and line, or os errors.
 func Load(path string, opts ...pomdp.ReadOption) (*pomdp.Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
