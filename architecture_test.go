@@ -37,7 +37,7 @@ var lower = []string{"base", "model", "core", "analysis"}
 // layers is the rule, from the bottom up.
 var layers = []layer{
 	{"base", []string{"lib/ot", "lib/fsc", "lib/partition", "lib/verdict", "datasets", "internal/memsample", "internal/shared"}, nil},
-	{"model", []string{"lib/pomdp/...", "lib/bench"}, []string{"base", "model"}},
+	{"model", []string{"lib/pomdp/...", "lib/bench", "internal/filebuild"}, []string{"base", "model"}},
 	{"core", []string{"lib/law", "lib/distance", "lib/quotient", "lib/value", "lib/pbvi"}, []string{"base", "model", "core"}},
 	{"analysis", []string{"lib/bb", "lib/clock", "lib/clock2", "lib/statbb", "lib/sample", "lib/shard", "lib/runner",
 		"lib/plan", "lib/planq", "lib/policy/...", "lib/certify", "lib/baseline", "lib/wrap", "lib/witness", "lib/explain"}, lower},
@@ -47,7 +47,7 @@ var layers = []layer{
 	{"notebook", []string{"lib/nb/..."}, append(slices.Clone(lower), "render", "paper", "page")},
 	{"web", []string{"web/..."}, append(slices.Clone(lower), "render", "page", "web")},
 	{"cli", []string{"cmd/..."}, append(slices.Clone(lower), "render", "paper", "page")},
-	{"test support", []string{"internal/randmodel", "internal/benchtest", "internal/browsertest", "internal/proctest"}, []string{"base", "model"}},
+	{"test support", []string{"internal/randmodel", "internal/benchtest", "internal/browsertest", "internal/proctest", "internal/pomdptest"}, []string{"base", "model"}},
 	{"repository checks", []string{""}, nil},
 }
 

@@ -6,7 +6,7 @@
 // The folder also holds model files, models/*.pomdp and models/*.json,
 // exported from the built-in models of package bench (see
 // models/README.md). They are not embedded: they are there to be read as
-// files (pomdp.LoadFile, pomdpq info FILE). The test TestModelFiles
+// files (modelfile.Load, pomdpq info FILE). The test TestModelFiles
 // regenerates them in memory and checks that the committed bytes are
 // current; `go test ./datasets -run TestModelFiles -regen` rewrites them.
 // Likewise policies/ holds policy graphs and alpha vectors in pomdp-solve's

@@ -14,6 +14,9 @@ import (
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 )
 
 var regen = flag.Bool("regen", false, "rewrite models/ (the model files and README.md) from the built-in models")
@@ -84,8 +87,8 @@ func exportModel(name string) (file string, data []byte, ground string, groundDa
 	b.Model.Ground = b.GroundFile()
 	base := strings.ReplaceAll(b.Name, ":", "-")
 	var buf bytes.Buffer
-	if len(pomdp.CassandraRenames(b.Model)) == 0 {
-		if err := pomdp.WriteCassandra(&buf, b.Model); err != nil {
+	if len(cassandra.Renames(b.Model)) == 0 {
+		if err := cassandra.Write(&buf, b.Model); err != nil {
 			return "", nil, "", nil, err
 		}
 		if b.Ground.IsDiscrete() {
@@ -97,7 +100,7 @@ func exportModel(name string) (file string, data []byte, ground string, groundDa
 		}
 		return base + ".pomdp", buf.Bytes(), base + ".ground.csv", g.Bytes(), nil
 	}
-	if err := pomdp.WriteJSON(&buf, b.Model); err != nil {
+	if err := pomdpjson.Write(&buf, b.Model); err != nil {
 		return "", nil, "", nil, err
 	}
 	return base + ".json", buf.Bytes(), "", nil, nil
@@ -111,7 +114,7 @@ func modelsReadme(rows [][]string) []byte {
 POMDPs written by this project from its built-in models (package ` + "`lib/bench`" + `),
 so that notebooks, scripts and other solvers can read them as files. Every file is an
 export of the built-in of the same name: ` + "`bench.Lookup(NAME)`" + ` (or ` + "`pomdpq info NAME`" + `)
-gives the same model, and ` + "`pomdp.LoadFile`" + ` / ` + "`pomdpq info FILE`" + ` read the file back bit for
+gives the same model, and ` + "`modelfile.Load`" + ` / ` + "`pomdpq info FILE`" + ` read the file back bit for
 bit. Files are in Tony Cassandra's ` + "`.pomdp`" + ` format, or in the project's JSON format when
 ` + "`.pomdp`" + ` would hold some of the model's names only renamed (the paper's Tiger observes
 ` + "`R`" + `, a keyword there). A model without a discount is written with ` + "`discount: 1`" + ` in ` + "`.pomdp`" + `.
@@ -224,7 +227,7 @@ func TestModelFiles(t *testing.T) {
 	// JSON model's own, the CSV file beside a .pomdp file, else discrete.
 	for _, mf := range modelFiles {
 		file, _, gfile, _, _ := exportModel(mf.Name)
-		got, err := pomdp.LoadFile(filepath.Join(dir, file))
+		got, err := modelfile.Load(filepath.Join(dir, file))
 		if err != nil {
 			t.Errorf("%s: %v", mf.Name, err)
 			continue

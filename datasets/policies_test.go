@@ -13,6 +13,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // policyRegen is what a failing TestPolicyFiles tells the developer to run.
@@ -196,7 +197,7 @@ func TestPolicyFiles(t *testing.T) {
 			t.Errorf("datasets/%s/%s is not current (%v); run %s and review the diff", dir, file, err, policyRegen)
 		}
 	}
-	m, err := pomdp.LoadFile(filepath.Join("models", "tiger95.pomdp"))
+	m, err := modelfile.Load(filepath.Join("models", "tiger95.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/policy"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
@@ -125,7 +125,7 @@ func TestAnalyzePolicySample(t *testing.T) {
 func TestAnalyzePolicy(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join("..", "..", "datasets", "models", "tiger95.pomdp")
-	m, err := pomdp.LoadFile(model)
+	m, err := modelfile.Load(model)
 	if err != nil {
 		t.Fatal(err)
 	}

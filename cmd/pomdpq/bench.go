@@ -21,7 +21,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/plan"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
@@ -207,7 +207,7 @@ func loadRow(name string) func(ctx context.Context) (string, error) {
 		if dir == "" {
 			return "skipped: needs `pomdpq bench --files DIR` with " + name, nil
 		}
-		m, err := pomdp.LoadFile(filepath.Join(dir, name))
+		m, err := modelfile.Load(filepath.Join(dir, name))
 		if err != nil {
 			return "", err
 		}

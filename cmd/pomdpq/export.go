@@ -10,6 +10,9 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpx"
 )
 
 // cmdExport writes a model (a built-in or a file) in Cassandra's .pomdp
@@ -129,11 +132,11 @@ func encodeModel(m *pomdp.Model, f string) ([]byte, error) {
 	var err error
 	switch f {
 	case "json":
-		err = pomdp.WriteJSON(&buf, m)
+		err = pomdpjson.Write(&buf, m)
 	case "pomdpx":
-		err = pomdp.WritePOMDPX(&buf, m)
+		err = pomdpx.Write(&buf, m)
 	default:
-		err = pomdp.WriteCassandra(&buf, m)
+		err = cassandra.Write(&buf, m)
 	}
 	if err != nil && f != "json" {
 		return nil, fmt.Errorf("%w (pomdpq export: --format json)", err)

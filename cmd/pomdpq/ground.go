@@ -12,6 +12,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // groundUsage is the help text of --ground.
@@ -65,7 +66,7 @@ func loadModel(spec string, opts ...pomdp.ReadOption) (*pomdp.Model, ot.Describe
 	}
 	ext := strings.ToLower(filepath.Ext(spec))
 	if isModelFile(spec) {
-		m, err := pomdp.LoadFile(spec, opts...)
+		m, err := modelfile.Load(spec, opts...)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ot.Described{}, missingFile(spec, err)
 		}

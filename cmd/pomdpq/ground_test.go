@@ -15,6 +15,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 var gridworld3File = filepath.Join("..", "..", "datasets", "models", "gridworld-3.pomdp")
@@ -125,7 +126,7 @@ func TestExportGroundJSON(t *testing.T) {
 	if _, err := runCLI(t, "export", "gridworld:3", "--format", "json", "--out", path); err != nil {
 		t.Fatal(err)
 	}
-	m, err := pomdp.LoadFile(path)
+	m, err := modelfile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@
 // netmon:9, hallway:10, witness, the classic tiger95, maze4x3, cheese, 1d,
 // paint, …; `pomdpq models` lists them) or the path of a Cassandra .pomdp,
 // a SARSOP POMDPX (.pomdpx, factored and mixed-observability files
-// included; see pomdp.ReadPOMDPX) or a JSON model file (datasets/models/
+// included; see pomdpx.Read) or a JSON model file (datasets/models/
 // holds every built-in the notebooks use as such a file).
 //
 // export writes a model in Cassandra's .pomdp format (the default), in

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 )
 
 func runCLI(t *testing.T, args ...string) (string, error) {
@@ -269,13 +271,13 @@ func TestExport(t *testing.T) {
 		file  string // "" reads standard output
 		read  func(io.Reader, string, ...pomdp.ReadOption) (*pomdp.Model, error)
 	}{
-		{"tiger95", nil, "", pomdp.ReadCassandra},
-		{"tiger", nil, "", pomdp.ReadCassandra}, // the observation "R" is written renamed and restored
-		{"maze4x3", []string{"--format", "pomdp"}, "", pomdp.ReadCassandra},
-		{"tiger", []string{"--format", "json"}, "", pomdp.ReadJSON},
-		{"cheese", []string{"--out", filepath.Join(dir, "cheese.pomdp")}, filepath.Join(dir, "cheese.pomdp"), pomdp.ReadCassandra},
-		{"witness", []string{"--out", filepath.Join(dir, "w.json")}, filepath.Join(dir, "w.json"), pomdp.ReadJSON},
-		{"paint", []string{"--format", "JSON", "--out", filepath.Join(dir, "paint.txt")}, filepath.Join(dir, "paint.txt"), pomdp.ReadJSON},
+		{"tiger95", nil, "", cassandra.Read},
+		{"tiger", nil, "", cassandra.Read}, // the observation "R" is written renamed and restored
+		{"maze4x3", []string{"--format", "pomdp"}, "", cassandra.Read},
+		{"tiger", []string{"--format", "json"}, "", pomdpjson.Read},
+		{"cheese", []string{"--out", filepath.Join(dir, "cheese.pomdp")}, filepath.Join(dir, "cheese.pomdp"), cassandra.Read},
+		{"witness", []string{"--out", filepath.Join(dir, "w.json")}, filepath.Join(dir, "w.json"), pomdpjson.Read},
+		{"paint", []string{"--format", "JSON", "--out", filepath.Join(dir, "paint.txt")}, filepath.Join(dir, "paint.txt"), pomdpjson.Read},
 	}
 	for _, tc := range tests {
 		out, err := runCLI(t, append([]string{"export", tc.model}, tc.args...)...)

@@ -20,6 +20,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/planq"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
 
@@ -350,7 +351,7 @@ func writePlanFiles(dir string, m *pomdp.Model, res *planq.Result, out *planOutJ
 	if err != nil {
 		return err
 	}
-	if err := pomdp.WriteJSON(f, m); err != nil {
+	if err := pomdpjson.Write(f, m); err != nil {
 		f.Close()
 		return err
 	}

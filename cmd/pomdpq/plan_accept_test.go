@@ -16,6 +16,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // constantOptimum is the best value over the stationary m = 1 family (one
@@ -79,7 +80,7 @@ func planAcceptance(t *testing.T, path string) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	m, err := pomdp.LoadFile(res.ModelFile)
+	m, err := modelfile.Load(res.ModelFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // optimumT is the exact optimum over every policy (history-dependent,
@@ -86,7 +87,7 @@ func TestPlanSARSOPLoop(t *testing.T) {
 		if !strings.Contains(res.PlannerSettings, tc.settings) {
 			t.Errorf("%s: planner settings %q, want %q", tc.name, res.PlannerSettings, tc.settings)
 		}
-		m, err := pomdp.LoadFile(res.ModelFile)
+		m, err := modelfile.Load(res.ModelFile)
 		if err != nil {
 			t.Fatal(err)
 		}

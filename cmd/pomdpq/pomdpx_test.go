@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/internal/shared"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpx"
 )
 
 func infoSizes(t *testing.T, model string) (int, int, int) {
@@ -64,7 +64,7 @@ func TestPOMDPXSharedTiger(t *testing.T) {
 // TestPOMDPXSharedRockSample: SARSOP's factored RockSample_7_8.pomdpx is
 // 12,800 states (robot 50 × 2^8 rocks), 13 actions and 100 observations
 // (the fully observed robot's 50 values × obs_sensor's 2, see
-// pomdp.ReadPOMDPX). Twin: TestPOMDPXFactoredInfo.
+// pomdpx.Read). Twin: TestPOMDPXFactoredInfo.
 func TestPOMDPXSharedRockSample(t *testing.T) {
 	file := shared.Path(t, "TestPOMDPXFactoredInfo", "pomdpx", "RockSample_7_8.pomdpx")
 	if s, a, o := infoSizes(t, file); s != 12800 || a != 13 || o != 100 {
@@ -129,7 +129,7 @@ func TestExportPOMDPX(t *testing.T) {
 			t.Errorf("export %s %v: not a POMDPX document", tc.model, tc.args)
 			continue
 		}
-		got, err := pomdp.ReadPOMDPX(strings.NewReader(src), tc.model)
+		got, err := pomdpx.Read(strings.NewReader(src), tc.model)
 		if err != nil {
 			t.Errorf("export %s %v: reading back: %v", tc.model, tc.args, err)
 			continue

@@ -11,6 +11,8 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // TestExportRenamedInfo: the paper's Tiger (observation "R", a keyword of
@@ -80,7 +82,7 @@ func TestExportDiscount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := pomdp.ReadCassandra(strings.NewReader(out), "tiger.pomdp")
+	got, err := cassandra.Read(strings.NewReader(out), "tiger.pomdp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +106,11 @@ func TestAnalyzeQuotientPOMDP(t *testing.T) {
 	if _, err := runCLI(t, "analyze", "tiger", "--out", filepath.Join(dir, "x.html"), "--T", "3", "--progress=off"); err != nil {
 		t.Fatal(err)
 	}
-	p, err := pomdp.LoadFile(filepath.Join(dir, "x-quotient.pomdp"))
+	p, err := modelfile.Load(filepath.Join(dir, "x-quotient.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := pomdp.LoadFile(filepath.Join(dir, "x-quotient.json"))
+	j, err := modelfile.Load(filepath.Join(dir, "x-quotient.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +286,7 @@ func TestExportPOMDPXRenamedInfo(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := filepath.Join(dir, "spaced.json")
-	if err := pomdp.SaveFile(model, m); err != nil {
+	if err := modelfile.Save(model, m); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(dir, "spaced.pomdpx")
@@ -307,7 +309,7 @@ func TestExportPOMDPXRenamedInfo(t *testing.T) {
 			t.Errorf("info lacks %q:\n%s", want, out)
 		}
 	}
-	back, err := pomdp.LoadFile(file)
+	back, err := modelfile.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // webEps are the tolerances of the page's run (the acceptance run).
@@ -32,7 +32,7 @@ var webEps = []float64{0, 0.1, 0.3}
 // class counts the page must show.
 func cliCounts(t *testing.T, path string) []int {
 	t.Helper()
-	m, err := pomdp.LoadFile(path)
+	m, err := modelfile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // loadClassicFile reads a third-party file of Cassandra's collection (beside
@@ -16,7 +17,7 @@ import (
 // that checks the same built-in against a published fact.
 func loadClassicFile(t *testing.T, twin, name string) *pomdp.Model {
 	t.Helper()
-	m, err := pomdp.LoadFile(shared.Path(t, twin, "pomdp", name))
+	m, err := modelfile.Load(shared.Path(t, twin, "pomdp", name))
 	if err != nil {
 		t.Fatal(err)
 	}

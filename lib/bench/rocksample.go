@@ -74,101 +74,22 @@ func RockSample44() (Benchmark, error) {
 		}
 		return -1
 	}
-	states := make([]string, nS)
-	for r := 0; r < rsSize; r++ {
-		for c := 0; c < rsSize; c++ {
-			for bits := 0; bits < rsConfigs; bits++ {
-				q := make([]byte, rsRocks)
-				for i := range q {
-					q[i] = 'B'
-					if bits>>i&1 == 1 {
-						q[i] = 'G'
-					}
-				}
-				states[RockSampleState(r, c, bits)] = fmt.Sprintf("s_%d_%d_%s", r, c, q)
-			}
-		}
-	}
-	states[rsTerminal] = "terminal"
+	states := rs44States(nS)
 	actions := []string{"move_north", "move_south", "move_east", "move_west", "sample", "check_1", "check_2", "check_3", "check_4"}
-	const (
-		north = iota
-		south
-		east
-		west
-		sample
-		check1
-	)
-	const (
-		good = iota
-		bad
-		none
-	)
 	nA := len(actions)
 	R := zeros(nS, nA)
-	// next returns the successor of non-terminal s under action a.
-	next := func(s, a int) int {
-		cell, bits := s/rsConfigs, s%rsConfigs
-		r, c := cell/rsSize, cell%rsSize
-		switch a {
-		case north:
-			r = max(r-1, 0)
-		case south:
-			r = min(r+1, rsSize-1)
-		case west:
-			c = max(c-1, 0)
-		case east:
-			if c == rsSize-1 {
-				return rsTerminal
-			}
-			c++
-		case sample:
-			if i := rockAt(r, c); i >= 0 {
-				bits &^= 1 << i
-			}
-		}
-		return RockSampleState(r, c, bits)
-	}
 	for s := 0; s < rsTerminal; s++ {
 		cell, bits := s/rsConfigs, s%rsConfigs
 		r, c := cell/rsSize, cell%rsSize
 		if c == rsSize-1 {
-			R[s][east] = 10
+			R[s][rsEast] = 10
 		}
-		R[s][sample] = -10
+		R[s][rsSample] = -10
 		if i := rockAt(r, c); i >= 0 && bits>>i&1 == 1 {
-			R[s][sample] = 10
+			R[s][rsSample] = 10
 		}
 	}
-	T := make([]pomdp.Kernel, nA)
-	Z := make([]*pomdp.Sparse, nA)
-	for a := 0; a < nA; a++ {
-		T[a] = buildCSR(nS, nS, func(s int, add func(int, float64)) {
-			if s == rsTerminal {
-				add(s, 1)
-				return
-			}
-			add(next(s, a), 1)
-		})
-		Z[a] = buildCSR(nS, 3, func(s int, add func(int, float64)) {
-			if s == rsTerminal || a < check1 {
-				add(none, 1)
-				return
-			}
-			i := a - check1
-			cell, bits := s/rsConfigs, s%rsConfigs
-			r, c := cell/rsSize, cell%rsSize
-			dist := abs(float64(r-rocks[i][0])) + abs(float64(c-rocks[i][1]))
-			eta := CheckEfficiency(int(dist))
-			if bits>>i&1 == 1 {
-				add(good, eta)
-				add(bad, 1-eta)
-			} else {
-				add(good, 1-eta)
-				add(bad, eta)
-			}
-		})
-	}
+	T, Z := rs44Kernels(nS, nA, rocks, rockAt)
 	b0 := make([]float64, nS)
 	for bits := 0; bits < rsConfigs; bits++ {
 		b0[RockSampleState(0, 0, bits)] = 1.0 / rsConfigs
@@ -185,3 +106,101 @@ func RockSample44() (Benchmark, error) {
 	}
 	return finish(m, ot.Discrete(3), "RockSample(4,4): 4×4 grid, 4 rocks, exit east")
 }
+
+// rs44States returns the nS state names of RockSample44: s_r_c_Q…Q (Q = G
+// or B per rock), then "terminal".
+func rs44States(nS int) []string {
+	states := make([]string, nS)
+	for r := 0; r < rsSize; r++ {
+		for c := 0; c < rsSize; c++ {
+			for bits := 0; bits < rsConfigs; bits++ {
+				q := make([]byte, rsRocks)
+				for i := range q {
+					q[i] = 'B'
+					if bits>>i&1 == 1 {
+						q[i] = 'G'
+					}
+				}
+				states[RockSampleState(r, c, bits)] = fmt.Sprintf("s_%d_%d_%s", r, c, q)
+			}
+		}
+	}
+	states[rsTerminal] = "terminal"
+	return states
+}
+
+// rs44Kernels returns the transition and observation kernels of
+// RockSample44's nA actions, with the rocks at rocks (rockAt(r, c) is the
+// rock at a cell, or −1).
+func rs44Kernels(nS, nA int, rocks [][2]int, rockAt func(r, c int) int) ([]pomdp.Kernel, []*pomdp.Sparse) {
+	// next returns the successor of non-terminal s under action a.
+	next := func(s, a int) int {
+		cell, bits := s/rsConfigs, s%rsConfigs
+		r, c := cell/rsSize, cell%rsSize
+		switch a {
+		case rsNorth:
+			r = max(r-1, 0)
+		case rsSouth:
+			r = min(r+1, rsSize-1)
+		case rsWest:
+			c = max(c-1, 0)
+		case rsEast:
+			if c == rsSize-1 {
+				return rsTerminal
+			}
+			c++
+		case rsSample:
+			if i := rockAt(r, c); i >= 0 {
+				bits &^= 1 << i
+			}
+		}
+		return RockSampleState(r, c, bits)
+	}
+	T := make([]pomdp.Kernel, nA)
+	Z := make([]*pomdp.Sparse, nA)
+	for a := 0; a < nA; a++ {
+		T[a] = buildCSR(nS, nS, func(s int, add func(int, float64)) {
+			if s == rsTerminal {
+				add(s, 1)
+				return
+			}
+			add(next(s, a), 1)
+		})
+		Z[a] = buildCSR(nS, 3, func(s int, add func(int, float64)) {
+			if s == rsTerminal || a < rsCheck1 {
+				add(rsNone, 1)
+				return
+			}
+			i := a - rsCheck1
+			cell, bits := s/rsConfigs, s%rsConfigs
+			r, c := cell/rsSize, cell%rsSize
+			dist := abs(float64(r-rocks[i][0])) + abs(float64(c-rocks[i][1]))
+			eta := CheckEfficiency(int(dist))
+			if bits>>i&1 == 1 {
+				add(rsGood, eta)
+				add(rsBad, 1-eta)
+			} else {
+				add(rsGood, 1-eta)
+				add(rsBad, eta)
+			}
+		})
+	}
+	return T, Z
+}
+
+// The actions and observations of RockSample by index (check_i is
+// rsCheck1 + i − 1).
+const (
+	rsNorth = iota
+	rsSouth
+	rsEast
+	rsWest
+	rsSample
+	rsCheck1
+)
+
+const (
+	rsGood = iota
+	rsBad
+	rsNone
+)

@@ -307,8 +307,47 @@ func buildRockSample(n, k int, layout RockLayout, d0 float64) *pomdp.Model {
 		rockAt[c[0]*n+c[1]] = i
 	}
 
-	// Names.
-	states := make([]string, nS)
+	states := rockSampleStates(n, k)
+	actions := rockSampleActions(k)
+
+	// Deterministic kernels share the row pointers 0, 1, …, nS and the unit values.
+	unitPtr := make([]int, nS+1)
+	ones := make([]float64, nS)
+	for i := range unitPtr {
+		unitPtr[i] = i
+	}
+	for i := range ones {
+		ones[i] = 1
+	}
+	det := func(col []int) *pomdp.Sparse {
+		return &pomdp.Sparse{Rows: nS, Cols: nS, RowPtr: unitPtr, Col: col, Val: ones}
+	}
+	T, R := rockSampleMoves(n, k, rockAt, det)
+	Z := rockSampleChecks(n, k, layout, d0, unitPtr, ones)
+	b0 := make([]float64, nS)
+	start := layout.Start[0]*n + layout.Start[1]
+	for bits := 0; bits < nConf; bits++ {
+		b0[start*nConf+bits] = 1 / float64(nConf)
+	}
+	return &pomdp.Model{
+		States:       states,
+		Actions:      actions,
+		Observations: []string{"good", "bad", "none"},
+		Discount:     RockSampleDiscount,
+		HasDiscount:  true,
+		T:            T,
+		Z:            Z,
+		R:            R,
+		B0:           b0,
+	}
+}
+
+// rockSampleStates returns the state names of RockSample(n, k): s_r_c_Q…Q
+// (Q = G or B per rock) in the order cell·2^k + bits, then "terminal".
+func rockSampleStates(n, k int) []string {
+	nCells, nConf := n*n, 1<<k
+	terminal := nCells * nConf
+	states := make([]string, terminal+1)
 	buf := make([]byte, 0, 32+k)
 	for cell := 0; cell < nCells; cell++ {
 		buf = append(buf[:0], "s_"...)
@@ -330,38 +369,28 @@ func buildRockSample(n, k int, layout RockLayout, d0 float64) *pomdp.Model {
 		}
 	}
 	states[terminal] = "terminal"
+	return states
+}
+
+// rockSampleActions returns the actions of RockSample(n, k): the four
+// moves, sample and check_1 … check_k.
+func rockSampleActions(k int) []string {
 	nA := 5 + k
 	actions := make([]string, nA)
 	copy(actions, []string{"move_north", "move_south", "move_east", "move_west", "sample"})
 	for j := 1; j <= k; j++ {
 		actions[4+j] = "check_" + strconv.Itoa(j)
 	}
-	const (
-		north = iota
-		south
-		east
-		west
-		sample
-		check1
-	)
-	const (
-		good = iota
-		bad
-		none
-	)
+	return actions
+}
 
-	// Deterministic kernels share the row pointers 0, 1, …, nS and the unit values.
-	unitPtr := make([]int, nS+1)
-	ones := make([]float64, nS)
-	for i := range unitPtr {
-		unitPtr[i] = i
-	}
-	for i := range ones {
-		ones[i] = 1
-	}
-	det := func(col []int) *pomdp.Sparse {
-		return &pomdp.Sparse{Rows: nS, Cols: nS, RowPtr: unitPtr, Col: col, Val: ones}
-	}
+// rockSampleMoves returns the deterministic kernels of RockSample(n, k)
+// (det builds one from its column per state) and the rewards: +10 for
+// exiting east and for sampling a good rock, −10 for sampling elsewhere.
+func rockSampleMoves(n, k int, rockAt []int, det func(col []int) *pomdp.Sparse) ([]pomdp.Kernel, [][]float64) {
+	nCells, nConf := n*n, 1<<k
+	terminal := nCells * nConf
+	nS, nA := terminal+1, 5+k
 	moves := make([][]int, 5)
 	for a := range moves {
 		moves[a] = make([]int, nS)
@@ -373,18 +402,18 @@ func buildRockSample(n, k int, layout RockLayout, d0 float64) *pomdp.Model {
 		rock := rockAt[cell]
 		for bits := 0; bits < nConf; bits++ {
 			s := cell*nConf + bits
-			for a := north; a <= west; a++ {
+			for a := rsNorth; a <= rsWest; a++ {
 				moves[a][s] = to[a]*nConf + bits
 			}
 			if c == n-1 {
-				moves[east][s] = terminal
-				R[s][east] = 10
+				moves[rsEast][s] = terminal
+				R[s][rsEast] = 10
 			}
-			moves[sample][s] = s
-			R[s][sample] = -10
+			moves[rsSample][s] = s
+			R[s][rsSample] = -10
 			if rock >= 0 && bits>>rock&1 == 1 {
-				moves[sample][s] = s &^ (1 << rock)
-				R[s][sample] = 10
+				moves[rsSample][s] = s &^ (1 << rock)
+				R[s][rsSample] = 10
 			}
 		}
 	}
@@ -398,17 +427,26 @@ func buildRockSample(n, k int, layout RockLayout, d0 float64) *pomdp.Model {
 		T[a] = det(moves[a])
 	}
 	id := det(identity)
-	for a := check1; a < nA; a++ {
+	for a := rsCheck1; a < nA; a++ {
 		T[a] = id
 	}
+	return T, R
+}
 
+// rockSampleChecks returns the observation kernels of RockSample(n, k):
+// "none" for the moves and sample (zNone's rows share unitPtr and ones),
+// and for check_i "good" or "bad" with the sensor's efficiency at the
+// distance to rock i (half-efficiency distance d0).
+func rockSampleChecks(n, k int, layout RockLayout, d0 float64, unitPtr []int, ones []float64) []*pomdp.Sparse {
+	nCells, nConf := n*n, 1<<k
+	nS, nA := nCells*nConf+1, 5+k
 	Z := make([]*pomdp.Sparse, nA)
 	noneCol := make([]int, nS)
 	for i := range noneCol {
-		noneCol[i] = none
+		noneCol[i] = rsNone
 	}
 	zNone := &pomdp.Sparse{Rows: nS, Cols: 3, RowPtr: unitPtr, Col: noneCol, Val: ones}
-	for a := 0; a < check1; a++ {
+	for a := 0; a < rsCheck1; a++ {
 		Z[a] = zNone
 	}
 	eta := make([]float64, nCells)
@@ -426,36 +464,20 @@ func buildRockSample(n, k int, layout RockLayout, d0 float64) *pomdp.Model {
 					pGood, pBad = e, 1-e
 				}
 				if pGood != 0 {
-					z.Col = append(z.Col, good)
+					z.Col = append(z.Col, rsGood)
 					z.Val = append(z.Val, pGood)
 				}
 				if pBad != 0 {
-					z.Col = append(z.Col, bad)
+					z.Col = append(z.Col, rsBad)
 					z.Val = append(z.Val, pBad)
 				}
 				z.RowPtr[cell*nConf+bits+1] = len(z.Col)
 			}
 		}
-		z.Col = append(z.Col, none)
+		z.Col = append(z.Col, rsNone)
 		z.Val = append(z.Val, 1)
 		z.RowPtr[nS] = len(z.Col)
-		Z[check1+i] = z
+		Z[rsCheck1+i] = z
 	}
-
-	b0 := make([]float64, nS)
-	start := layout.Start[0]*n + layout.Start[1]
-	for bits := 0; bits < nConf; bits++ {
-		b0[start*nConf+bits] = 1 / float64(nConf)
-	}
-	return &pomdp.Model{
-		States:       states,
-		Actions:      actions,
-		Observations: []string{"good", "bad", "none"},
-		Discount:     RockSampleDiscount,
-		HasDiscount:  true,
-		T:            T,
-		Z:            Z,
-		R:            R,
-		B0:           b0,
-	}
+	return Z
 }

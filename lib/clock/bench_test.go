@@ -7,7 +7,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/ot"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // BenchmarkTigerT10 times the exact quotients and the distance matrices of
@@ -50,7 +50,7 @@ func BenchmarkTigerT10(b *testing.B) {
 // Twin: BenchmarkNoisyGrid.
 func BenchmarkSharedFiles(b *testing.B) {
 	for _, name := range []string{"tiger-grid.POMDP", "hallway.POMDP"} {
-		m, err := pomdp.LoadFile(shared.Path(b, "BenchmarkNoisyGrid", "pomdp", name))
+		m, err := modelfile.Load(shared.Path(b, "BenchmarkNoisyGrid", "pomdp", name))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func BenchmarkSharedFiles(b *testing.B) {
 // testdata/noisy-grid.pomdp (6 states, 3 actions, 6 observations with
 // wide supports), under the discrete metric.
 func BenchmarkNoisyGrid(b *testing.B) {
-	m, err := pomdp.LoadFile(filepath.Join("testdata", "noisy-grid.pomdp"))
+	m, err := modelfile.Load(filepath.Join("testdata", "noisy-grid.pomdp"))
 	if err != nil {
 		b.Fatal(err)
 	}

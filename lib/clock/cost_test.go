@@ -9,7 +9,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/ot"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // TestEstimateCost checks the class-pair counts of EstimateCost against
@@ -89,7 +89,7 @@ func TestOracleSharedFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: skipping the tiger-grid comparison")
 	}
-	m, err := pomdp.LoadFile(shared.Path(t, "TestOracleTwinFile", "pomdp", "tiger-grid.POMDP"))
+	m, err := modelfile.Load(shared.Path(t, "TestOracleTwinFile", "pomdp", "tiger-grid.POMDP"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestOracleSharedFile(t *testing.T) {
 // the wide supports of tiger-grid and hallway) at T = 1, 2 and 3 under the
 // discrete metric, for both transports.
 func TestOracleTwinFile(t *testing.T) {
-	m, err := pomdp.LoadFile(filepath.Join("testdata", "noisy-grid.pomdp"))
+	m, err := modelfile.Load(filepath.Join("testdata", "noisy-grid.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestPinnedSharedFiles(t *testing.T) {
 		t.Skip("short: skipping the third-party files at T = 3")
 	}
 	for _, p := range pinned {
-		m, err := pomdp.LoadFile(shared.Path(t, "TestOracleTwinFile", "pomdp", p.file))
+		m, err := modelfile.Load(shared.Path(t, "TestOracleTwinFile", "pomdp", p.file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // TestIssueClassCounts pins the class counts of the runs that motivated
@@ -36,7 +37,7 @@ func TestIssueClassCounts(t *testing.T) {
 			var g ot.Ground
 			if filepath.Ext(tc.model) == ".POMDP" {
 				var err error
-				if m, err = pomdp.LoadFile(shared.Path(t, "TestIssueClassCountsTwin", "pomdp", tc.model)); err != nil {
+				if m, err = modelfile.Load(shared.Path(t, "TestIssueClassCountsTwin", "pomdp", tc.model)); err != nil {
 					t.Fatal(err)
 				}
 			} else {
@@ -76,7 +77,7 @@ func TestIssueClassCounts(t *testing.T) {
 // and exactly, against the all-histories reference (Options.AllPairs)
 // computed here, at the same ε.
 func TestIssueClassCountsTwin(t *testing.T) {
-	m, err := pomdp.LoadFile(filepath.Join("..", "clock", "testdata", "noisy-grid.pomdp"))
+	m, err := modelfile.Load(filepath.Join("..", "clock", "testdata", "noisy-grid.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/witness"
 )
@@ -74,7 +75,7 @@ func ShowWitnessQuotients(w *witness.Witness, names [2]string) error {
 // states, actions, observations, start and the T, O and R entries.
 func ModelText(m *pomdp.Model) (string, error) {
 	var buf bytes.Buffer
-	if err := pomdp.WriteCassandra(&buf, m); err != nil {
+	if err := cassandra.Write(&buf, m); err != nil {
 		return "", err
 	}
 	var lines []string

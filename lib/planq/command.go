@@ -16,6 +16,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 )
 
@@ -271,7 +272,7 @@ func (c Command) solve(ctx context.Context, m *pomdp.Model, T int) (*SolverPolic
 	if err != nil {
 		return nil, err
 	}
-	if err := pomdp.WriteCassandra(f, rm); err != nil {
+	if err := cassandra.Write(f, rm); err != nil {
 		f.Close()
 		return nil, err
 	}

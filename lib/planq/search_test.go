@@ -10,6 +10,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
@@ -27,7 +28,7 @@ type searchCase struct {
 func searchCases(t *testing.T) []searchCase {
 	t.Helper()
 	cfg, _ := tigerObs(t)
-	maze, err := pomdp.LoadFile(filepath.Join("..", "..", "datasets", "models", "maze4x3.pomdp"))
+	maze, err := modelfile.Load(filepath.Join("..", "..", "datasets", "models", "maze4x3.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -458,20 +458,8 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 		ev.Method = "value iteration"
 		return newFactored(m, c, opt.Workers).iterate(ctx, m.Discount, tol, opt.Progress, ev)
 	}
-	edges := chainEdges(m, c)
-	chainBytes := 16*edges + 64*float64(K) // to, p and the reverse index per edge; rows, rewards, flags, indexes and iterates per pair
-	need := chainBytes
-	if dense {
-		need += 8 * float64(K) * float64(K)
-	}
-	if need > float64(budget) {
-		largest := fmt.Sprintf("the chain over %d (node, state) pairs with up to %.3g transitions (%s)", K, edges, fmtBytes(chainBytes))
-		if dense && 8*float64(K)*float64(K) > chainBytes {
-			largest = fmt.Sprintf("the dense %d×%d system (%s)", K, K, fmtBytes(8*float64(K)*float64(K)))
-		}
-		return nil, fmt.Errorf("policy: evaluating %d nodes × %d states needs about %s, above the budget of %s; the largest term is %s. "+
-			"Minimize the graph first, evaluate a finite horizon, lower Options.MaxPairs (iterate instead of a dense solve) or raise Options.MaxBytes",
-			c.Nodes, nS, fmtBytes(need), fmtBytes(float64(budget)), largest)
+	if err := chainBudget(m, c, K, dense, budget); err != nil {
+		return nil, err
 	}
 	ch, err := buildChain(ctx, m, c)
 	if err != nil {
@@ -497,112 +485,16 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 	if k == 0 {
 		return V, nil
 	}
-	gamma := m.Discount
-	x := make([]float64, k)
+	var x []float64
 	if dense {
 		ev.Method = "dense LU"
-		A := mat.NewDense(k, k, nil)
-		b := mat.NewVecDense(k, nil)
-		for i := 0; i < K; i++ {
-			r := idx[i]
-			if r < 0 {
-				continue
-			}
-			A.Set(r, r, A.At(r, r)+1)
-			b.SetVec(r, ch.r[i])
-			for e := ch.row[i]; e < ch.row[i+1]; e++ {
-				col := idx[ch.to[e]]
-				A.Set(r, col, A.At(r, col)-gamma*ch.p[e])
-			}
-		}
-		var lu mat.LU
-		lu.Factorize(A)
-		var sol mat.VecDense
-		if err := lu.SolveVecTo(&sol, false, b); err != nil {
-			return nil, fmt.Errorf("policy: the discounted linear solve failed: %w", err)
-		}
-		for r := range x {
-			x[r] = sol.AtVec(r)
-		}
+		x, err = solveChainLU(ch, idx, k, m.Discount)
 	} else {
 		ev.Method = "value iteration"
-		// Jacobi sweeps x ← r + γ P x; after a sweep that moved x by δ in
-		// the max norm, |x − V| ≤ γ δ / (1 − γ).
-		good := make([]int, 0, k)
-		for i := 0; i < K; i++ {
-			if idx[i] >= 0 {
-				good = append(good, i)
-			}
-		}
-		next := make([]float64, k)
-		rmax := 0.0
-		for _, i := range good {
-			rmax = math.Max(rmax, math.Abs(ch.r[i]))
-		}
-		// Sweeps needed for the a-priori bound γ^n·max|R|/(1−γ) ≤ tol·max(1, …).
-		expect := int(math.Ceil(math.Log(tol*(1-gamma)/math.Max(rmax, 1e-300)) / math.Log(gamma)))
-		// Rows are split into contiguous chunks, one goroutine each.
-		workers := opt.Workers
-		if workers <= 0 {
-			workers = runtime.GOMAXPROCS(0)
-		}
-		workers = max(1, min(workers, len(good)/1024+1))
-		los := make([]float64, workers)
-		his := make([]float64, workers)
-		norms := make([]float64, workers)
-		sweepRange := func(w int, cur, nxt []float64) {
-			lo, hi := w*len(good)/workers, (w+1)*len(good)/workers
-			dlo, dhi, norm := math.Inf(1), math.Inf(-1), 0.0
-			for r := lo; r < hi; r++ {
-				i := good[r]
-				acc := 0.0
-				for e := ch.row[i]; e < ch.row[i+1]; e++ {
-					acc += ch.p[e] * cur[idx[ch.to[e]]]
-				}
-				v := ch.r[i] + gamma*acc
-				d := v - cur[r]
-				dlo, dhi = math.Min(dlo, d), math.Max(dhi, d)
-				norm = math.Max(norm, math.Abs(v))
-				nxt[r] = v
-			}
-			los[w], his[w], norms[w] = dlo, dhi, norm
-		}
-		for sweep := 1; ; sweep++ {
-			if sweep%16 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			if workers == 1 {
-				sweepRange(0, x, next)
-			} else {
-				var wg sync.WaitGroup
-				for w := 0; w < workers; w++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						sweepRange(w, x, next)
-					}()
-				}
-				wg.Wait()
-			}
-			lo, hi, norm := math.Inf(1), math.Inf(-1), 0.0
-			for w := range los {
-				lo, hi, norm = math.Min(lo, los[w]), math.Max(hi, his[w]), math.Max(norm, norms[w])
-			}
-			x, next = next, x
-			if opt.Progress != nil {
-				opt.Progress(sweep, max(expect, sweep))
-			}
-			done, bound := macQueen(x, nil, gamma, lo, hi, tol, norm)
-			ev.Sweeps, ev.Bound = sweep, bound
-			if done {
-				break
-			}
-			if sweep >= MaxSweeps {
-				return nil, fmt.Errorf("policy: value iteration did not reach the tolerance %g in %d sweeps (error bound %g); lower Options.Tol's demand or use the dense solve (raise Options.MaxPairs)", tol, MaxSweeps, ev.Bound)
-			}
-		}
+		x, err = iterateChain(ctx, ch, idx, k, m.Discount, tol, opt, ev)
+	}
+	if err != nil {
+		return nil, err
 	}
 	for i := 0; i < K; i++ {
 		if r := idx[i]; r >= 0 {
@@ -610,6 +502,145 @@ func solveDiscounted(ctx context.Context, m *pomdp.Model, c *fsc.FSC, opt Option
 		}
 	}
 	return V, nil
+}
+
+// solveChainLU solves x = r + γ P x over the k pairs idx numbers (the
+// others are -1) by a dense LU factorisation.
+func solveChainLU(ch *pairChain, idx []int, k int, gamma float64) ([]float64, error) {
+	K := len(idx)
+	x := make([]float64, k)
+	A := mat.NewDense(k, k, nil)
+	b := mat.NewVecDense(k, nil)
+	for i := 0; i < K; i++ {
+		r := idx[i]
+		if r < 0 {
+			continue
+		}
+		A.Set(r, r, A.At(r, r)+1)
+		b.SetVec(r, ch.r[i])
+		for e := ch.row[i]; e < ch.row[i+1]; e++ {
+			col := idx[ch.to[e]]
+			A.Set(r, col, A.At(r, col)-gamma*ch.p[e])
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(A)
+	var sol mat.VecDense
+	if err := lu.SolveVecTo(&sol, false, b); err != nil {
+		return nil, fmt.Errorf("policy: the discounted linear solve failed: %w", err)
+	}
+	for r := range x {
+		x[r] = sol.AtVec(r)
+	}
+	return x, nil
+}
+
+// iterateChain solves x = r + γ P x over the k pairs idx numbers (the
+// others are -1) by Jacobi sweeps until MacQueen's bound is below tol,
+// recording the sweeps and the bound in ev.
+func iterateChain(ctx context.Context, ch *pairChain, idx []int, k int, gamma, tol float64, opt Options, ev *Evaluation) ([]float64, error) {
+	K := len(idx)
+	x := make([]float64, k)
+	// Jacobi sweeps x ← r + γ P x; after a sweep that moved x by δ in
+	// the max norm, |x − V| ≤ γ δ / (1 − γ).
+	good := make([]int, 0, k)
+	for i := 0; i < K; i++ {
+		if idx[i] >= 0 {
+			good = append(good, i)
+		}
+	}
+	next := make([]float64, k)
+	rmax := 0.0
+	for _, i := range good {
+		rmax = math.Max(rmax, math.Abs(ch.r[i]))
+	}
+	// Sweeps needed for the a-priori bound γ^n·max|R|/(1−γ) ≤ tol·max(1, …).
+	expect := int(math.Ceil(math.Log(tol*(1-gamma)/math.Max(rmax, 1e-300)) / math.Log(gamma)))
+	// Rows are split into contiguous chunks, one goroutine each.
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(good)/1024+1))
+	los := make([]float64, workers)
+	his := make([]float64, workers)
+	norms := make([]float64, workers)
+	sweepRange := func(w int, cur, nxt []float64) {
+		lo, hi := w*len(good)/workers, (w+1)*len(good)/workers
+		dlo, dhi, norm := math.Inf(1), math.Inf(-1), 0.0
+		for r := lo; r < hi; r++ {
+			i := good[r]
+			acc := 0.0
+			for e := ch.row[i]; e < ch.row[i+1]; e++ {
+				acc += ch.p[e] * cur[idx[ch.to[e]]]
+			}
+			v := ch.r[i] + gamma*acc
+			d := v - cur[r]
+			dlo, dhi = math.Min(dlo, d), math.Max(dhi, d)
+			norm = math.Max(norm, math.Abs(v))
+			nxt[r] = v
+		}
+		los[w], his[w], norms[w] = dlo, dhi, norm
+	}
+	for sweep := 1; ; sweep++ {
+		if sweep%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if workers == 1 {
+			sweepRange(0, x, next)
+		} else {
+			var wg sync.WaitGroup
+			for w := 0; w < workers; w++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sweepRange(w, x, next)
+				}()
+			}
+			wg.Wait()
+		}
+		lo, hi, norm := math.Inf(1), math.Inf(-1), 0.0
+		for w := range los {
+			lo, hi, norm = math.Min(lo, los[w]), math.Max(hi, his[w]), math.Max(norm, norms[w])
+		}
+		x, next = next, x
+		if opt.Progress != nil {
+			opt.Progress(sweep, max(expect, sweep))
+		}
+		done, bound := macQueen(x, nil, gamma, lo, hi, tol, norm)
+		ev.Sweeps, ev.Bound = sweep, bound
+		if done {
+			break
+		}
+		if sweep >= MaxSweeps {
+			return nil, fmt.Errorf("policy: value iteration did not reach the tolerance %g in %d sweeps (error bound %g); lower Options.Tol's demand or use the dense solve (raise Options.MaxPairs)", tol, MaxSweeps, ev.Bound)
+		}
+	}
+	return x, nil
+}
+
+// chainBudget checks that the chain over K pairs, and the dense system
+// when dense, fit in budget bytes.
+func chainBudget(m *pomdp.Model, c *fsc.FSC, K int, dense bool, budget int64) error {
+	nS := m.NumStates()
+	edges := chainEdges(m, c)
+	chainBytes := 16*edges + 64*float64(K) // to, p and the reverse index per edge; rows, rewards, flags, indexes and iterates per pair
+	need := chainBytes
+	if dense {
+		need += 8 * float64(K) * float64(K)
+	}
+	if need > float64(budget) {
+		largest := fmt.Sprintf("the chain over %d (node, state) pairs with up to %.3g transitions (%s)", K, edges, fmtBytes(chainBytes))
+		if dense && 8*float64(K)*float64(K) > chainBytes {
+			largest = fmt.Sprintf("the dense %d×%d system (%s)", K, K, fmtBytes(8*float64(K)*float64(K)))
+		}
+		return fmt.Errorf("policy: evaluating %d nodes × %d states needs about %s, above the budget of %s; the largest term is %s. "+
+			"Minimize the graph first, evaluate a finite horizon, lower Options.MaxPairs (iterate instead of a dense solve) or raise Options.MaxBytes",
+			c.Nodes, nS, fmtBytes(need), fmtBytes(float64(budget)), largest)
+	}
+	return nil
 }
 
 // fmtBytes formats a byte count with a binary unit, e.g. "1.5 GiB".

@@ -168,36 +168,11 @@ type Greedy struct {
 // it), or an error names the step; b0 may spread over several values and
 // is then split by them (Split).
 func EvaluateGreedy(ctx context.Context, m *pomdp.Model, p *VectorPolicy, T int, opt GreedyOptions) (*Greedy, error) {
+	g, err := newGreedy(m, p, T, &opt)
+	if err != nil {
+		return nil, err
+	}
 	nS := m.NumStates()
-	if nS != p.VectorLength*p.NumObsValue {
-		return nil, fmt.Errorf("policy: the policy's vectorLength × numObsValue = %d × %d does not match the model's %d states", p.VectorLength, p.NumObsValue, nS)
-	}
-	for k, v := range p.Vectors {
-		if v.Action < 0 || v.Action >= m.NumActions() {
-			return nil, fmt.Errorf("policy: vector %d: action %d is not an action of the model (%d actions)", k, v.Action, m.NumActions())
-		}
-	}
-	if T < 1 {
-		return nil, fmt.Errorf("policy: horizon %d: want T ≥ 1", T)
-	}
-	if opt.MaxBeliefs <= 0 {
-		opt.MaxBeliefs = DefaultMaxBeliefs
-	}
-	if opt.MaxEntries <= 0 {
-		opt.MaxEntries = DefaultMaxBeliefEntries
-	}
-	if opt.MaxVisits <= 0 {
-		opt.MaxVisits = DefaultMaxVisits
-	}
-	g := &Greedy{Requested: T, Discount: 1}
-	if m.HasDiscount {
-		g.Discount = m.Discount
-	}
-	for _, row := range m.R {
-		for _, r := range row {
-			g.MaxAbsReward = math.Max(g.MaxAbsReward, math.Abs(r))
-		}
-	}
 	e := &greedyEval{m: m, p: p, byObs: p.byObs(), seed: maphash.MakeSeed()}
 	level, err := e.start(g)
 	if err != nil {
@@ -268,6 +243,42 @@ func EvaluateGreedy(ctx context.Context, m *pomdp.Model, p *VectorPolicy, T int,
 		disc *= g.Discount
 	}
 	e.finish(g)
+	return g, nil
+}
+
+// newGreedy checks EvaluateGreedy's arguments, fills the defaults of opt
+// and returns the result to fill: discount and largest |reward|.
+func newGreedy(m *pomdp.Model, p *VectorPolicy, T int, opt *GreedyOptions) (*Greedy, error) {
+	nS := m.NumStates()
+	if nS != p.VectorLength*p.NumObsValue {
+		return nil, fmt.Errorf("policy: the policy's vectorLength × numObsValue = %d × %d does not match the model's %d states", p.VectorLength, p.NumObsValue, nS)
+	}
+	for k, v := range p.Vectors {
+		if v.Action < 0 || v.Action >= m.NumActions() {
+			return nil, fmt.Errorf("policy: vector %d: action %d is not an action of the model (%d actions)", k, v.Action, m.NumActions())
+		}
+	}
+	if T < 1 {
+		return nil, fmt.Errorf("policy: horizon %d: want T ≥ 1", T)
+	}
+	if opt.MaxBeliefs <= 0 {
+		opt.MaxBeliefs = DefaultMaxBeliefs
+	}
+	if opt.MaxEntries <= 0 {
+		opt.MaxEntries = DefaultMaxBeliefEntries
+	}
+	if opt.MaxVisits <= 0 {
+		opt.MaxVisits = DefaultMaxVisits
+	}
+	g := &Greedy{Requested: T, Discount: 1}
+	if m.HasDiscount {
+		g.Discount = m.Discount
+	}
+	for _, row := range m.R {
+		for _, r := range row {
+			g.MaxAbsReward = math.Max(g.MaxAbsReward, math.Abs(r))
+		}
+	}
 	return g, nil
 }
 

@@ -122,64 +122,13 @@ func hopcroft(c *fsc.FSC, reach []int) []int32 {
 		}
 		return int32(sink)
 	}
-	// Inverse successor maps in compressed rows keyed by o·M + target.
-	inStart := make([]int, nO*M+1)
-	for e := 0; e < M; e++ {
-		for o := 0; o < nO; o++ {
-			inStart[o*M+int(succ(e, o))+1]++
+	inStart, in := inverseSucc(M, nO, succ)
+	elems, pos, blk, bStart, bEnd := initialBlocks(M, func(e int) int {
+		if e == sink {
+			return -1
 		}
-	}
-	for k := 0; k < nO*M; k++ {
-		inStart[k+1] += inStart[k]
-	}
-	in := make([]int32, nO*M)
-	fill := append([]int(nil), inStart[:nO*M]...)
-	for e := 0; e < M; e++ {
-		for o := 0; o < nO; o++ {
-			k := o*M + int(succ(e, o))
-			in[fill[k]] = int32(e)
-			fill[k]++
-		}
-	}
-	// The partition: elems ordered by block, block b holding positions
-	// bStart[b] … bEnd[b]−1; initial blocks by action (the sink apart).
-	elems := make([]int32, M)
-	pos := make([]int32, M)
-	blk := make([]int32, M)
-	bStart := make([]int32, 0, M)
-	bEnd := make([]int32, 0, M)
-	{
-		out := func(e int) int {
-			if e == sink {
-				return -1
-			}
-			return c.Act[0][reach[e]]
-		}
-		first := map[int]int32{}
-		var size []int32
-		for e := 0; e < M; e++ {
-			b, ok := first[out(e)]
-			if !ok {
-				b = int32(len(size))
-				first[out(e)] = b
-				size = append(size, 0)
-			}
-			blk[e] = b
-			size[b]++
-		}
-		at := int32(0)
-		for _, n := range size {
-			bStart = append(bStart, at)
-			at += n
-			bEnd = append(bEnd, at)
-		}
-		fillAt := append([]int32(nil), bStart...)
-		for e := 0; e < M; e++ {
-			b := blk[e]
-			elems[fillAt[b]], pos[e] = int32(e), fillAt[b]
-			fillAt[b]++
-		}
-	}
+		return c.Act[0][reach[e]]
+	})
 	inW := make([]bool, M*nO)
 	var work []int // splitters b·nO + o
 	push := func(b int32, o int) {
@@ -208,18 +157,7 @@ func hopcroft(c *fsc.FSC, reach []int) []int32 {
 			x = append(x, in[inStart[o*M+t]:inStart[o*M+t+1]]...)
 		}
 		// Move X's elements to the front of their blocks.
-		touched = touched[:0]
-		for _, p := range x {
-			b := blk[p]
-			if marked[b] == 0 {
-				touched = append(touched, b)
-			}
-			i, j := pos[p], bStart[b]+marked[b]
-			q := elems[j]
-			elems[i], pos[q] = q, i
-			elems[j], pos[p] = p, j
-			marked[b]++
-		}
+		touched = markFront(x, elems, pos, blk, bStart, marked, touched[:0])
 		for _, b := range touched {
 			m := marked[b]
 			marked[b] = 0
@@ -247,6 +185,87 @@ func hopcroft(c *fsc.FSC, reach []int) []int32 {
 		}
 	}
 	return blk[:R]
+}
+
+// markFront moves the elements x to the front of their blocks (elems,
+// pos, blk and bStart as in initialBlocks), counting in marked[b] the
+// elements moved in block b, and returns touched with the blocks that had
+// none marked before appended.
+func markFront(x, elems, pos, blk, bStart, marked, touched []int32) []int32 {
+	for _, p := range x {
+		b := blk[p]
+		if marked[b] == 0 {
+			touched = append(touched, b)
+		}
+		i, j := pos[p], bStart[b]+marked[b]
+		q := elems[j]
+		elems[i], pos[q] = q, i
+		elems[j], pos[p] = p, j
+		marked[b]++
+	}
+	return touched
+}
+
+// inverseSucc returns the inverse of the successor maps succ(·, o) of M
+// elements in compressed rows keyed by o·M + target: the elements whose
+// o-successor is t are in[inStart[o·M+t]:inStart[o·M+t+1]].
+func inverseSucc(M, nO int, succ func(e, o int) int32) ([]int, []int32) {
+	inStart := make([]int, nO*M+1)
+	for e := 0; e < M; e++ {
+		for o := 0; o < nO; o++ {
+			inStart[o*M+int(succ(e, o))+1]++
+		}
+	}
+	for k := 0; k < nO*M; k++ {
+		inStart[k+1] += inStart[k]
+	}
+	in := make([]int32, nO*M)
+	fill := append([]int(nil), inStart[:nO*M]...)
+	for e := 0; e < M; e++ {
+		for o := 0; o < nO; o++ {
+			k := o*M + int(succ(e, o))
+			in[fill[k]] = int32(e)
+			fill[k]++
+		}
+	}
+	return inStart, in
+}
+
+// initialBlocks returns the partition of M elements by out(e), as
+// initial blocks for hopcroft: elems ordered by block, pos[e] the position
+// of e in elems, blk[e] its block, block b holding positions bStart[b] …
+// bEnd[b]−1.
+func initialBlocks(M int, out func(e int) int) (elems, pos, blk, bStart, bEnd []int32) {
+	elems = make([]int32, M)
+	pos = make([]int32, M)
+	blk = make([]int32, M)
+	bStart = make([]int32, 0, M)
+	bEnd = make([]int32, 0, M)
+	first := map[int]int32{}
+	var size []int32
+	for e := 0; e < M; e++ {
+		b, ok := first[out(e)]
+		if !ok {
+			b = int32(len(size))
+			first[out(e)] = b
+			size = append(size, 0)
+		}
+		blk[e] = b
+		size[b]++
+	}
+	at := int32(0)
+	for _, n := range size {
+		bStart = append(bStart, at)
+		at += n
+		bEnd = append(bEnd, at)
+	}
+	fillAt := append([]int32(nil), bStart...)
+	for e := 0; e < M; e++ {
+		b := blk[e]
+		elems[fillAt[b]], pos[e] = int32(e), fillAt[b]
+		fillAt[b]++
+	}
+	return elems, pos, blk, bStart, bEnd
 }
 
 // reachable returns the nodes of graph c reachable from start along
@@ -333,41 +352,8 @@ func MinimizeUpTo(c *fsc.FSC, start, T int) (*Layered, error) {
 		panic(fmt.Sprintf("policy: start node %d out of range (%d nodes)", start, c.Nodes))
 	}
 	next := func(tau, n, o int) int { return c.NextNode(tau, n, o) }
-	// Reachable nodes per stage, breadth first.
-	reach := make([][]int, T)
-	reach[0] = []int{start}
-	for tau := 0; tau+1 < T; tau++ {
-		seen := make([]bool, c.Nodes)
-		for _, n := range reach[tau] {
-			for o := 0; o < c.NumObs; o++ {
-				if n2 := next(tau, n, o); n2 != None && !seen[n2] {
-					seen[n2] = true
-					reach[tau+1] = append(reach[tau+1], n2)
-				}
-			}
-		}
-	}
-	// Behaviour classes per stage, backwards, over all nodes.
-	cls := make([][]int, T)
-	row := make([]int, c.NumObs)
-	for tau := T - 1; tau >= 0; tau-- {
-		sg := signatures{ids: map[string]int{}}
-		cls[tau] = make([]int, c.Nodes)
-		for n := 0; n < c.Nodes; n++ {
-			a := []int{c.Action(tau, n)}
-			if tau == T-1 {
-				cls[tau][n] = sg.id(a)
-				continue
-			}
-			for o := range row {
-				row[o] = None
-				if n2 := next(tau, n, o); n2 != None {
-					row[o] = cls[tau+1][n2]
-				}
-			}
-			cls[tau][n] = sg.id(a, row)
-		}
-	}
+	reach := stageReach(c, start, T)
+	cls := stageClasses(c, T)
 	// Number the reachable classes per stage in BFS order.
 	l := &Layered{Widths: make([]int, T), NodeClass: make([][]int, T)}
 	reps := make([][]int, T)
@@ -430,6 +416,54 @@ func MinimizeUpTo(c *fsc.FSC, start, T int) (*Layered, error) {
 	}
 	l.FSC = out
 	return l, nil
+}
+
+// stageReach returns the nodes of c reachable at each stage τ < T from
+// start, breadth first.
+func stageReach(c *fsc.FSC, start, T int) [][]int {
+	next := func(tau, n, o int) int { return c.NextNode(tau, n, o) }
+	reach := make([][]int, T)
+	reach[0] = []int{start}
+	for tau := 0; tau+1 < T; tau++ {
+		seen := make([]bool, c.Nodes)
+		for _, n := range reach[tau] {
+			for o := 0; o < c.NumObs; o++ {
+				if n2 := next(tau, n, o); n2 != None && !seen[n2] {
+					seen[n2] = true
+					reach[tau+1] = append(reach[tau+1], n2)
+				}
+			}
+		}
+	}
+	return reach
+}
+
+// stageClasses returns the behaviour class of every node at each stage
+// τ < T, numbered backwards from the last stage: two nodes share a class
+// when they act alike and their successors share classes.
+func stageClasses(c *fsc.FSC, T int) [][]int {
+	next := func(tau, n, o int) int { return c.NextNode(tau, n, o) }
+	cls := make([][]int, T)
+	row := make([]int, c.NumObs)
+	for tau := T - 1; tau >= 0; tau-- {
+		sg := signatures{ids: map[string]int{}}
+		cls[tau] = make([]int, c.Nodes)
+		for n := 0; n < c.Nodes; n++ {
+			a := []int{c.Action(tau, n)}
+			if tau == T-1 {
+				cls[tau][n] = sg.id(a)
+				continue
+			}
+			for o := range row {
+				row[o] = None
+				if n2 := next(tau, n, o); n2 != None {
+					row[o] = cls[tau+1][n2]
+				}
+			}
+			cls[tau][n] = sg.id(a, row)
+		}
+	}
+	return cls
 }
 
 // Unroll returns graph c started in node start unrolled into a policy tree

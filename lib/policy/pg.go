@@ -93,19 +93,11 @@ func ReadPG(r io.Reader, name string, m *pomdp.Model) (*fsc.FSC, error) {
 		if len(next) != nO {
 			return nil, perr(line, node, "%d next nodes, want one per observation of the model (%d)", len(next), nO)
 		}
-		rw := row{line: line, id: id, act: act, next: make([]int, nO)}
-		for o, s := range next {
-			if s == "-" {
-				rw.next[o] = None
-				continue
-			}
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 0 {
-				return nil, perr(line, fmt.Sprintf("%s, next node for observation %s", node, obsName(m, o)), "expected a node number or -, got %q", s)
-			}
-			rw.next[o] = n
+		nextNodes, err := pgNext(next, m, name, line, node)
+		if err != nil {
+			return nil, err
 		}
-		rows = append(rows, rw)
+		rows = append(rows, row{line: line, id: id, act: act, next: nextNodes})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &ParseError{File: name, Line: line + 1, Msg: "read error: " + err.Error(), Err: err}
@@ -142,6 +134,25 @@ func ReadPG(r io.Reader, name string, m *pomdp.Model) (*fsc.FSC, error) {
 		nA = maxA + 1
 	}
 	return &fsc.FSC{Nodes: N, NumActions: nA, NumObs: nO, Act: [][]int{act}, Next: [][][]int{nextTab}}, nil
+}
+
+// pgNext reads the next nodes of the line of node (line line of file)
+// of a .pg file, one per observation of m ("-" is None).
+func pgNext(fields []string, m *pomdp.Model, file string, line int, node string) ([]int, error) {
+	next := make([]int, len(fields))
+	for o, s := range fields {
+		if s == "-" {
+			next[o] = None
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return nil, &ParseError{File: file, Line: line, Field: fmt.Sprintf("%s, next node for observation %s", node, obsName(m, o)),
+				Msg: fmt.Sprintf("expected a node number or -, got %q", s)}
+		}
+		next[o] = n
+	}
+	return next, nil
 }
 
 // LoadPG reads the policy graph file at path for model m (see ReadPG).

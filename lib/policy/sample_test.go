@@ -8,6 +8,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // samplePair loads tiger.95.POMDP with pomdp-solve's policy graph and
@@ -15,7 +16,7 @@ import (
 // skips t naming twin, the test that checks the same on our own files.
 func samplePair(t *testing.T, twin string) (*pomdp.Model, []byte, []byte) {
 	t.Helper()
-	m, err := pomdp.LoadFile(shared.Path(t, twin, "pomdp", "tiger.95.POMDP"))
+	m, err := modelfile.Load(shared.Path(t, twin, "pomdp", "tiger.95.POMDP"))
 	if err != nil {
 		t.Fatal(err)
 	}

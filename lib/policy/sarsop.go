@@ -37,7 +37,7 @@ import (
 // On a flat model a state s of a model with mixed observability is the
 // pair (x, y) of its fully observed part x and the rest y, numbered
 // s = x·vectorLength + y, the order in which SARSOP numbers them and in
-// which pomdp.ReadPOMDPX builds the flat model of a POMDPX file; so |S| =
+// which pomdpx.Read builds the flat model of a POMDPX file; so |S| =
 // numObsValue·vectorLength. The vectors applicable at a belief whose
 // fully observed part is x are those with obsValue x.
 type VectorPolicy struct {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/shared"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // counterValue is the value at b0 of the Tiger policy "listen until one
@@ -42,7 +43,7 @@ func counterValue() float64 {
 // .policy of Tiger against the hand-derived value.
 func TestReadPolicySARSOP(t *testing.T) {
 	pol := shared.Path(t, "TestCounterPolicyFile", "pomdpx", "Tiger.policy")
-	m, err := pomdp.LoadFile(shared.Path(t, "TestCounterPolicyFile", "pomdp", "Tiger.pomdp"))
+	m, err := modelfile.Load(shared.Path(t, "TestCounterPolicyFile", "pomdp", "Tiger.pomdp"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -425,14 +425,9 @@ func (gr *groundReader) jsonMatrix(dec *json.Decoder, base int64, field string, 
 // readCSV reads the CSV form.
 func (gr *groundReader) readCSV() (*Ground, error) {
 	n := len(gr.obs)
-	name := ""
-	if first, _, _ := bytes.Cut(gr.data, []byte("\n")); bytes.HasPrefix(first, []byte("# name:")) {
-		first = bytes.TrimSuffix(bytes.TrimPrefix(first, []byte("# name:")), []byte("\r"))
-		name = string(bytes.TrimPrefix(first, []byte(" ")))
-		if !utf8.ValidString(name) {
-			// JSON, the other form, can only carry valid UTF-8.
-			return nil, &ParseError{File: gr.file, Line: 1, Field: "name", Msg: fmt.Sprintf("the metric's name %q is not valid UTF-8", name)}
-		}
+	name, err := gr.csvName()
+	if err != nil {
+		return nil, err
 	}
 	cr := csv.NewReader(bytes.NewReader(gr.data))
 	cr.Comment = '#'
@@ -497,15 +492,9 @@ func (gr *groundReader) readCSV() (*Ground, error) {
 		if len(cells)-off != n {
 			return nil, gr.errAt(cellAt(0), fmt.Sprintf("row %d", i+1), "has %d numbers, want %d (one per observation: %s)", len(cells)-off, n, gr.names())
 		}
-		row := make([]float64, n)
-		at := make([]entryPos, n)
-		for j := range row {
-			at[j] = cellAt(j + off)
-			v, err := strconv.ParseFloat(cells[j+off], 64)
-			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-				return nil, gr.errAt(at[j], fmt.Sprintf("row %d, column %d", i+1, j+1), "%q is not a finite number", cells[j+off])
-			}
-			row[j] = v
+		row, at, err := gr.csvRow(cells[off:], i, func(j int) entryPos { return cellAt(j + off) })
+		if err != nil {
+			return nil, err
 		}
 		rows = append(rows, row)
 		pos = append(pos, at)
@@ -525,6 +514,38 @@ func (gr *groundReader) readCSV() (*Ground, error) {
 		return gr.fromFile(name, rows, pos, cols, cols)
 	}
 	return gr.fromFile(name, rows, pos, nil, nil)
+}
+
+// csvName returns the metric's name that a first line "# name: …" of
+// the CSV form gives, or "".
+func (gr *groundReader) csvName() (string, error) {
+	name := ""
+	if first, _, _ := bytes.Cut(gr.data, []byte("\n")); bytes.HasPrefix(first, []byte("# name:")) {
+		first = bytes.TrimSuffix(bytes.TrimPrefix(first, []byte("# name:")), []byte("\r"))
+		name = string(bytes.TrimPrefix(first, []byte(" ")))
+		if !utf8.ValidString(name) {
+			// JSON, the other form, can only carry valid UTF-8.
+			return "", &ParseError{File: gr.file, Line: 1, Field: "name", Msg: fmt.Sprintf("the metric's name %q is not valid UTF-8", name)}
+		}
+	}
+	return name, nil
+}
+
+// csvRow reads the numbers of row i (0-based) of the CSV form, cells
+// without the row's label; cellAt gives the position of cell j.
+func (gr *groundReader) csvRow(cells []string, i int, cellAt func(j int) entryPos) ([]float64, []entryPos, error) {
+	n := len(gr.obs)
+	row := make([]float64, n)
+	at := make([]entryPos, n)
+	for j := range row {
+		at[j] = cellAt(j)
+		v, err := strconv.ParseFloat(cells[j], 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, nil, gr.errAt(at[j], fmt.Sprintf("row %d, column %d", i+1, j+1), "%q is not a finite number", cells[j])
+		}
+		row[j] = v
+	}
+	return row, at, nil
 }
 
 func allNumbers(cells []string) bool {
@@ -750,3 +771,20 @@ func fieldOffset(data []byte, key string) int64 {
 	}
 	return found
 }
+
+// ReadGroundJSONField reads the ground metric that a JSON model file gives
+// as its field "ground": data is the whole document and raw the field's
+// value. Errors name the file, the line and column in data and the field
+// ("ground", "ground.matrix[1][0]", …), as ReadGroundJSON's do. The JSON
+// model reader (package pomdpjson) uses it.
+func ReadGroundJSONField(file string, data, raw []byte, observations []string) (*Ground, error) {
+	gr, err := newGroundReader(file, data, "ground", observations)
+	if err != nil {
+		return nil, err
+	}
+	return gr.readJSON(fieldOffset(data, "ground"), raw, false)
+}
+
+// WriteGroundMatrix writes d as a JSON array with one row per line, each
+// line indented by indent, as WriteGroundJSON writes its matrix.
+func WriteGroundMatrix(bw *bufio.Writer, d ot.Ground, indent string) { writeMatrix(bw, d, indent) }

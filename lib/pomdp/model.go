@@ -18,7 +18,7 @@ const RowTol = 1e-9
 //
 // The fields are exported for reading; a Model must not be modified after
 // it has been validated and used (derived indexes are cached on first use).
-// Build models with New (from dense arrays), a reader (ReadCassandra, ReadJSON) or a
+// Build models with New (from dense arrays), a reader (cassandra.Read, pomdpjson.Read) or a
 // built-in constructor from package bench.
 type Model struct {
 	Name         string
@@ -167,20 +167,8 @@ func (m *Model) Validate() error {
 	if nS == 0 || nA == 0 || nO == 0 {
 		return m.entryErr("sizes", -1, -1, -1, -1, "need at least one state, action and observation (have %d, %d, %d)", nS, nA, nO)
 	}
-	for _, l := range []struct {
-		field string
-		names []string
-	}{{"states", m.States}, {"actions", m.Actions}, {"observations", m.Observations}} {
-		seen := make(map[string]int, len(l.names))
-		for i, s := range l.names {
-			if s == "" {
-				return m.entryErr(l.field, -1, -1, -1, -1, "name %d is empty", i)
-			}
-			if j, ok := seen[s]; ok {
-				return m.entryErr(l.field, -1, -1, -1, -1, "name %q used for %d and %d", s, j, i)
-			}
-			seen[s] = i
-		}
+	if err := m.checkNames(); err != nil {
+		return err
 	}
 	if m.HasDiscount && !(m.Discount >= 0 && m.Discount <= 1) {
 		return m.entryErr("discount", -1, -1, -1, -1, "discount %v outside [0, 1]", m.Discount)
@@ -211,45 +199,12 @@ func (m *Model) Validate() error {
 				return err
 			}
 		}
-		z := m.Z[a]
-		if z == nil {
-			return m.entryErr("Z", a, -1, -1, -1, "missing observation kernel for action %s", m.Actions[a])
-		}
-		if z.Rows != nS || z.Cols != nO {
-			return m.entryErr("Z", a, -1, -1, -1, "kernel is %d×%d, want %d×%d", z.Rows, z.Cols, nS, nO)
-		}
-		if err := z.check(); err != nil {
-			return m.entryErr("Z", a, -1, -1, -1, "malformed sparse matrix: %v", err)
-		}
-		for s := 0; s < nS; s++ {
-			sum := 0.0
-			cols, vals := z.Row(s)
-			for i, p := range vals {
-				if cols[i] < 0 || cols[i] >= nO {
-					return m.entryErr("Z", a, -1, s, -1, "column %d out of range", cols[i])
-				}
-				if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
-					return m.entryErr("Z", a, -1, s, cols[i], "probability %v is not a finite non-negative number", p)
-				}
-				sum += p
-			}
-			if !(math.Abs(sum-1) <= RowTol) {
-				return m.entryErr("Z", a, -1, s, -1, "row sums to %.12g, want 1 (within %g)", sum, RowTol)
-			}
+		if err := m.checkObsKernel(a); err != nil {
+			return err
 		}
 	}
-	if len(m.R) != nS {
-		return m.entryErr("R", -1, -1, -1, -1, "have %d reward rows for %d states", len(m.R), nS)
-	}
-	for s, row := range m.R {
-		if len(row) != nA {
-			return m.entryErr("R", -1, s, -1, -1, "row has %d entries for %d actions", len(row), nA)
-		}
-		for a, r := range row {
-			if math.IsNaN(r) || math.IsInf(r, 0) {
-				return m.entryErr("R", a, s, -1, -1, "reward %v is not finite", r)
-			}
-		}
+	if err := m.checkR(); err != nil {
+		return err
 	}
 	if err := m.checkRewardTable(); err != nil {
 		return err
@@ -268,6 +223,77 @@ func (m *Model) Validate() error {
 		return m.entryErr("b0", -1, -1, -1, -1, "sums to %.12g, want 1 (within %g)", sum, RowTol)
 	}
 	return m.checkGround()
+}
+
+// checkNames checks that the names of each space are non-empty and unique.
+func (m *Model) checkNames() error {
+	for _, l := range []struct {
+		field string
+		names []string
+	}{{"states", m.States}, {"actions", m.Actions}, {"observations", m.Observations}} {
+		seen := make(map[string]int, len(l.names))
+		for i, s := range l.names {
+			if s == "" {
+				return m.entryErr(l.field, -1, -1, -1, -1, "name %d is empty", i)
+			}
+			if j, ok := seen[s]; ok {
+				return m.entryErr(l.field, -1, -1, -1, -1, "name %q used for %d and %d", s, j, i)
+			}
+			seen[s] = i
+		}
+	}
+	return nil
+}
+
+// checkObsKernel checks Z[a]: its shape, structure and rows.
+func (m *Model) checkObsKernel(a int) error {
+	nS, nO := len(m.States), len(m.Observations)
+	z := m.Z[a]
+	if z == nil {
+		return m.entryErr("Z", a, -1, -1, -1, "missing observation kernel for action %s", m.Actions[a])
+	}
+	if z.Rows != nS || z.Cols != nO {
+		return m.entryErr("Z", a, -1, -1, -1, "kernel is %d×%d, want %d×%d", z.Rows, z.Cols, nS, nO)
+	}
+	if err := z.check(); err != nil {
+		return m.entryErr("Z", a, -1, -1, -1, "malformed sparse matrix: %v", err)
+	}
+	for s := 0; s < nS; s++ {
+		sum := 0.0
+		cols, vals := z.Row(s)
+		for i, p := range vals {
+			if cols[i] < 0 || cols[i] >= nO {
+				return m.entryErr("Z", a, -1, s, -1, "column %d out of range", cols[i])
+			}
+			if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
+				return m.entryErr("Z", a, -1, s, cols[i], "probability %v is not a finite non-negative number", p)
+			}
+			sum += p
+		}
+		if !(math.Abs(sum-1) <= RowTol) {
+			return m.entryErr("Z", a, -1, s, -1, "row sums to %.12g, want 1 (within %g)", sum, RowTol)
+		}
+	}
+	return nil
+}
+
+// checkR checks the shape of R and that its rewards are finite.
+func (m *Model) checkR() error {
+	nS, nA := len(m.States), len(m.Actions)
+	if len(m.R) != nS {
+		return m.entryErr("R", -1, -1, -1, -1, "have %d reward rows for %d states", len(m.R), nS)
+	}
+	for s, row := range m.R {
+		if len(row) != nA {
+			return m.entryErr("R", -1, s, -1, -1, "row has %d entries for %d actions", len(row), nA)
+		}
+		for a, r := range row {
+			if math.IsNaN(r) || math.IsInf(r, 0) {
+				return m.entryErr("R", a, s, -1, -1, "reward %v is not finite", r)
+			}
+		}
+	}
+	return nil
 }
 
 // checkGround checks that m.Ground, when set, is a metric on the

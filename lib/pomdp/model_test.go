@@ -184,3 +184,20 @@ func TestModelAccessors(t *testing.T) {
 	}()
 	Must(New(Dense{}))
 }
+
+// tigerDense is the Tiger problem as written in tiger.95.POMDP (Cassandra,
+// Kaelbling & Littman 1994): listening is 85% accurate, opening resets.
+func tigerDense() Dense {
+	u := [][]float64{{0.5, 0.5}, {0.5, 0.5}}
+	return Dense{
+		Name:         "tiger",
+		States:       []string{"tiger-left", "tiger-right"},
+		Actions:      []string{"listen", "open-left", "open-right"},
+		Observations: []string{"tiger-left", "tiger-right"},
+		T:            [][][]float64{{{1, 0}, {0, 1}}, u, u},
+		Z:            [][][]float64{{{0.85, 0.15}, {0.15, 0.85}}, u, u},
+		R:            [][]float64{{-1, -100, 10}, {-1, 10, -100}},
+		B0:           []float64{0.5, 0.5},
+		Discount:     0.95, HasDiscount: true,
+	}
+}

@@ -80,7 +80,7 @@ func ParseRename(text string) (r Rename, ok bool, err error) {
 // other and from the kept names, so the renames (listed in the file)
 // restore the model's names exactly.
 //
-// WriteCassandra uses it with the names of the .pomdp format. It returns an
+// cassandra.Write uses it with the names of the .pomdp format. It returns an
 // error only when valid accepts none of the candidates (a predicate that
 // refuses every name of letters, digits and "_").
 func SafeNames(space string, names []string, valid func(string) bool) ([]string, []Rename, error) {
@@ -132,14 +132,14 @@ func sanitizeName(n string) string {
 	var b strings.Builder
 	for i := 0; i < len(n); i++ {
 		c := n[i]
-		if isLetter(c) || isDigit(c) || c == '_' {
+		if nameLetter(c) || nameDigit(c) || c == '_' {
 			b.WriteByte(c)
 		} else if c < 0x80 || c >= 0xC0 { // one "_" per character, not per byte
 			b.WriteByte('_')
 		}
 	}
 	s := b.String()
-	if s == "" || !isLetter(s[0]) {
+	if s == "" || !nameLetter(s[0]) {
 		s = "x" + s
 	}
 	return s
@@ -196,70 +196,5 @@ type RenameError struct {
 
 func (e *RenameError) Error() string { return e.Rename.String() + ": " + e.Msg }
 
-// CassandraRenames returns the renames WriteCassandra makes for m: the
-// names the .pomdp format cannot hold (see SafeNames), none for a space
-// written as a count.
-func CassandraRenames(m *Model) []Rename {
-	_, rs, _ := cassandraNames(m)
-	return rs
-}
-
-// cassandraNames returns the names WriteCassandra writes for the states,
-// actions and observations, and the renames.
-func cassandraNames(m *Model) ([3][]string, []Rename, error) {
-	var out [3][]string
-	var renames []Rename
-	for k, sp := range [3]struct {
-		space string
-		names []string
-	}{{"states", m.States}, {"actions", m.Actions}, {"observations", m.Observations}} {
-		out[k] = sp.names
-		if isCount(sp.names) {
-			continue
-		}
-		// isCassandraName accepts every sanitized name followed by "_", so
-		// this does not fail.
-		names, rs, err := SafeNames(sp.space, sp.names, isCassandraName)
-		if err != nil {
-			return out, nil, err
-		}
-		out[k] = names
-		renames = append(renames, rs...)
-	}
-	return out, renames, nil
-}
-
-// headerRenames reads the rename comments of the comment block at the top
-// of a .pomdp file: the lines before the first line that is neither blank
-// nor a "#" comment. It returns the renames and the line of each, or a
-// *ParseError naming the line of a rename comment it cannot read.
-func headerRenames(src, file string) ([]Rename, []int, error) {
-	var rs []Rename
-	var lines []int
-	line := 0
-	for len(src) > 0 {
-		line++
-		l := src
-		if i := strings.IndexByte(src, '\n'); i >= 0 {
-			l, src = src[:i], src[i+1:]
-		} else {
-			src = ""
-		}
-		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
-		}
-		if t[0] != '#' {
-			break
-		}
-		r, ok, err := ParseRename(t[1:])
-		if err != nil {
-			return nil, nil, &ParseError{File: file, Line: line, Field: "rename comment", Msg: err.Error()}
-		}
-		if ok {
-			rs = append(rs, r)
-			lines = append(lines, line)
-		}
-	}
-	return rs, lines, nil
-}
+func nameLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func nameDigit(c byte) bool  { return c >= '0' && c <= '9' }

@@ -14,8 +14,8 @@ import (
 //
 // which is all that the value of a policy needs, and which every value
 // computation of this module uses; the table is kept so that nothing the
-// file said is lost when the model is written again (WriteCassandra,
-// WritePOMDPX and WriteJSON write it, and their readers read it back entry
+// file said is lost when the model is written again (cassandra.Write,
+// pomdpx.Write and pomdpjson.Write write it, and their readers read it back entry
 // for entry), and for readings of the reward paid on an observed
 // transition (Model.Reward).
 //
@@ -46,8 +46,8 @@ func (t *RewardTable) NumEntries() int {
 	return len(t.Val)
 }
 
-// pair returns the position of pair a·nS + s in t.Pairs, or -1.
-func (t *RewardTable) pair(key int) int {
+// Pair returns the position of pair a·nS + s in t.Pairs, or -1.
+func (t *RewardTable) Pair(key int) int {
 	k := sort.SearchInts(t.Pairs, key)
 	if k < len(t.Pairs) && t.Pairs[k] == key {
 		return k
@@ -64,7 +64,7 @@ func (m *Model) Reward(s, a, s2, o int) float64 {
 	if t == nil {
 		return m.R[s][a]
 	}
-	k := t.pair(a*len(m.States) + s)
+	k := t.Pair(a*len(m.States) + s)
 	if k < 0 {
 		return m.R[s][a]
 	}
@@ -77,90 +77,6 @@ func (m *Model) Reward(s, a, s2, o int) float64 {
 		return t.Val[i]
 	}
 	return m.R[s][a]
-}
-
-// rewardBuilder fills Model.R and Model.Rewards from a reward given entry
-// by entry; every reader uses it, so that the expectation is computed the
-// same way (the same sums in the same order) whatever the format, and a
-// model written and read back has the same R bit for bit.
-type rewardBuilder struct {
-	m       *Model
-	keep    bool // build the table (false: ExpectedRewards)
-	dropped int  // entries not kept because of ExpectedRewards
-	tab     RewardTable
-	last    int
-}
-
-func newRewardBuilder(m *Model, keep bool) *rewardBuilder {
-	return &rewardBuilder{m: m, keep: keep, last: -1, tab: RewardTable{Ptr: []int{0}}}
-}
-
-// visits returns the number of (s', o) pairs that row(s, a, …) visits.
-func (b *rewardBuilder) visits(s, a int) int64 {
-	n := int64(0)
-	z := b.m.Z[a]
-	b.m.T[a].Entries(s, func(s2 int, _ float64) { n += int64(z.RowPtr[s2+1] - z.RowPtr[s2]) })
-	return n
-}
-
-// row sets R(s, a) to the expectation of value(s', o) over the (s', o)
-// that can follow (s, a) and, when the values are not all equal, keeps
-// them as the pair's entries (R(s, a) is then that value exactly). Pairs
-// must come in increasing a·|S| + s.
-func (b *rewardBuilder) row(s, a int, value func(s2, o int) float64) {
-	m := b.m
-	z := m.Z[a]
-	start := len(b.tab.Val)
-	total, first, same, v0 := 0.0, true, true, 0.0
-	m.T[a].Entries(s, func(s2 int, t float64) {
-		cols, vals := z.Row(s2)
-		inner := 0.0
-		for k, o := range cols {
-			r := value(s2, o)
-			if first {
-				v0, first = r, false
-			} else if r != v0 {
-				same = false
-			}
-			inner += vals[k] * r
-			b.tab.Next = append(b.tab.Next, int32(s2))
-			b.tab.Obs = append(b.tab.Obs, int32(o))
-			b.tab.Val = append(b.tab.Val, r)
-		}
-		total += t * inner
-	})
-	if same {
-		m.R[s][a] = v0
-		b.truncate(start)
-		return
-	}
-	m.R[s][a] = total
-	if !b.keep {
-		b.dropped += len(b.tab.Val) - start
-		b.truncate(start)
-		return
-	}
-	key := a*len(m.States) + s
-	if key <= b.last {
-		panic(fmt.Sprintf("pomdp: reward pairs out of order (%d after %d)", key, b.last))
-	}
-	b.last = key
-	b.tab.Pairs = append(b.tab.Pairs, key)
-	b.tab.Ptr = append(b.tab.Ptr, len(b.tab.Val))
-}
-
-func (b *rewardBuilder) truncate(n int) {
-	b.tab.Next, b.tab.Obs, b.tab.Val = b.tab.Next[:n], b.tab.Obs[:n], b.tab.Val[:n]
-}
-
-// done stores the table in the model (nil when no pair was kept).
-func (b *rewardBuilder) done() {
-	if len(b.tab.Pairs) == 0 {
-		b.m.Rewards = nil
-		return
-	}
-	t := b.tab
-	b.m.Rewards = &t
 }
 
 // checkRewardTable checks the structure of m.Rewards, that each pair's

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
 )
 
 // A reward that depends on the observation: listening pays 1 when the
@@ -27,7 +28,7 @@ R: listen : right : right : hear-right 1
 // observation: the model keeps R(s, a, s', o) and its expectation R(s, a),
 // which values use; ExpectedRewards keeps the expectation only.
 func ExampleModel_Reward() {
-	m, err := pomdp.ReadCassandra(strings.NewReader(listenPOMDP), "listen.pomdp")
+	m, err := cassandra.Read(strings.NewReader(listenPOMDP), "listen.pomdp")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,7 +39,7 @@ func ExampleModel_Reward() {
 	fmt.Printf("R(left, listen) = %.2f\n", m.R[0][0]) // 0.85·1 + 0.15·(−1)
 
 	var src pomdp.Source
-	e, err := pomdp.ReadCassandra(strings.NewReader(listenPOMDP), "listen.pomdp", pomdp.ExpectedRewards(), pomdp.Describe(&src))
+	e, err := cassandra.Read(strings.NewReader(listenPOMDP), "listen.pomdp", pomdp.ExpectedRewards(), pomdp.Describe(&src))
 	if err != nil {
 		fmt.Println(err)
 		return

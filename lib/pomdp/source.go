@@ -4,14 +4,14 @@ import "fmt"
 
 // Source describes how a reader read a model file: its format, the dialect
 // of the format it recognised, and the names it restored from the file's
-// rename comments. Pass Describe(&src) to a reader or LoadFile to have it
+// rename comments. Pass Describe(&src) to a reader or modelfile.Load to have it
 // filled.
 type Source struct {
 	// Format is "pomdp" (Cassandra's format), "pomdpx" or "json".
 	Format string
 	// Dialect names the variant of the format the file is written in. For
 	// ".pomdp" files it is DialectPOMDPSolve or DialectPOMDPsJL (see
-	// ReadCassandra); empty for other formats.
+	// cassandra.Read); empty for other formats.
 	Dialect string
 	// DialectEntries counts the T:, O: and R: statements written with a
 	// colon before their numbers (the POMDPs.jl dialect), and DialectLine
@@ -25,7 +25,7 @@ type Source struct {
 	DroppedRewards int
 }
 
-// The dialects of the .pomdp format that ReadCassandra recognises.
+// The dialects of the .pomdp format that cassandra.Read recognises.
 const (
 	// DialectPOMDPSolve is the grammar of pomdp-solve's parser.
 	DialectPOMDPSolve = "pomdp-solve"
@@ -63,5 +63,5 @@ func (s *Source) String() string {
 // Describe makes a reader fill *s with how it read the file (see Source).
 // A reader that fails leaves *s partly filled.
 func Describe(s *Source) ReadOption {
-	return func(c *readConfig) { c.source = s }
+	return func(c *ReadConfig) { c.Source = s }
 }

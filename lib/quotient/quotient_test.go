@@ -11,7 +11,8 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/partition"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 )
 
 func build(t *testing.T, name string, m, T int, eps float64) (*Quotient, fsc.Family) {
@@ -110,10 +111,10 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cbuf bytes.Buffer
-	if err := pomdp.WriteCassandra(&cbuf, gm); err != nil {
+	if err := cassandra.Write(&cbuf, gm); err != nil {
 		t.Fatal(err)
 	}
-	if back, err := pomdp.ReadCassandra(&cbuf, "quotient.pomdp"); err != nil || back.NumStates() != gm.NumStates() {
+	if back, err := cassandra.Read(&cbuf, "quotient.pomdp"); err != nil || back.NumStates() != gm.NumStates() {
 		t.Fatalf("Cassandra round trip: %v", err)
 	}
 	q, fam := build(t, "tiger", 1, 3, 0)
@@ -122,10 +123,10 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := pomdp.WriteJSON(&buf, m); err != nil {
+	if err := pomdpjson.Write(&buf, m); err != nil {
 		t.Fatal(err)
 	}
-	back, err := pomdp.ReadJSON(&buf, "quotient.json")
+	back, err := pomdpjson.Read(&buf, "quotient.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/cassandra"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 	"github.com/pomdpq/pomdpq/lib/render"
 )
 
@@ -40,12 +41,12 @@ func (r *Report) Files(base string) []File {
 		var buf bytes.Buffer
 		var err error
 		if ext == ".pomdp" {
-			err = pomdp.WriteCassandra(&buf, r.Exported)
+			err = cassandra.Write(&buf, r.Exported)
 		} else {
-			err = pomdp.WriteJSON(&buf, r.Exported)
+			err = pomdpjson.Write(&buf, r.Exported)
 		}
 		what := "the quotient in Cassandra's .pomdp format"
-		if rs := pomdp.CassandraRenames(r.Exported); ext == ".pomdp" && len(rs) > 0 {
+		if rs := cassandra.Renames(r.Exported); ext == ".pomdp" && len(rs) > 0 {
 			var l []string
 			for _, x := range rs {
 				l = append(l, fmt.Sprintf("%q as %s", x.Original, x.Written))

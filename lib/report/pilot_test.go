@@ -9,7 +9,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/partition"
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // TestPreflightWorkCount: the estimate's work count, distinct probes ×
@@ -36,7 +36,7 @@ func TestPreflightWorkCount(t *testing.T) {
 			if c.path == "" {
 				c.path = shared.Path(t, "TestPreflightWorkCount/hallway-20", "pomdp", "hallway.POMDP")
 			}
-			m, err := pomdp.LoadFile(c.path)
+			m, err := modelfile.Load(c.path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/policy"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/statbb"
 	"github.com/pomdpq/pomdpq/lib/value"
 )
@@ -404,7 +405,7 @@ func TestWriteHTML(t *testing.T) {
 		t.Fatalf("links %v, want the .pomdp and the JSON file", links)
 	}
 	for _, l := range links {
-		q, err := pomdp.LoadFile(filepath.Join(dir, l))
+		q, err := modelfile.Load(filepath.Join(dir, l))
 		if err != nil {
 			t.Fatal(err)
 		}

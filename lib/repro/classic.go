@@ -15,6 +15,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/runner"
 )
 
@@ -182,7 +183,7 @@ func ClassicModels(ctx context.Context, opt ClassicOptions) (*Table, error) {
 	rowNotes := map[int]string{}
 	for _, path := range files {
 		name := filepath.Base(path)
-		m, err := pomdp.LoadFile(path)
+		m, err := modelfile.Load(path)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

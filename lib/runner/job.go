@@ -18,6 +18,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/sample"
 )
 
@@ -103,7 +104,7 @@ var ErrTimeLimit = errors.New("stopped at the time limit")
 // Result with Over set, not an error.
 func InProcess(ctx context.Context, job Job) (*Result, error) {
 	start := time.Now()
-	m, err := pomdp.LoadFile(job.Path)
+	m, err := modelfile.Load(job.Path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/pomdpjson"
 )
 
 // Magic starts every shard file; Version is the format version written.
@@ -132,7 +133,7 @@ type File struct {
 // every number exactly) and the ground metric.
 func ModelHash(m *pomdp.Model, g ot.Ground) ([32]byte, error) {
 	h := sha256.New()
-	if err := pomdp.WriteJSON(h, m); err != nil {
+	if err := pomdpjson.Write(h, m); err != nil {
 		return [32]byte{}, err
 	}
 	var b [8]byte

@@ -14,6 +14,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // coverT2 is an independent oracle for the stationary m ≤ 2 family at
@@ -123,7 +124,7 @@ func TestCoverT2(t *testing.T) {
 // issue's models; 1.1·10¹⁴ and 4.0·10¹¹ controllers).
 func TestCoverT2SharedFiles(t *testing.T) {
 	for _, file := range []string{"hallway.POMDP", "tiger-grid.POMDP"} {
-		m, err := pomdp.LoadFile(shared.Path(t, "TestCoverT2", "pomdp", file))
+		m, err := modelfile.Load(shared.Path(t, "TestCoverT2", "pomdp", file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +211,7 @@ func TestSampledT3SharedFiles(t *testing.T) {
 		t.Skip("short: hallway and tiger-grid at T = 3")
 	}
 	for _, file := range []string{"hallway.POMDP", "tiger-grid.POMDP"} {
-		m, err := pomdp.LoadFile(shared.Path(t, "TestSampledT3", "pomdp", file))
+		m, err := modelfile.Load(shared.Path(t, "TestSampledT3", "pomdp", file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +254,7 @@ func TestM1SharedFiles(t *testing.T) {
 		t.Skip("short: hallway and tiger-grid at T = 3")
 	}
 	for _, file := range []string{"hallway.POMDP", "tiger-grid.POMDP"} {
-		m, err := pomdp.LoadFile(shared.Path(t, "TestM1", "pomdp", file))
+		m, err := modelfile.Load(shared.Path(t, "TestM1", "pomdp", file))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // Summary returns one line per witness: criterion, grid, |S|, T, |O|,
@@ -193,7 +193,7 @@ func (r *Report) WriteModels(dir string) ([]string, error) {
 	var out []string
 	for _, w := range r.Witnesses {
 		p := filepath.Join(dir, w.FileName())
-		if err := pomdp.SaveFile(p, w.Model); err != nil {
+		if err := modelfile.Save(p, w.Model); err != nil {
 			return out, fmt.Errorf("witness: %s: %w", p, err)
 		}
 		out = append(out, p)

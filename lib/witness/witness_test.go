@@ -12,6 +12,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
 
 // hand-built models with a known answer.
@@ -221,10 +222,10 @@ func TestSearchSmall(t *testing.T) {
 			}
 		}
 		path := filepath.Join(t.TempDir(), w.FileName())
-		if err := pomdp.SaveFile(path, w.Model); err != nil {
+		if err := modelfile.Save(path, w.Model); err != nil {
 			t.Fatal(err)
 		}
-		m, err := pomdp.LoadFile(path)
+		m, err := modelfile.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}

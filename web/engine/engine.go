@@ -5,7 +5,7 @@
 // report.WriteFragment, the renderer of pomdpq analyze), redraw the
 // quotient at another ε (report.SetEps) — as JSON values. It opens no
 // file and makes no request: a model is a built-in (package bench) or the
-// bytes of a file the user chose (pomdp.Read). It builds and is tested on
+// bytes of a file the user chose (modelfile.Read). It builds and is tested on
 // any platform; only web/wasm needs GOOS=js.
 package engine
 
@@ -25,6 +25,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
@@ -214,7 +215,7 @@ func load(req Request) (*settings, error) {
 		if len(req.Data) > MaxFileBytes {
 			return nil, fmt.Errorf("%s: %s, more than the page reads (%s)", req.File, distance.FormatBytes(int64(len(req.Data))), distance.FormatBytes(MaxFileBytes))
 		}
-		m, err := pomdp.Read(strings.NewReader(req.Data), req.File)
+		m, err := modelfile.Read(strings.NewReader(req.Data), req.File)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 	"github.com/pomdpq/pomdpq/lib/report"
 )
 
@@ -26,12 +27,12 @@ func mazeFile(t *testing.T) (string, string) {
 
 // TestRunCounts: the page's run of maze4x3.pomdp (m = 1, T = 3, ε = 0,
 // 0.1, 0.3) counts the classes distance.Compute gives on the file read by
-// pomdp.LoadFile, as pomdpq quotient does; the report, the page to
+// modelfile.Load, as pomdpq quotient does; the report, the page to
 // download and both quotient files come with it.
 func TestRunCounts(t *testing.T) {
 	path, data := mazeFile(t)
 	eps := []float64{0, 0.1, 0.3}
-	m, err := pomdp.LoadFile(path)
+	m, err := modelfile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestRunCounts(t *testing.T) {
 	}
 	// The exported files read back as models.
 	for _, f := range resp.Files {
-		if _, err := pomdp.Read(strings.NewReader(f.Data), f.Name); err != nil {
+		if _, err := modelfile.Read(strings.NewReader(f.Data), f.Name); err != nil {
 			t.Errorf("%s: %v", f.Name, err)
 		}
 	}
