@@ -729,14 +729,11 @@ func FuzzReadCassandra(f *testing.F) {
 	if err != nil || len(twins) == 0 {
 		f.Fatalf("no twin files in testdata/twins (%v)", err)
 	}
-	for _, tc := range append(sharedFiles, struct {
-		file       string
-		nS, nA, nO int
-	}{file: "ejs4.POMDP"}) {
-		if path, ok := shared.Find("pomdp", tc.file); ok {
-			twins = append(twins, path)
-		}
+	names := []string{"ejs4.POMDP"}
+	for _, tc := range sharedFiles {
+		names = append(names, tc.file)
 	}
+	twins = append(twins, shared.Seeds(f, "testdata/twins/*.POMDP", "pomdp", names...)...)
 	for _, path := range twins {
 		b, err := os.ReadFile(path)
 		if err != nil {
