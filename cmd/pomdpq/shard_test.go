@@ -159,4 +159,3 @@ func TestShardRefusals(t *testing.T) {
 		t.Errorf("merge --eps 0.7 of a 0.5 run: %v", err)
 	}
 }
-
