@@ -15,8 +15,8 @@ func TestGroup(t *testing.T) {
 		name, script string
 		members      int
 	}{
-		{"leader only", "sleep 3600", 1},
-		{"leader and child", "sleep 3600 & wait", 2},
+		{"leader only", "exec sleep 3600", 1},
+		{"leader and child", "sleep 3600 & exec sleep 3601", 2},
 	} {
 		cmd := exec.Command("sh", "-c", tc.script)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
