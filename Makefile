@@ -3,7 +3,8 @@
 # Variables: GO (go), JUPYTER (jupyter), PYTHON (python3, standard library
 # only), NB_TIMEOUT (seconds per notebook cell, 1800), NOTEBOOKS (space-separated
 # notebook paths to run instead of all of notebooks/*.ipynb), NB_JOBS (notebooks
-# executed at a time by make test / notebooks, 2), TEST_JOBS (parts of make test
+# executed at a time by make test / notebooks, 2; make reproduce runs them one
+# at a time), TEST_JOBS (parts of make test
 # run at a time, 3), FUZZTIME (per fuzz target of make fuzz, 5m), CHROMIUM (the
 # browser of the browser test, /usr/bin/chromium).
 #
@@ -24,7 +25,7 @@ CHROMIUM ?= /usr/bin/chromium
 NB_JOBS ?= 2
 TEST_JOBS ?= 3
 FUZZTIME ?= 5m
-export GO JUPYTER PYTHON CHROMIUM NB_JOBS
+export GO JUPYTER PYTHON CHROMIUM
 
 # The project-local kernelspec (.jupyter/kernels/pomdpq) is found through
 # JUPYTER_PATH; debugpy's frozen-modules warning is silenced.
@@ -123,17 +124,17 @@ test-scripts:
 
 notebooks: jupyter kernel
 	rm -rf out/test/notebooks
-	scripts/run-notebooks.sh out/test/notebooks
+	NB_JOBS=$(NB_JOBS) scripts/run-notebooks.sh out/test/notebooks
 
 # make test's share of the notebooks (a --subset run: all but NB_LONG), and
 # make test-long's (NB_LONG).
 notebooks-short: jupyter kernel
 	rm -rf out/test/notebooks
-	NOTEBOOKS="$(NB_SHORT)" scripts/run-notebooks.sh out/test/notebooks
+	NOTEBOOKS="$(NB_SHORT)" NB_JOBS=$(NB_JOBS) scripts/run-notebooks.sh out/test/notebooks
 
 notebooks-long: jupyter kernel
 	rm -rf out/test/notebooks-long
-	NOTEBOOKS="$(NB_LONG)" scripts/run-notebooks.sh out/test/notebooks-long
+	NOTEBOOKS="$(NB_LONG)" NB_JOBS=$(NB_JOBS) scripts/run-notebooks.sh out/test/notebooks-long
 
 # The committed notebooks carry their outputs (they read well on a code
 # host); check that those outputs are free of errors and show the same key
