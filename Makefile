@@ -4,8 +4,9 @@
 # only), NB_TIMEOUT (seconds per notebook cell, 1800), NOTEBOOKS (space-separated
 # notebook paths to run instead of all of notebooks/*.ipynb), NB_JOBS (notebooks
 # executed at a time by make test / notebooks, 2; make reproduce runs them one
-# at a time), TEST_JOBS (parts of make test run at a time, 3), FUZZTIME (per fuzz target of make fuzz, 5m), CHROMIUM (the
-# browser of the browser test, /usr/bin/chromium).
+# at a time), TEST_JOBS (parts of make test run at a time, 3), FUZZTIME (per
+# fuzz target of make fuzz, 5m), CHROMIUM (the browser of the browser test,
+# /usr/bin/chromium).
 #
 # Tests come in two sizes (docs/testing.md): `make test` runs the quick form
 # of every Go test (go test -short: testing.Short() skips or shortens the
