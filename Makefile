@@ -2,8 +2,17 @@
 #
 # Variables: GO (go), JUPYTER (jupyter), PYTHON (python3, standard library
 # only), NB_TIMEOUT (seconds per notebook cell, 1800), NOTEBOOKS (space-separated
-# notebook paths to run instead of all of notebooks/*.ipynb), CHROMIUM (the
-# browser of the browser test, /usr/bin/chromium).
+# notebook paths to run instead of all of notebooks/*.ipynb), NB_JOBS (notebooks
+# executed at a time by make test / notebooks, 2; make reproduce runs them one
+# at a time), TEST_JOBS (parts of make test run at a time, 3), FUZZTIME (per
+# fuzz target of make fuzz, 5m), CHROMIUM (the browser of the browser test,
+# /usr/bin/chromium).
+#
+# Tests come in two sizes (docs/testing.md): `make test` runs the quick form
+# of every Go test (go test -short: testing.Short() skips or shortens the
+# heavy acceptance runs), a fuzz smoke run and all notebooks but NB_LONG,
+# in parallel; `make test-long` runs every Go test in full and the NB_LONG
+# notebooks. CI (.ci/run) runs both, so every check runs in CI.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -13,6 +22,9 @@ GO ?= go
 JUPYTER ?= jupyter
 PYTHON ?= python3
 CHROMIUM ?= /usr/bin/chromium
+NB_JOBS ?= 2
+TEST_JOBS ?= 3
+FUZZTIME ?= 5m
 export GO JUPYTER PYTHON CHROMIUM
 
 # The project-local kernelspec (.jupyter/kernels/pomdpq) is found through
@@ -22,15 +34,26 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 TOOLS_STAMP := .tools/stamp
 KERNELSPEC := .jupyter/kernels/pomdpq/kernel.json
+# The notebooks that only make test-long executes (make test still checks
+# their committed outputs): 06 regenerates the heavy scale tables, which
+# go test -short skips too.
+NB_LONG := notebooks/06-scale-sampling.ipynb
+NB_SHORT = $(filter-out $(NB_LONG),$(sort $(wildcard notebooks/*.ipynb)))
+
 GOFILES = $(shell find . -name '*.go' -not -path './.tools/*' -not -path './out/*' -not -path './.git/*')
 
 .PHONY: help tools kernel kernel-user jupyter chromium test test-go test-scripts notebooks test-browser web \
-	reproduce bench fmt vet clean distclean check-committed notebooks-update test-cluster
+	reproduce bench fmt vet clean distclean check-committed notebooks-update test-cluster \
+	test-long test-go-long test-fuzz fuzz notebooks-short notebooks-long
 
 help:
 	@echo "make reproduce   set up what is missing, reproduce every table and notebook into out/"
-	@echo "make test        go vet + gofmt check, go test ./..., script tests, and every notebook"
-	@echo "                 executed with the pomdpq kernel and checked (what .ci/run runs)"
+	@echo "make test        go vet + gofmt check, go test -short ./..., a fuzz smoke run, script"
+	@echo "                 tests, the notebooks (all but NB_LONG) executed and checked, the"
+	@echo "                 browser test; independent parts in parallel (docs/testing.md)"
+	@echo "make test-long   every Go test in full (the heavy acceptance runs) and the NB_LONG"
+	@echo "                 notebooks; .ci/run runs make test, then make test-long"
+	@echo "make fuzz        every fuzz target for FUZZTIME (5m) each"
 	@echo "make tools       build GoNB and goimports (versions from go.mod) into .tools/bin"
 	@echo "make kernel      write the 'Go (pomdpq)' kernelspec into .jupyter/ (kernel-user: user-wide)"
 	@echo "make jupyter     check for Jupyter; install the Debian packages if root on Debian"
@@ -79,15 +102,39 @@ vet:
 # beside the repository) and their in-repository twins, saying whether they
 # ran or skipped here.
 test-go:
-	$(GO) test ./...
+	$(GO) test -short ./...
 	@$(GO) test -run '^TestOracleInventory$$' -v . | sed -n 's/^ *oracles_test.go:[0-9]*: //p'
+
+# Every Go test in full: what -short skips or shortens (docs/testing.md lists
+# them). The timeout is the test binary's guard against a hang, not a
+# performance bound (lib/repro alone takes minutes of CPU).
+test-go-long:
+	$(GO) test -timeout 60m ./...
+
+# A few seconds of new inputs for every fuzz target (found at run time);
+# make fuzz gives each FUZZTIME.
+test-fuzz:
+	FUZZTIME=2s scripts/fuzz-smoke.sh
+
+fuzz:
+	FUZZTIME=$(FUZZTIME) scripts/fuzz-smoke.sh
 
 test-scripts:
 	$(PYTHON) scripts/test_nbcheck.py
 
 notebooks: jupyter kernel
 	rm -rf out/test/notebooks
-	scripts/run-notebooks.sh out/test/notebooks
+	NB_JOBS=$(NB_JOBS) scripts/run-notebooks.sh out/test/notebooks
+
+# make test's share of the notebooks (a --subset run: all but NB_LONG), and
+# make test-long's (NB_LONG).
+notebooks-short: jupyter kernel
+	rm -rf out/test/notebooks
+	NOTEBOOKS="$(NB_SHORT)" NB_JOBS=$(NB_JOBS) scripts/run-notebooks.sh out/test/notebooks
+
+notebooks-long: jupyter kernel
+	rm -rf out/test/notebooks-long
+	NOTEBOOKS="$(NB_LONG)" NB_JOBS=$(NB_JOBS) scripts/run-notebooks.sh out/test/notebooks-long
 
 # The committed notebooks carry their outputs (they read well on a code
 # host); check that those outputs are free of errors and show the same key
@@ -128,7 +175,15 @@ web:
 test-browser: jupyter chromium kernel web
 	POMDPQ_BROWSER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestNotebooksInBrowser|TestReportInBrowser|TestReportMitInBrowser|TestWebPage)$$' ./internal/browsertest
 
-test: vet test-go test-scripts check-committed notebooks test-browser
+# The set-up first, one at a time (it may install packages); then the
+# independent parts TEST_JOBS at a time, the longest (the notebooks) first,
+# each line whole (make's --output-sync=line).
+test: vet jupyter chromium kernel
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=line notebooks-short test-go test-browser test-fuzz test-scripts check-committed; \
+	status=$$?; echo "make test: the parallel parts took $$(($$(date +%s) - start)) s (exit $$status)"; exit $$status
+
+test-long: test-go-long notebooks-long
 
 # Not part of `make test` (it starts daemons and may install packages);
 # .ci/run runs it after.

@@ -27,10 +27,15 @@ expectations, by check name:
                                                   (lib/verdict's rule, read from
                                                   precision-rules.json; a bare
                                                   "0" means exactly zero)
-      "time": {"min": 0, "max": 60},              min <= got <= max
+      "classes": {"min": 2, "max": 5},            min <= got <= max
       "name": {"equals": "tiger"}                 exact string
     }
   }
+
+No key number may be a timing: a check whose name has a part (between
+dots) such as "seconds", "time", "wall", "runtime" or "faster" is a usage
+error, since a timing depends on the machine and its load. Report times in
+a notebook's text; check the work (histories processed, counts) instead.
 
 A notebook that the checks list but that is not given on the command line did
 not run, and fails too, unless --subset says that the notebooks given are a
@@ -198,6 +203,26 @@ def load_json_object(path):
     return value
 
 
+# Name parts (between dots) of a key number that is a timing, which no
+# check may be (see the module comment).
+TIMING_PARTS = {"seconds", "secs", "sec", "ms", "time", "times", "wall", "elapsed", "duration",
+                "runtime", "runtime_s", "cpu", "faster", "slower", "speedup"}
+
+
+def timing_keys(expected):
+    """Returns the names in one notebook's expectations that are timings."""
+    return [k for k in expected if not k.startswith("_")
+            and any(part.lower() in TIMING_PARTS for part in k.split("."))]
+
+
+def refuse_timings(expected, where):
+    """Raises ChecksError when a notebook's expectations check a timing."""
+    bad = timing_keys(expected)
+    if bad:
+        raise ChecksError("%s: %s: a timing is reported, never checked (it depends on the machine's load); "
+                          "check the work instead (histories processed, counts)" % (where, ", ".join(sorted(bad))))
+
+
 def load_checks(path):
     """Returns ({notebook name: expectations}, where) for a checks directory
     (one NAME.json per notebook) or one checks file; where(name) names the
@@ -209,6 +234,7 @@ def load_checks(path):
         for fn in sorted(os.listdir(path)):
             if fn.endswith(".json"):
                 expected[fn[: -len(".json")]] = load_json_object(os.path.join(path, fn))
+                refuse_timings(expected[fn[: -len(".json")]], os.path.join(path, fn))
         return expected, lambda name: os.path.join(path, name + ".json")
     if not os.path.exists(path):
         raise ChecksError("checks %s: no such file or directory" % path)
@@ -216,6 +242,8 @@ def load_checks(path):
     for name, one in expected.items():
         if not name.startswith("_") and not isinstance(one, dict):
             raise ChecksError("%s: entry %s must hold a JSON object" % (path, name))
+        if not name.startswith("_"):
+            refuse_timings(one, "entry %s of %s" % (name, path))
     return expected, lambda name: "entry %s of %s" % (name, path)
 
 

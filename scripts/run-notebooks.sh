@@ -13,7 +13,8 @@
 # exit status is non-zero if a notebook could not be executed or a check failed.
 #
 # Environment: JUPYTER (default jupyter), PYTHON (default python3),
-# NB_TIMEOUT (seconds per cell, default 1800). The kernelspec must be installed
+# NB_TIMEOUT (seconds per cell, default 1800), NB_JOBS (notebooks executed
+# at a time, each in its own kernel, default 1; make test uses 2). The kernelspec must be installed
 # (make kernel) and findable through JUPYTER_PATH (the Makefile sets it).
 set -euo pipefail
 
@@ -41,14 +42,18 @@ fi
 
 mkdir -p "$out"
 [[ -n "$html" ]] && mkdir -p "$html"
-outputs=()
-failed=()
-for nb in "${nbs[@]}"; do
+jobs_max="${NB_JOBS:-1}"
+if ! [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]]; then
+	echo "NB_JOBS must be a positive integer, not '$jobs_max'" >&2
+	exit 2
+fi
+
+# run_one executes notebook $1 into $out (and renders it into $html); on
+# failure it leaves $out/NAME.failed behind, for the summary below.
+run_one() {
+	local nb="$1" name log start
 	name="$(basename "$nb" .ipynb)"
 	log="$out/$name.log"
-	# A stale output of an earlier run must not stand in for this one.
-	rm -f "$out/$name.ipynb"
-	outputs+=("$out/$name.ipynb")
 	start=$(date +%s)
 	# --allow-errors keeps going after a failing cell so that the executed
 	# notebook is always written; nbcheck.py then fails on its error outputs.
@@ -60,12 +65,33 @@ for nb in "${nbs[@]}"; do
 		if [[ -n "$html" ]]; then
 			if ! "$JUPYTER" nbconvert --to html --output-dir "$html" "$out/$name.ipynb" >>"$log" 2>&1; then
 				echo "rendering $name to HTML failed; see $log" >&2
-				failed+=("$name")
+				touch "$out/$name.failed"
 			fi
 		fi
 	else
 		echo "executing $name FAILED after $(($(date +%s) - start)) s; last lines of $log:" >&2
 		tail -n 25 "$log" >&2
+		touch "$out/$name.failed"
+	fi
+}
+
+outputs=()
+for nb in "${nbs[@]}"; do
+	name="$(basename "$nb" .ipynb)"
+	# A stale output of an earlier run must not stand in for this one.
+	rm -f "$out/$name.ipynb" "$out/$name.failed"
+	outputs+=("$out/$name.ipynb")
+	# NB_JOBS notebooks at a time (each in a kernel of its own).
+	while (($(jobs -rp | wc -l) >= jobs_max)); do
+		wait -n || true
+	done
+	run_one "$nb" &
+done
+wait
+failed=()
+for nb in "${nbs[@]}"; do
+	name="$(basename "$nb" .ipynb)"
+	if [[ -e "$out/$name.failed" ]]; then
 		failed+=("$name")
 	fi
 done

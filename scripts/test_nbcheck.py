@@ -147,6 +147,25 @@ class NBCheckTest(unittest.TestCase):
         self.assertEqual(rc, 2, out)
         self.assertIn("nbcheck: %s:4: " % bad, out)
 
+    def test_timing_refused(self):
+        # A key number that is a timing is a usage error, in a checks
+        # directory and in a checks file; names that merely contain such a
+        # word (a table named planning-speedup) are not timings.
+        p = self.write("01", [cell("x", [stdout("CHECK a=1\nCHECK cell.seconds=2\n")])])
+        for key in ("cell.seconds", "speedup.T10.faster", "time", "rt.T4.runtime_s"):
+            one = {"a": 1, key: {"min": 0, "max": 60}}
+            for argv in (["--checks", self.checks_dir({"01": one}, name="c-" + key), p],):
+                with self.subTest(key=key, kind="dir"):
+                    rc, out = self.run_argv(argv)
+                    self.assertEqual(rc, 2, out)
+                    self.assertIn("a timing is reported, never checked", out)
+                    self.assertIn(key, out)
+            with self.subTest(key=key, kind="file"):
+                rc, out = self.run_main([p], {"01": one})
+                self.assertEqual(rc, 2, out)
+                self.assertIn("entry 01 of", out)
+        self.assertEqual(nbcheck.timing_keys({"repro.planning-speedup.agree": 8, "rt.layered.T4.histories": 31, "_seconds": 1}), [])
+
     def test_notebook_without_checks(self):
         tests = [
             ("no file", {}, "no checks: %s is missing"),

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -15,8 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/pomdpq/pomdpq/internal/proctest"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 	"github.com/pomdpq/pomdpq/lib/pomdp/modelfile"
 )
@@ -157,18 +156,15 @@ func planCLI(t *testing.T, started func(*os.Process), args ...string) (string, i
 func TestPlanBadSolverCLI(t *testing.T) {
 	dir := t.TempDir()
 	shPid, kidPid := filepath.Join(dir, "sh.pid"), filepath.Join(dir, "kid.pid")
-	hang := "echo $$ > " + shPid + "; sleep 60 & echo $! > " + kidPid + "; echo hanging; wait # {model}"
+	hang := "echo $$ > " + shPid + "; sleep 3600 & echo $! > " + kidPid + "; echo hanging; wait # {model}"
 	signalOnce := func(sig os.Signal) func(p *os.Process) {
 		// sig once the solver has written both pids.
 		return func(p *os.Process) {
-			deadline := time.Now().Add(10 * time.Second)
-			for time.Now().Before(deadline) {
-				if b, err := os.ReadFile(kidPid); err == nil && len(bytes.TrimSpace(b)) > 0 {
-					p.Signal(sig)
-					return
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			proctest.Until(t, func() bool {
+				b, err := os.ReadFile(kidPid)
+				return err == nil && len(bytes.TrimSpace(b)) > 0
+			}, "the solver did not write its child's pid")
+			p.Signal(sig)
 		}
 	}
 	for _, tc := range []struct {
@@ -180,7 +176,9 @@ func TestPlanBadSolverCLI(t *testing.T) {
 		{"missing binary", "no-such-solver-pomdpq {model}", "10s", nil, []string{"exited with status 127", "no-such-solver-pomdpq"}, false},
 		{"exit 3", "echo solving; echo out of memory >&2; exit 3 # {model}", "10s", nil, []string{"exited with status 3", "out of memory"}, false},
 		{"garbage", "echo hello world > {policy}.pg # {model}", "10s", nil, []string{"cannot be read", "policy.pg"}, false},
-		{"hang past --timeout", hang, "500ms", nil, []string{"did not finish within 500ms", "killed with its process group", "hanging"}, true},
+		// 2s: room for the shell to write both pids on a busy machine (the
+		// timeout is what is tested; no time is asserted).
+		{"hang past --timeout", hang, "2s", nil, []string{"did not finish within 2s", "killed with its process group", "hanging"}, true},
 		{"SIGTERM", hang, "60s", signalOnce(syscall.SIGTERM), []string{"was cancelled", "killed with its process group"}, true},
 		// pomdpq itself SIGKILLed: nothing of it runs to kill the group;
 		// the kernel's parent-death signal ends the shell and the watcher
@@ -189,7 +187,6 @@ func TestPlanBadSolverCLI(t *testing.T) {
 	} {
 		os.Remove(shPid)
 		os.Remove(kidPid)
-		start := time.Now()
 		stderr, code := planCLI(t, tc.started, "--model", "tiger", "--T", "2", "--eps", "0", "--planner", "cmd:"+tc.cmd, "--timeout", tc.timeout)
 		if want := 1; tc.want == nil && code != -1 || tc.want != nil && code != want {
 			t.Errorf("%s: exit status %d, want 1 (-1 after SIGKILL)\n%s", tc.name, code, stderr)
@@ -204,9 +201,6 @@ func TestPlanBadSolverCLI(t *testing.T) {
 				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, w, stderr)
 			}
 		}
-		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("%s: took %v", tc.name, d)
-		}
 		if tc.hang {
 			for _, f := range []string{shPid, kidPid} {
 				b, err := os.ReadFile(f)
@@ -217,30 +211,10 @@ func TestPlanBadSolverCLI(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := waitExited(pid, 3*time.Second); err != nil {
-					t.Errorf("%s: %s: %v", tc.name, filepath.Base(f), err)
-				}
+				// pomdpq has exited (wait returned); the solver's shell
+				// and its child end as soon as the kernel schedules them.
+				proctest.WaitGone(t, pid)
 			}
 		}
-	}
-}
-
-// waitExited returns nil once process pid has exited (no such process,
-// or a zombie: killed and not yet reaped by init), an error after limit.
-func waitExited(pid int, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return nil
-		}
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-			if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X') {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("process %d still running %v later", pid, limit)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

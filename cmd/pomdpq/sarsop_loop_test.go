@@ -55,12 +55,17 @@ func findPOMDPSol(t *testing.T) string {
 }
 
 // runPOMDPSol runs pomdpsol on model in dir for at most the given seconds
-// of search (its --timeout), writing out, within limit: in
-// its own process group, which is killed when the limit passes, so that
-// nothing outlives the test. It returns the standard output.
-func runPOMDPSol(t *testing.T, bin, dir, model, out string, seconds int, limit time.Duration) string {
+// of search (its --timeout), writing out, in its own process group, which
+// is killed if it still runs near the test binary's deadline (go test
+// -timeout), so that nothing outlives the test. No wall time of its own is
+// asserted: a busy machine makes pomdpsol slow, not wrong. It returns the
+// standard output.
+func runPOMDPSol(t *testing.T, bin, dir, model, out string, seconds int) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ctx, cancel := context.WithCancel(context.Background())
+	if dl, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(context.Background(), dl.Add(-10*time.Second))
+	}
 	defer cancel()
 	// pomdpsol's own --timeout stops the search (and writes the policy) well
 	// before the context's limit.
@@ -76,7 +81,7 @@ func runPOMDPSol(t *testing.T, bin, dir, model, out string, seconds int, limit t
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // anything it left behind; ESRCH when none
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("pomdpsol %s: killed after %v\n%s", model, limit, stdout.String())
+		t.Fatalf("pomdpsol %s: killed at the test binary's deadline\n%s", model, stdout.String())
 	}
 	if err != nil {
 		t.Fatalf("pomdpsol %s: %v\n%s\n%s", model, err, stdout.String(), stderr.String())
@@ -172,7 +177,7 @@ func TestSARSOPLoop(t *testing.T) {
 // printed, within the rounding of its 6 printed digits.
 func checkSARSOP(t *testing.T, bin, dir, model, out string, seconds int, horizon string) {
 	t.Helper()
-	text := runPOMDPSol(t, bin, dir, model, out, seconds, time.Duration(seconds+240)*time.Second)
+	text := runPOMDPSol(t, bin, dir, model, out, seconds)
 	lbText, ubText, err := sarsopBounds(text)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)

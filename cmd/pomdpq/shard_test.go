@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -160,49 +157,5 @@ func TestShardRefusals(t *testing.T) {
 	}
 	if _, err := runCLI(t, "merge", d, "--eps", "0.7"); err == nil || !strings.Contains(err.Error(), "above the parts' decision threshold") {
 		t.Errorf("merge --eps 0.7 of a 0.5 run: %v", err)
-	}
-}
-
-// TestShardKilled kills a shard's process (SIGKILL) while it groups its
-// slice: nothing is left in the output directory, so nothing looks like a
-// complete part (the part is written only at the end, atomically).
-func TestShardKilled(t *testing.T) {
-	dir := t.TempDir()
-	part := filepath.Join(dir, "classes-0.pq")
-	cmd := exec.Command(os.Args[0], "quotient", "--model", "tiger", "--family", "clock", "--m", "2", "--T", "4",
-		"--eps", "0,0.5", "--progress=lines", "--shard", "0/3", "--save", part)
-	cmd.Env = append(os.Environ(), "POMDPQ_TEST_AS_CLI=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// The first phase line ("load done") means the run has started; the
-	// grouping of 9 million controllers that follows takes seconds.
-	sc := bufio.NewScanner(stderr)
-	started := false
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), "load done") {
-			started = true
-			break
-		}
-	}
-	if !started {
-		cmd.Wait()
-		t.Fatal("the shard did not report its first phase")
-	}
-	cmd.Process.Kill()
-	go io.Copy(io.Discard, stderr)
-	if err := cmd.Wait(); err == nil {
-		t.Skip("the shard finished before it was killed")
-	}
-	left, _ := os.ReadDir(dir)
-	for _, e := range left {
-		t.Errorf("a killed shard left %s", e.Name())
-	}
-	if _, err := runCLI(t, "merge", part, "--out", filepath.Join(dir, "plan.pq")); err == nil || !strings.Contains(err.Error(), "no such file") {
-		t.Errorf("merge of the killed shard's part: %v", err)
 	}
 }

@@ -123,3 +123,30 @@ func Reason(twin string, elem ...string) string {
 	return fmt.Sprintf("third-party input %s absent (kept beside the repository, not in it); in-repository twin: %s",
 		filepath.ToSlash(filepath.Join(append([]string{"..", "shared", "data"}, elem...)...)), twin)
 }
+
+// Seeds returns the paths of the third-party inputs dir/name (for
+// example Seeds(f, "testdata/counter.pg", "policies", "tiger.95.pg")) that
+// exist, for inputs that only add seeds to a fuzz target. When some are
+// absent, it says so on one line (t.Log, shown by go test -v and by the
+// fuzz smoke run) naming twin, the in-repository seeds that stand in for
+// them, or fails t when CI is true, as Path does.
+func Seeds(t testing.TB, twin, dir string, names ...string) []string {
+	t.Helper()
+	var found, absent []string
+	for _, name := range names {
+		if path, ok := Find(dir, name); ok {
+			found = append(found, path)
+		} else {
+			absent = append(absent, name)
+		}
+	}
+	if len(absent) > 0 {
+		what := fmt.Sprintf("%d of %d absent: %s", len(absent), len(names), Reason(twin, dir, "{"+strings.Join(absent, ",")+"}"))
+		if CI() {
+			t.Fatalf("%s; CI=true: the CI run must have ../shared beside the clone", what)
+		} else {
+			t.Log("fuzz seeds skipped, " + what)
+		}
+	}
+	return found
+}

@@ -12,8 +12,10 @@ import (
 // stopping the goroutine.
 type recorder struct {
 	testing.TB
-	skipped, failed string
+	skipped, failed, logged string
 }
+
+func (r *recorder) Log(args ...any) { r.logged += fmt.Sprintln(args...) }
 
 func (r *recorder) Helper()                      {}
 func (r *recorder) Skip(args ...any)             { r.skipped = fmt.Sprint(args...) }
@@ -114,4 +116,37 @@ func TestPath(t *testing.T) {
 			t.Error("Find succeeded outside the repository")
 		}
 	})
+}
+
+// TestSeeds: the fuzz seeds present are returned; the absent ones are
+// named on one logged line with the twin, or fail the test with CI=true.
+func TestSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		withShared bool
+		ci         string
+		files      []string
+		found      int
+		log, fail  string // substrings; "" means none wanted
+	}{
+		{"all present", true, "true", []string{"x.POMDP"}, 1, "", ""},
+		{"one absent", true, "", []string{"x.POMDP", "y.POMDP"}, 1, "fuzz seeds skipped, 1 of 2 absent: third-party input ../shared/data/pomdp/{y.POMDP} absent", ""},
+		{"absent in CI", false, "true", []string{"x.POMDP"}, 0, "", "CI=true"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CI", tc.ci)
+			layout(t, tc.withShared)
+			r := &recorder{TB: t}
+			got := Seeds(r, "testdata/twin.POMDP", "pomdp", tc.files...)
+			if len(got) != tc.found {
+				t.Errorf("Seeds = %v, want %d paths", got, tc.found)
+			}
+			if tc.log == "" && r.logged != "" || tc.log != "" && (!strings.Contains(r.logged, tc.log) || strings.Count(r.logged, "\n") != 1 || !strings.Contains(r.logged, "twin: testdata/twin.POMDP")) {
+				t.Errorf("logged %q, want one line with %q and the twin", r.logged, tc.log)
+			}
+			if tc.fail == "" && r.failed != "" || tc.fail != "" && !strings.Contains(r.failed, tc.fail) {
+				t.Errorf("failed %q, want %q", r.failed, tc.fail)
+			}
+		})
+	}
 }

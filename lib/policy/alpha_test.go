@@ -101,9 +101,7 @@ func FuzzReadAlpha(f *testing.F) {
 	// Our own file in pomdp-solve's layout, and pomdp-solve's own when it
 	// is beside the repository.
 	seeds := []string{filepath.Join("testdata", "counter.alpha")}
-	if path, ok := shared.Find("policies", "tiger.95.alpha"); ok {
-		seeds = append(seeds, path)
-	}
+	seeds = append(seeds, shared.Seeds(f, "testdata/counter.alpha", "policies", "tiger.95.alpha")...)
 	for _, path := range seeds {
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -152,9 +152,7 @@ func FuzzReadPG(f *testing.F) {
 	// Our own file in pomdp-solve's layout, and pomdp-solve's own when it
 	// is beside the repository.
 	seeds := []string{filepath.Join("testdata", "counter.pg")}
-	if path, ok := shared.Find("policies", "tiger.95.pg"); ok {
-		seeds = append(seeds, path)
-	}
+	seeds = append(seeds, shared.Seeds(f, "testdata/counter.pg", "policies", "tiger.95.pg")...)
 	for _, path := range seeds {
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pomdpq/pomdpq/internal/proctest"
 )
 
 // TestMain lets the test binary stand in for the children of these tests:
@@ -24,12 +27,15 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	case "sleep": // a child that outlives its limit, with a grandchild holding its output
-		c := exec.Command("sleep", "30")
+		// It prints its pid (its process group's id) first; both sleep
+		// for an hour, so that only the group's kill ends them.
+		fmt.Println(os.Getpid())
+		c := exec.Command("sleep", "3600")
 		c.Stdout = os.Stdout
 		if err := c.Start(); err != nil {
 			os.Exit(3)
 		}
-		time.Sleep(30 * time.Second)
+		time.Sleep(time.Hour)
 	case "grow": // a child whose resident set grows by 16 MiB every 5 ms, to 1 GiB
 		var keep [][]byte
 		for range 64 {
@@ -55,8 +61,12 @@ func self(t *testing.T) string {
 }
 
 // TestExecKillsGroupAtTimeLimit: a child sleeping past its 300 ms limit
-// is killed with its grandchild (which holds the child's output open, so
-// that reaping the child alone would wait 30 s).
+// is killed with its grandchild, which holds the child's output open:
+// Exec returns only once the output closes, so a kill of the child alone
+// would leave Exec waiting for the grandchild's hour (the test binary's
+// -timeout then fails the test). No wall time is asserted: the contract is
+// that the time limit, not the child, ended the run (Killed), and that
+// when Exec returns the child's process group is empty.
 func TestExecKillsGroupAtTimeLimit(t *testing.T) {
 	p, err := Exec(context.Background(), Limits{Wall: 300 * time.Millisecond}, []string{"RUNNER_TEST_CHILD=sleep"}, self(t))
 	if err != nil {
@@ -65,9 +75,11 @@ func TestExecKillsGroupAtTimeLimit(t *testing.T) {
 	if p.Killed != ReasonKilledTime || p.Err == nil {
 		t.Errorf("killed %q, exit %v; want %q and an exit error", p.Killed, p.Err, ReasonKilledTime)
 	}
-	if p.Wall > 300*time.Millisecond+TimeSlack {
-		t.Errorf("returned after %v, want within the 300 ms limit + TimeSlack", p.Wall)
+	pgid, err := strconv.Atoi(strings.TrimSpace(string(p.Stdout)))
+	if err != nil {
+		t.Fatalf("the child's pid: %q: %v", p.Stdout, err)
 	}
+	proctest.WaitGroupEmpty(t, pgid)
 }
 
 // TestExecKillsAtRSS: a child growing to 1 GiB is killed once its resident
@@ -98,8 +110,9 @@ func modelPath(t *testing.T, name string) string {
 
 // TestInChild runs jobs in a child: one that finishes (its peak then the
 // child's resident set), and δ_clk of GridWorld 3×3 at T = 6 (minutes and
-// gigabytes unbounded), which must stop at its own 0.5 s deadline, and
-// with a 64 MiB budget at the memory budget, within the limits.
+// gigabytes unbounded), which must stop at its own 0.5 s deadline (not be
+// killed by the parent's limit), and with a 64 MiB budget at the memory
+// budget, within the limits.
 func TestInChild(t *testing.T) {
 	argv := []string{self(t)}
 	env := []string{"RUNNER_TEST_CHILD=serve"}
@@ -116,8 +129,10 @@ func TestInChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Reason != ReasonTime || !strings.Contains(r.Over, "time limit") || r.Wall > 0.5+TimeSlack.Seconds() {
-		t.Errorf("δ_clk T = 6 at 0.5 s: reason %q, %q after %.2f s; want stopped at the time limit within %v", r.Reason, r.Over, r.Wall, 0.5+TimeSlack.Seconds())
+	// ReasonTime: the child stopped itself at its own deadline (a child
+	// that overran it would be killed at 0.5 s + TimeSlack, ReasonKilledTime).
+	if r.Reason != ReasonTime || !strings.Contains(r.Over, "time limit") {
+		t.Errorf("δ_clk T = 6 at 0.5 s: reason %q, %q after %.2f s; want stopped at its own time limit (%q)", r.Reason, r.Over, r.Wall, ReasonTime)
 	}
 	r, err = InChild(ctx, argv, env, Job{Path: gw, M: 1, T: 6, Method: MethodClock, Seconds: 60, Mem: 64 << 20})
 	if err != nil {
@@ -128,18 +143,19 @@ func TestInChild(t *testing.T) {
 	}
 }
 
-// TestInProcessDeadline: one deadline covers the whole job.
+// TestInProcessDeadline: one deadline covers the whole job: δ_clk of
+// GridWorld 3×3 at T = 6 (minutes unbounded) stops at its 0.3 s limit
+// with Reason time and no error. No wall time is asserted (the machine
+// may be busy): the contract is the stop and its reason; a job that
+// ignored the deadline would run for minutes and meet the test binary's
+// -timeout.
 func TestInProcessDeadline(t *testing.T) {
-	start := time.Now()
 	r, err := InProcess(context.Background(), Job{Path: modelPath(t, "gridworld-3.pomdp"), M: 1, T: 6, Method: MethodClock, Seconds: 0.3, Mem: 2 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Reason != ReasonTime || r.PeakHow != "go" {
+	if r.Reason != ReasonTime || r.PeakHow != "go" || !strings.Contains(r.Over, ErrTimeLimit.Error()) {
 		t.Errorf("got %+v, want stopped at the time limit", r)
-	}
-	if el := time.Since(start); el > 3*time.Second {
-		t.Errorf("returned after %v for a 0.3 s limit", el)
 	}
 }
 

@@ -594,11 +594,11 @@ func FuzzReadCassandra(f *testing.F) {
 	if err != nil || len(twins) == 0 {
 		f.Fatalf("no twin files in testdata/twins (%v)", err)
 	}
-	for _, tc := range append(pomdptest.SharedFiles, pomdptest.SharedFile{File: "ejs4.POMDP"}) {
-		if path, ok := shared.Find("pomdp", tc.File); ok {
-			twins = append(twins, path)
-		}
+	names := []string{"ejs4.POMDP"}
+	for _, tc := range pomdptest.SharedFiles {
+		names = append(names, tc.File)
 	}
+	twins = append(twins, shared.Seeds(f, "testdata/twins/*.POMDP", "pomdp", names...)...)
 	for _, path := range twins {
 		b, err := os.ReadFile(path)
 		if err != nil {
