@@ -132,6 +132,16 @@ type Row struct {
 	Optimum, RegretOptimum float64
 	Bound                  Bound
 	Verdict                Verdict
+	// Posterior is the a-posteriori certificate (docs/certificates.md);
+	// PosteriorVerdict judges the regret against it like Verdict.
+	Posterior        Posterior
+	PosteriorVerdict Verdict
+	// Tightness is the worst exact |V_M(π) − V_Q(π)| over Π (when Π is
+	// enumerable within MaxWork); TightnessPrior and TightnessPosterior
+	// are the deviation bounds L_R·T·ε and Lip(v)·Σ e_t over it (NaN when
+	// either side is missing).
+	Tightness                          Tightness
+	TightnessPrior, TightnessPosterior float64
 	// StandInReach is the largest probability, over the quotient's choice
 	// and the baseline controller, that the quotient a controller sees
 	// enters a class with no member possible under it
@@ -251,6 +261,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	for i, eps := range cfg.Eps {
 		row, err := planRow(ctx, cfg, res, qs[i], plans[i], eps, partSec[i])
 		if err != nil {
+			return nil, err
+		}
+		if err := certify(ctx, cfg, env, res, g, dist, qs[i], &row); err != nil {
 			return nil, err
 		}
 		res.Rows = append(res.Rows, row)

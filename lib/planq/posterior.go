@@ -1,0 +1,251 @@
+package planq
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pomdpq/pomdpq/lib/distance"
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/quotient"
+	"github.com/pomdpq/pomdpq/lib/value"
+)
+
+// PosteriorTheorem names the a-posteriori certificate (its proof is in
+// docs/certificates.md).
+const PosteriorTheorem = "thm:a-posteriori (docs/certificates.md; the hybrid argument behind thm:value-bound and cor:sim-to-real)"
+
+// Posterior is the a-posteriori certificate of one ε row: the a-priori
+// bound with ε replaced by what the partition actually produced, the
+// realized step diameters e_t, and Lip(v) of the observation reward.
+type Posterior struct {
+	// Applies is false when the certificate's hypotheses do not hold;
+	// Reason then says which, and Value is NaN.
+	Applies bool
+	Reason  string
+	// Theorem and Formula name the result and write it out.
+	Theorem, Formula string
+	// Lip is Lip(v) of the observation values under the ground metric.
+	Lip float64
+	// Steps[t−1] = e_t for t = 1 … T−1: the largest d^Π(h·z, h') over
+	// classes c of depth t−1, observations z, members h of c and members
+	// h' of the class the quotient moves to from c on z.
+	Steps []float64
+	// Deviation = Lip·Σ_t e_t bounds |V_M(π) − V_Q(π)| for every π of Π
+	// whose quotient enters no stand-in class; Value = 2·Deviation bounds
+	// the regret of the quotient's choice against the optimum over Π.
+	Deviation, Value float64
+	// Covers names the policies the certificate is about.
+	Covers string
+}
+
+// String renders the certificate with every term.
+func (p Posterior) String() string {
+	if !p.Applies {
+		return "no a-posteriori certificate: " + p.Reason
+	}
+	steps := make([]string, len(p.Steps))
+	for i, e := range p.Steps {
+		steps[i] = fmt.Sprintf("e_%d = %.6g", i+1, e)
+	}
+	return fmt.Sprintf("%s = %.6g by %s with Lip(v) = %.6g, %s; covers %s", p.Formula, p.Value, p.Theorem, p.Lip, strings.Join(steps, ", "), p.Covers)
+}
+
+// maxStepPairs bounds the (exact class, exact class) pairs stepDiameters
+// examines.
+const maxStepPairs = 5e7
+
+// posteriorBound returns the a-posteriori certificate of the ε row with
+// quotient q, from the distances dist of the run.
+func posteriorBound(cfg Config, res *Result, g ot.Ground, dist *distance.Result, q *quotient.Quotient) Posterior {
+	p := Posterior{Theorem: PosteriorTheorem, Formula: "2·Lip(v)·Σ_{t=1}^{T−1} e_t", Value: math.NaN(), Deviation: math.NaN()}
+	fail := func(why string) Posterior { p.Reason = why; return p }
+	if _, ok := cfg.Planner.(BestFSC); !ok {
+		return fail(fmt.Sprintf("the %s planner does not choose over Π by its value on the quotient it sees", cfg.Planner.Name()))
+	}
+	if cfg.M != 1 || (cfg.Kind != fsc.KindStationary && cfg.Kind != fsc.KindClock) {
+		return fail("proven for one-node families only (stationary or clock-aware m = 1): with more nodes the controller's node in the quotient need not be the node it has after a member of the class, and the probe distances compare members each with its own node")
+	}
+	if cfg.ObsValues == nil {
+		return fail("proven for the observation reward only (the value is then a Lip(v)-Lipschitz function of the observation sequence)")
+	}
+	p.Lip = ObsLipschitz(cfg.ObsValues, g)
+	if math.IsInf(p.Lip, 1) {
+		return fail("Lip(v) is infinite: two observations at ground distance 0 have different values")
+	}
+	steps, why := stepDiameters(dist, q)
+	if why != "" {
+		return fail(why)
+	}
+	p.Applies, p.Steps = true, steps
+	sum := 0.0
+	for _, e := range steps {
+		sum += e
+	}
+	p.Deviation = p.Lip * sum
+	p.Value = 2 * p.Deviation
+	p.Covers = fmt.Sprintf("every controller of Π = %s whose quotient enters no class without a possible member (|V_M(π) − V_Q(π)| ≤ %.6g), and the regret of the quotient's choice against the optimum over Π", res.Family, p.Deviation)
+	return p
+}
+
+// stepDiameters returns e_t for t = 1 … T−1 (see Posterior.Steps), or why
+// they are not known exactly.
+func stepDiameters(dist *distance.Result, q *quotient.Quotient) ([]float64, string) {
+	if dist.ClassD == nil {
+		return nil, "the distances were kept only as decisions (compact run), not as numbers"
+	}
+	T, nO := q.T, q.M.NumObservations()
+	steps := make([]float64, 0, max(T-1, 0))
+	pairs := 0.0
+	for t := 0; t+1 < T; t++ {
+		lt, lu := q.Partition.Labels[t], q.Partition.Labels[t+1]
+		ex := dist.Classes.Labels[t+1]
+		// Exact classes of the members of each class at depth t+1.
+		members := make([]map[int]bool, q.Partition.Classes(t+1))
+		for i, c := range lu {
+			if members[c] == nil {
+				members[c] = map[int]bool{}
+			}
+			members[c][ex[i]] = true
+		}
+		// Exact classes of the extensions h·z of each class at depth t.
+		ext := make([][]map[int]bool, q.Partition.Classes(t))
+		for h, c := range lt {
+			if ext[c] == nil {
+				ext[c] = make([]map[int]bool, nO)
+			}
+			for z := 0; z < nO; z++ {
+				if ext[c][z] == nil {
+					ext[c][z] = map[int]bool{}
+				}
+				ext[c][z][ex[h*nO+z]] = true
+			}
+		}
+		e := 0.0
+		for c := range ext {
+			for z := 0; z < nO; z++ {
+				to := members[q.Next[t][c][z]]
+				pairs += float64(len(ext[c][z]) * len(to))
+				if pairs > maxStepPairs {
+					return nil, fmt.Sprintf("the realized step diameters need more than %.3g pairs of exact classes", float64(maxStepPairs))
+				}
+				for a := range ext[c][z] {
+					for b := range to {
+						e = max(e, dist.ClassD[t+1].At(a, b))
+					}
+				}
+			}
+		}
+		if e > dist.Cap {
+			return nil, fmt.Sprintf("the realized step diameter at depth %d is above the largest ε decided (%.6g), where distances are lower bounds only", t+1, dist.Cap)
+		}
+		steps = append(steps, e)
+	}
+	return steps, ""
+}
+
+// Tightness is the worst exact deviation max_π |V_M(π) − V_Q(π)| over the
+// controllers of Π a certificate covers, for the tightness ratio.
+type Tightness struct {
+	// Worst is the largest |V_M(π) − V_Q(π)|, Controller the π attaining
+	// it and Checked the controllers compared (those whose quotient enters
+	// no stand-in class); Reason says why it was not measured.
+	Worst      float64
+	Controller string
+	Checked    int
+	Reason     string
+}
+
+// worstDeviation returns max over the family of |V_M(π) − V_Q(π)|, each π
+// valued on the quotient it sees, skipping controllers whose quotient
+// enters a class without a possible member.
+func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient) (Tightness, error) {
+	out := Tightness{Worst: math.NaN()}
+	fam := env.Family
+	if w := 2 * familyWork(env, fam); w > env.MaxWork {
+		out.Reason = fmt.Sprintf("valuing every controller of %s on the model and on its quotient would take an estimated %.3g steps, above the limit %.3g", fam, w, env.MaxWork)
+		return out, nil
+	}
+	worst := -1.0
+	for i := 0; i < fam.Len(); i++ {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		c := fam.At(i)
+		if r, err := q.StandInReach(c); err != nil {
+			return out, err
+		} else if r > 0 {
+			continue
+		}
+		vm, err := value.Evaluate(env.Model, c, env.T, env.Obj)
+		if err != nil {
+			return out, err
+		}
+		qm, err := q.ForProbe(c)
+		if err != nil {
+			return out, err
+		}
+		vq, err := value.Evaluate(qm, c, env.T, env.Obj)
+		if err != nil {
+			return out, err
+		}
+		out.Checked++
+		if d := math.Abs(vm - vq); d > worst {
+			worst, out.Controller = d, c.String()
+		}
+	}
+	if out.Checked > 0 {
+		out.Worst = worst
+	}
+	return out, nil
+}
+
+// certify adds the a-posteriori certificate, its verdict and the
+// tightness ratios to row.
+func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground, dist *distance.Result, q *quotient.Quotient, row *Row) error {
+	row.Posterior = posteriorBound(cfg, res, g, dist, q)
+	row.TightnessPrior, row.TightnessPosterior = math.NaN(), math.NaN()
+	row.PosteriorVerdict = NotCovered
+	if row.Posterior.Applies {
+		row.PosteriorVerdict = judgeValue(row.Regret, row.Posterior.Value, row.Reference)
+		if row.StandInReach > 0 || math.IsNaN(row.StandInReach) {
+			row.PosteriorVerdict = row.PosteriorVerdict.standIn()
+		}
+	}
+	if !row.Bound.Applies && !row.Posterior.Applies {
+		row.Tightness = Tightness{Worst: math.NaN(), Reason: "no bound to compare"}
+		return nil
+	}
+	if _, ok := cfg.Planner.(BestFSC); !ok {
+		row.Tightness = Tightness{Worst: math.NaN(), Reason: "the bound is not about the family Π"}
+		return nil
+	}
+	t, err := worstDeviation(ctx, env, q)
+	if err != nil {
+		return err
+	}
+	row.Tightness = t
+	if t.Worst > 0 {
+		if row.Bound.Applies && row.Bound.LR.Certified {
+			row.TightnessPrior = row.Bound.Value / 2 / t.Worst
+		}
+		if row.Posterior.Applies {
+			row.TightnessPosterior = row.Posterior.Deviation / t.Worst
+		}
+	}
+	return nil
+}
+
+// judgeValue is Judge for a bare bound value: NotJudged without a
+// regret, else WithinBound or BoundViolated (tolerance 1e-9·max(1, scale)).
+func judgeValue(regret, bound, scale float64) Verdict {
+	switch {
+	case math.IsNaN(regret):
+		return NotJudged
+	case regret <= bound+1e-9*max(1, math.Abs(scale)):
+		return WithinBound
+	}
+	return BoundViolated
+}
