@@ -113,6 +113,8 @@ type Planner interface {
 type Row struct {
 	Eps     float64
 	Classes int
+	// DepthClasses[t] is the number of classes at depth t = 0 … T.
+	DepthClasses []int
 	// RightInvariant is false when a member h of a class has h·z outside
 	// the class the quotient moves to (greedy ε-partitions).
 	RightInvariant bool
@@ -180,6 +182,13 @@ type Result struct {
 	// was not run.
 	Baseline        *Plan
 	BaselineRefused string
+	// BaselineWork is the planner's estimate of the steps of planning on
+	// the original (its pre-flight), a measure of the cost refused.
+	BaselineWork float64
+	// States is the model's number of states; HistoriesT the number of
+	// observation histories of length T (|O|^T).
+	States     int
+	HistoriesT float64
 	// Optimum is the exact optimum over Π on the original.
 	Optimum        *value.Result
 	OptimumRefused string
@@ -304,6 +313,7 @@ func (cfg Config) setup() (*Env, *Result, ot.Ground, error) {
 	}
 	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
 		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
+	res.States, res.HistoriesT = m.NumStates(), math.Pow(float64(m.NumObservations()), float64(cfg.T))
 	if res.MemBudget == 0 {
 		res.MemBudget = distance.DefaultMemBudget()
 	}
@@ -351,7 +361,8 @@ func (cfg Config) lipschitz(ctx context.Context, res *Result, g ot.Ground, fam f
 func (cfg Config) original(ctx context.Context, env *Env, res *Result) error {
 	var err error
 	maxWork, fam := res.MaxWork, env.Family
-	if w := cfg.Planner.Work(env); w > maxWork {
+	res.BaselineWork = cfg.Planner.Work(env)
+	if w := res.BaselineWork; w > maxWork {
 		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
 	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {
 		res.BaselineRefused = err.Error()
@@ -415,6 +426,9 @@ func planRow(ctx context.Context, cfg Config, res *Result, q *quotient.Quotient,
 	m := cfg.Model
 	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: partSec,
 		Reference: math.NaN(), Regret: math.NaN(), Optimum: math.NaN(), RegretOptimum: math.NaN()}
+	for t := 0; t <= cfg.T; t++ {
+		row.DepthClasses = append(row.DepthClasses, q.Partition.Classes(t))
+	}
 	var err error
 	row.Policy, row.VQ, row.Lifted, row.PlanQSec, row.Note = p.Policy, p.Value, p.Lifted, p.Seconds, p.Note
 	if row.VM, err = LiftedValue(ctx, m, p.Lifted); err != nil {

@@ -227,7 +227,9 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 		return err
 	}
 	row.Tightness = t
-	if t.Worst > 0 {
+	if t.Worst <= 1e-9*max(1, math.Abs(row.Reference)) {
+		row.Tightness.Reason = fmt.Sprintf("the worst exact |V_M(π) − V_Q(π)| over %d controllers is %.3g, within rounding of 0: no ratio", t.Checked, t.Worst)
+	} else {
 		if row.Bound.Applies && row.Bound.LR.Certified {
 			row.TightnessPrior = row.Bound.Value / 2 / t.Worst
 		}
