@@ -272,7 +272,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := certify(ctx, cfg, env, res, g, dist, qs[i], &row); err != nil {
+		if err := certify(ctx, cfg, env, res, g, dist, qs[i], plans[i], &row); err != nil {
 			return nil, err
 		}
 		res.Rows = append(res.Rows, row)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/quotient"
 	"github.com/pomdpq/pomdpq/lib/value"
@@ -34,9 +35,17 @@ type Posterior struct {
 	// h' of the class the quotient moves to from c on z.
 	Steps []float64
 	// Deviation = Lip·Σ_t e_t bounds |V_M(π) − V_Q(π)| for every π of Π
-	// whose quotient enters no stand-in class; Value = 2·Deviation bounds
-	// the regret of the quotient's choice against the optimum over Π.
-	Deviation, Value float64
+	// whose quotient enters no stand-in class.
+	Deviation float64
+	// ChosenDev and OptimumDev are the per-controller bounds (Lip(v)
+	// times the expected product-coupling costs along Q's own process,
+	// controllerDeviation) of the quotient's choice and of the optimum
+	// over Π on the model; NaN when not computed (PerReason says why).
+	ChosenDev, OptimumDev float64
+	PerReason             string
+	// Value bounds the regret of the quotient's choice against the
+	// optimum over Π: min(2·Deviation, ChosenDev + OptimumDev).
+	Value float64
 	// Covers names the policies the certificate is about.
 	Covers string
 }
@@ -50,7 +59,11 @@ func (p Posterior) String() string {
 	for i, e := range p.Steps {
 		steps[i] = fmt.Sprintf("e_%d = %.6g", i+1, e)
 	}
-	return fmt.Sprintf("%s = %.6g by %s with Lip(v) = %.6g, %s; covers %s", p.Formula, p.Value, p.Theorem, p.Lip, strings.Join(steps, ", "), p.Covers)
+	per := "per-controller terms not computed: " + p.PerReason
+	if p.PerReason == "" {
+		per = fmt.Sprintf("per controller, ≤ %.6g (choice) + %.6g (optimum) = %.6g", p.ChosenDev, p.OptimumDev, p.ChosenDev+p.OptimumDev)
+	}
+	return fmt.Sprintf("%s = %.6g by %s with Lip(v) = %.6g, %s (2·Lip(v)·Σ e_t = %.6g; %s); covers %s", p.Formula, p.Value, p.Theorem, p.Lip, strings.Join(steps, ", "), 2*p.Deviation, per, p.Covers)
 }
 
 // maxStepPairs bounds the (exact class, exact class) pairs stepDiameters
@@ -60,7 +73,8 @@ const maxStepPairs = 5e7
 // posteriorBound returns the a-posteriori certificate of the ε row with
 // quotient q, from the distances dist of the run.
 func posteriorBound(cfg Config, res *Result, g ot.Ground, dist *distance.Result, q *quotient.Quotient) Posterior {
-	p := Posterior{Theorem: PosteriorTheorem, Formula: "2·Lip(v)·Σ_{t=1}^{T−1} e_t", Value: math.NaN(), Deviation: math.NaN()}
+	p := Posterior{Theorem: PosteriorTheorem, Formula: "min(2·Lip(v)·Σ_{t=1}^{T−1} e_t, B(π_Q) + B(π*))", Value: math.NaN(), Deviation: math.NaN(),
+		ChosenDev: math.NaN(), OptimumDev: math.NaN()}
 	fail := func(why string) Posterior { p.Reason = why; return p }
 	if _, ok := cfg.Planner.(BestFSC); !ok {
 		return fail(fmt.Sprintf("the %s planner does not choose over Π by its value on the quotient it sees", cfg.Planner.Name()))
@@ -156,12 +170,18 @@ type Tightness struct {
 	Controller string
 	Checked    int
 	Reason     string
+	// WorstBound is the largest a-posteriori deviation bound over the
+	// controllers checked (0 when the certificate does not apply).
+	WorstBound float64
+	// pairs are (|V_M(π) − V_Q(π)|, its a-posteriori bound) per
+	// controller checked, for the tests.
+	pairs [][2]float64
 }
 
 // worstDeviation returns max over the family of |V_M(π) − V_Q(π)|, each π
 // valued on the quotient it sees, skipping controllers whose quotient
 // enters a class without a possible member.
-func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient) (Tightness, error) {
+func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound func(*fsc.FSC) (float64, error)) (Tightness, error) {
 	out := Tightness{Worst: math.NaN()}
 	fam := env.Family
 	if w := 2 * familyWork(env, fam); w > env.MaxWork {
@@ -192,6 +212,14 @@ func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient) (Tightn
 			return out, err
 		}
 		out.Checked++
+		if bound != nil {
+			b, err := bound(c)
+			if err != nil {
+				return out, err
+			}
+			out.WorstBound = max(out.WorstBound, b)
+			out.pairs = append(out.pairs, [2]float64{math.Abs(vm - vq), b})
+		}
 		if d := math.Abs(vm - vq); d > worst {
 			worst, out.Controller = d, c.String()
 		}
@@ -204,8 +232,13 @@ func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient) (Tightn
 
 // certify adds the a-posteriori certificate, its verdict and the
 // tightness ratios to row.
-func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground, dist *distance.Result, q *quotient.Quotient, row *Row) error {
+func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground, dist *distance.Result, q *quotient.Quotient, plan *Plan, row *Row) error {
 	row.Posterior = posteriorBound(cfg, res, g, dist, q)
+	if row.Posterior.Applies {
+		if err := perController(&row.Posterior, dist, q, plan, res.Baseline); err != nil {
+			return err
+		}
+	}
 	row.TightnessPrior, row.TightnessPosterior = math.NaN(), math.NaN()
 	row.PosteriorVerdict = NotCovered
 	if row.Posterior.Applies {
@@ -222,7 +255,17 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 		row.Tightness = Tightness{Worst: math.NaN(), Reason: "the bound is not about the family Π"}
 		return nil
 	}
-	t, err := worstDeviation(ctx, env, q)
+	var bound func(c *fsc.FSC) (float64, error)
+	if p := row.Posterior; p.Applies {
+		bound = func(c *fsc.FSC) (float64, error) {
+			d, why, err := controllerDeviation(q, dist, c, p.Lip)
+			if why != "" || d > p.Deviation {
+				d = p.Deviation
+			}
+			return d, err
+		}
+	}
+	t, err := worstDeviation(ctx, env, q, bound)
 	if err != nil {
 		return err
 	}
@@ -234,7 +277,7 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 			row.TightnessPrior = row.Bound.Value / 2 / t.Worst
 		}
 		if row.Posterior.Applies {
-			row.TightnessPosterior = row.Posterior.Deviation / t.Worst
+			row.TightnessPosterior = t.WorstBound / t.Worst
 		}
 	}
 	return nil
@@ -250,4 +293,131 @@ func judgeValue(regret, bound, scale float64) Verdict {
 		return WithinBound
 	}
 	return BoundViolated
+}
+
+// controllerDeviation returns the a-posteriori bound on |V_M(π) − V_Q(π)|
+// for one controller π of a one-node family: Lip(v) times, summed over
+// the steps k = 0 … T−2, the expectation under Q's own process of the
+// product-coupling cost Σ_{x,y} λ_x μ_y d^Π(x, y) between the members'
+// extensions x = h·z (weights ∝ P(z | b^π_h, a)) and the members y of
+// the class Q moves to (uniform); docs/certificates.md, Step 3. It
+// returns why when a class without a possible member is reached or a
+// needed distance is only a lower bound.
+func controllerDeviation(q *quotient.Quotient, dist *distance.Result, pi *fsc.FSC, lip float64) (float64, string, error) {
+	m := q.M
+	nS, nO := m.NumStates(), m.NumObservations()
+	e, err := law.NewEngine(m, q.T, law.UniformStandIn)
+	if err != nil {
+		return 0, "", err
+	}
+	beliefs, imp, err := e.Beliefs(pi)
+	if err != nil {
+		return 0, "", err
+	}
+	tree := dist.Tree
+	pred, probs := make([]float64, nS), make([]float64, nO)
+	reach := []float64{1}
+	total := 0.0
+	for k := 0; k+1 < q.T; k++ {
+		a := pi.Action(k, 0)
+		off, offN := tree.Offset(k), tree.Offset(k+1)
+		cb, si := q.AggregateDepth(k, nS, func(i int) []float64 { return beliefs[off+i] }, func(i int) bool { return imp[off+i] })
+		_, siN := q.AggregateDepth(k+1, nS, func(i int) []float64 { return beliefs[offN+i] }, func(i int) bool { return imp[offN+i] })
+		memK := possibleMembers(q.Partition.Labels[k], q.Partition.Classes(k), func(i int) bool { return imp[off+i] })
+		memN := possibleMembers(q.Partition.Labels[k+1], q.Partition.Classes(k+1), func(i int) bool { return imp[offN+i] })
+		// P(z | b^π_h, a) of every depth-k history.
+		obs := make([][]float64, tree.Count(k))
+		for h := range obs {
+			m.Predict(pred, beliefs[off+h], a)
+			obs[h] = make([]float64, nO)
+			m.ObsProbs(obs[h], pred, a)
+		}
+		ex := dist.Classes.Labels[k+1]
+		next := make([]float64, q.Partition.Classes(k+1))
+		for c, p := range reach {
+			if p <= 0 {
+				continue
+			}
+			if si[c] {
+				return 0, fmt.Sprintf("the quotient seen by %v reaches a depth-%d class without a possible member", pi, k), nil
+			}
+			m.Predict(pred, cb[c*nS:(c+1)*nS], a)
+			m.ObsProbs(probs, pred, a)
+			tot := 0.0
+			for _, x := range probs {
+				tot += x
+			}
+			for z, pz := range probs {
+				if pz <= 0 {
+					continue
+				}
+				pz /= tot
+				c2 := q.Next[k][c][z]
+				next[c2] += p * pz
+				if siN[c2] {
+					return 0, fmt.Sprintf("the quotient seen by %v reaches a depth-%d class without a possible member", pi, k+1), nil
+				}
+				lam, mu := map[int]float64{}, map[int]float64{}
+				ls := 0.0
+				for _, h := range memK[c] {
+					if w := obs[h][z]; w > 0 {
+						lam[ex[h*nO+z]] += w
+						ls += w
+					}
+				}
+				for _, y := range memN[c2] {
+					mu[ex[y]] += 1 / float64(len(memN[c2]))
+				}
+				cost := 0.0
+				for xa, wx := range lam {
+					for yb, wy := range mu {
+						d := dist.ClassD[k+1].At(xa, yb)
+						if d > dist.Cap {
+							return 0, fmt.Sprintf("a distance at depth %d is above the largest ε decided (%.6g), where distances are lower bounds only", k+1, dist.Cap), nil
+						}
+						cost += wx / ls * wy * d
+					}
+				}
+				total += p * pz * cost
+			}
+		}
+		reach = next
+	}
+	return lip * total, "", nil
+}
+
+// possibleMembers lists, per class, the members not impossible.
+func possibleMembers(labels []int, k int, imp func(i int) bool) [][]int {
+	out := make([][]int, k)
+	for i, c := range labels {
+		if !imp(i) {
+			out[c] = append(out[c], i)
+		}
+	}
+	return out
+}
+
+// perController sets the per-controller terms of p for the quotient's
+// choice and the optimum over Π (the baseline of best-fsc), and lowers
+// p.Value to their sum when that is smaller.
+func perController(p *Posterior, dist *distance.Result, q *quotient.Quotient, plan, base *Plan) error {
+	if plan == nil || plan.Controller == nil || base == nil || base.Controller == nil {
+		p.PerReason = "the quotient's choice or the optimum over Π is not a controller at hand"
+		return nil
+	}
+	devs := [2]float64{}
+	for i, c := range []*fsc.FSC{plan.Controller, base.Controller} {
+		d, why, err := controllerDeviation(q, dist, c, p.Lip)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			p.PerReason = why
+			return nil
+		}
+		devs[i] = min(d, p.Deviation)
+	}
+	p.ChosenDev, p.OptimumDev = devs[0], devs[1]
+	p.Value = min(p.Value, p.ChosenDev+p.OptimumDev)
+	return nil
 }

@@ -23,6 +23,14 @@ func posteriorViolations(t *testing.T, res *Result, factor float64) (bad, checke
 		}
 		checked++
 		tol := 1e-9 * max(1, math.Abs(r.Reference))
+		for k, pr := range r.Tightness.pairs {
+			if pr[0] > factor*pr[1]+tol {
+				bad++
+				if factor == 1 {
+					t.Errorf("%s ε=%g: controller %d: |V_M − V_Q| = %.9g > its bound %.9g (%v)", res.Family, r.Eps, k, pr[0], pr[1], p)
+				}
+			}
+		}
 		if w := r.Tightness.Worst; !math.IsNaN(w) && w > factor*p.Deviation+tol {
 			bad++
 			if factor == 1 {
