@@ -30,6 +30,12 @@ type Posterior struct {
 	Theorem, Formula string
 	// Lip is Lip(v) of the observation values under the ground metric.
 	Lip float64
+	// Far is the largest ground distance: the W1 between two laws of
+	// n-observation suffixes is at most n·Far, the value used for a pair
+	// whose distance the run kept only as a lower bound (above the largest
+	// ε decided); FarPairs counts the (class, class) pairs that needed it.
+	Far      float64
+	FarPairs int
 	// Steps[t−1] = e_t for t = 1 … T−1: the largest d^Π(h·z, h') over
 	// classes c of depth t−1, observations z, members h of c and members
 	// h' of the class the quotient moves to from c on z.
@@ -58,6 +64,9 @@ func (p Posterior) String() string {
 	steps := make([]string, len(p.Steps))
 	for i, e := range p.Steps {
 		steps[i] = fmt.Sprintf("e_%d = %.6g", i+1, e)
+	}
+	if p.FarPairs > 0 {
+		steps = append(steps, fmt.Sprintf("%d pairs above the decided range taken at (T−t)·%.3g", p.FarPairs, p.Far))
 	}
 	per := "per-controller terms not computed: " + p.PerReason
 	if p.PerReason == "" {
@@ -89,7 +98,13 @@ func posteriorBound(cfg Config, res *Result, g ot.Ground, dist *distance.Result,
 	if math.IsInf(p.Lip, 1) {
 		return fail("Lip(v) is infinite: two observations at ground distance 0 have different values")
 	}
-	steps, why := stepDiameters(dist, q)
+	for _, row := range g {
+		for _, d := range row {
+			p.Far = max(p.Far, d)
+		}
+	}
+	steps, far, why := stepDiameters(dist, q, p.Far)
+	p.FarPairs = far
 	if why != "" {
 		return fail(why)
 	}
@@ -106,13 +121,13 @@ func posteriorBound(cfg Config, res *Result, g ot.Ground, dist *distance.Result,
 
 // stepDiameters returns e_t for t = 1 … T−1 (see Posterior.Steps), or why
 // they are not known exactly.
-func stepDiameters(dist *distance.Result, q *quotient.Quotient) ([]float64, string) {
+func stepDiameters(dist *distance.Result, q *quotient.Quotient, gmax float64) ([]float64, int, string) {
 	if dist.ClassD == nil {
-		return nil, "the distances were kept only as decisions (compact run), not as numbers"
+		return nil, 0, "the distances were kept only as decisions (compact run), not as numbers"
 	}
 	T, nO := q.T, q.M.NumObservations()
 	steps := make([]float64, 0, max(T-1, 0))
-	pairs := 0.0
+	pairs, far := 0.0, 0
 	for t := 0; t+1 < T; t++ {
 		lt, lu := q.Partition.Labels[t], q.Partition.Labels[t+1]
 		ex := dist.Classes.Labels[t+1]
@@ -143,21 +158,34 @@ func stepDiameters(dist *distance.Result, q *quotient.Quotient) ([]float64, stri
 				to := members[q.Next[t][c][z]]
 				pairs += float64(len(ext[c][z]) * len(to))
 				if pairs > maxStepPairs {
-					return nil, fmt.Sprintf("the realized step diameters need more than %.3g pairs of exact classes", float64(maxStepPairs))
+					return nil, 0, fmt.Sprintf("the realized step diameters need more than %.3g pairs of exact classes", float64(maxStepPairs))
 				}
 				for a := range ext[c][z] {
 					for b := range to {
-						e = max(e, dist.ClassD[t+1].At(a, b))
+						d, above := upperAt(dist, T, t+1, a, b, gmax)
+						if above {
+							far++
+						}
+						e = max(e, d)
 					}
 				}
 			}
 		}
-		if e > dist.Cap {
-			return nil, fmt.Sprintf("the realized step diameter at depth %d is above the largest ε decided (%.6g), where distances are lower bounds only", t+1, dist.Cap)
-		}
 		steps = append(steps, e)
 	}
-	return steps, ""
+	return steps, far, ""
+}
+
+// upperAt returns an upper bound on d^Π between the depth-t exact classes
+// a and b: the distance when the run decided it exactly, else (above the
+// largest ε decided, where it is a lower bound) (T−t)·gmax, the largest
+// W1 between laws of T−t observations; above reports the second case.
+func upperAt(dist *distance.Result, T, t, a, b int, gmax float64) (float64, bool) {
+	d := dist.ClassD[t].At(a, b)
+	if d <= dist.Cap {
+		return d, false
+	}
+	return max(d, float64(T-t)*gmax), true
 }
 
 // Tightness is the worst exact deviation max_π |V_M(π) − V_Q(π)| over the
@@ -258,7 +286,7 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 	var bound func(c *fsc.FSC) (float64, error)
 	if p := row.Posterior; p.Applies {
 		bound = func(c *fsc.FSC) (float64, error) {
-			d, why, err := controllerDeviation(q, dist, c, p.Lip)
+			d, why, err := controllerDeviation(q, dist, c, p.Lip, p.Far)
 			if why != "" || d > p.Deviation {
 				d = p.Deviation
 			}
@@ -301,9 +329,9 @@ func judgeValue(regret, bound, scale float64) Verdict {
 // product-coupling cost Σ_{x,y} λ_x μ_y d^Π(x, y) between the members'
 // extensions x = h·z (weights ∝ P(z | b^π_h, a)) and the members y of
 // the class Q moves to (uniform); docs/certificates.md, Step 3. It
-// returns why when a class without a possible member is reached or a
-// needed distance is only a lower bound.
-func controllerDeviation(q *quotient.Quotient, dist *distance.Result, pi *fsc.FSC, lip float64) (float64, string, error) {
+// returns why when a class without a possible member is reached; a
+// distance kept only as a lower bound is replaced by upperAt's bound.
+func controllerDeviation(q *quotient.Quotient, dist *distance.Result, pi *fsc.FSC, lip, gmax float64) (float64, string, error) {
 	m := q.M
 	nS, nO := m.NumStates(), m.NumObservations()
 	e, err := law.NewEngine(m, q.T, law.UniformStandIn)
@@ -371,10 +399,7 @@ func controllerDeviation(q *quotient.Quotient, dist *distance.Result, pi *fsc.FS
 				cost := 0.0
 				for xa, wx := range lam {
 					for yb, wy := range mu {
-						d := dist.ClassD[k+1].At(xa, yb)
-						if d > dist.Cap {
-							return 0, fmt.Sprintf("a distance at depth %d is above the largest ε decided (%.6g), where distances are lower bounds only", k+1, dist.Cap), nil
-						}
+						d, _ := upperAt(dist, q.T, k+1, xa, yb, gmax)
 						cost += wx / ls * wy * d
 					}
 				}
@@ -407,7 +432,7 @@ func perController(p *Posterior, dist *distance.Result, q *quotient.Quotient, pl
 	}
 	devs := [2]float64{}
 	for i, c := range []*fsc.FSC{plan.Controller, base.Controller} {
-		d, why, err := controllerDeviation(q, dist, c, p.Lip)
+		d, why, err := controllerDeviation(q, dist, c, p.Lip, p.Far)
 		if err != nil {
 			return err
 		}
