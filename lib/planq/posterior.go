@@ -3,7 +3,9 @@ package planq
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/distance"
@@ -44,7 +46,7 @@ type Posterior struct {
 	// whose quotient enters no stand-in class.
 	Deviation float64
 	// ChosenDev and OptimumDev are the per-controller bounds (Lip(v)
-	// times the expected product-coupling costs along Q's own process,
+	// times the expected optimal-coupling costs along Q's own process,
 	// controllerDeviation) of the quotient's choice and of the optimum
 	// over Π on the model; NaN when not computed (PerReason says why).
 	ChosenDev, OptimumDev float64
@@ -326,7 +328,7 @@ func judgeValue(regret, bound, scale float64) Verdict {
 // controllerDeviation returns the a-posteriori bound on |V_M(π) − V_Q(π)|
 // for one controller π of a one-node family: Lip(v) times, summed over
 // the steps k = 0 … T−2, the expectation under Q's own process of the
-// product-coupling cost Σ_{x,y} λ_x μ_y d^Π(x, y) between the members'
+// optimal-coupling cost min_γ Σ_{x,y} γ_xy d^Π(x, y) between the members'
 // extensions x = h·z (weights ∝ P(z | b^π_h, a)) and the members y of
 // the class Q moves to (uniform); docs/certificates.md, Step 3. It
 // returns why when a class without a possible member is reached; a
@@ -396,12 +398,12 @@ func controllerDeviation(q *quotient.Quotient, dist *distance.Result, pi *fsc.FS
 				for _, y := range memN[c2] {
 					mu[ex[y]] += 1 / float64(len(memN[c2]))
 				}
-				cost := 0.0
-				for xa, wx := range lam {
-					for yb, wy := range mu {
-						d, _ := upperAt(dist, q.T, k+1, xa, yb, gmax)
-						cost += wx / ls * wy * d
-					}
+				cost, err := couplingCost(lam, ls, mu, func(a, b int) float64 {
+					d, _ := upperAt(dist, q.T, k+1, a, b, gmax)
+					return d
+				})
+				if err != nil {
+					return 0, "", err
 				}
 				total += p * pz * cost
 			}
@@ -409,6 +411,27 @@ func controllerDeviation(q *quotient.Quotient, dist *distance.Result, pi *fsc.FS
 		reach = next
 	}
 	return lip * total, "", nil
+}
+
+// couplingCost returns the optimal transport cost between the weights
+// lam/ls and mu over exact classes under cost d: the cheapest coupling of
+// the two mixtures' components (docs/certificates.md, Step 3).
+func couplingCost(lam map[int]float64, ls float64, mu map[int]float64, d func(a, b int) float64) (float64, error) {
+	xs, ys := slices.Sorted(maps.Keys(lam)), slices.Sorted(maps.Keys(mu))
+	p, q := make([]float64, len(xs)), make([]float64, len(ys))
+	for i, x := range xs {
+		p[i] = lam[x] / ls
+	}
+	for j, y := range ys {
+		q[j] = mu[y]
+	}
+	cost := make([]float64, 0, len(xs)*len(ys))
+	for _, x := range xs {
+		for _, y := range ys {
+			cost = append(cost, d(x, y))
+		}
+	}
+	return ot.W1(p, q, cost)
 }
 
 // possibleMembers lists, per class, the members not impossible.
