@@ -137,6 +137,7 @@ type planOptions struct {
 	planner, reward, outDir *string
 	maxWork, solverDiscount *float64
 	timeout                 *time.Duration
+	tightnessLimit          *int
 }
 
 // planCommand registers plan's flags.
@@ -151,6 +152,7 @@ func planCommand(stdout, stderr io.Writer) (*command, *planOptions) {
 	c.verboseFlag()
 	c.workersFlag()
 	o.maxWork = fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
+	o.tightnessLimit = fs.Int("tightness-limit", planq.DefaultTightnessLimit, "largest family whose every controller is valued on the model and each quotient for the tightness ratio (0: never)")
 	o.timeout = fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
 	o.solverDiscount = fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
 	c.memFlag()
@@ -189,7 +191,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	cfg := planq.Config{Model: pm, Ground: in.ground.Ground, GroundLabel: in.ground.Label(), Reward: rewardText, ObsValues: obsValues,
-		Kind: in.kind, M: in.M, T: in.T, Eps: in.eps, Planner: planner, Limit: in.limit, MaxWork: *o.maxWork,
+		Kind: in.kind, M: in.M, T: in.T, Eps: in.eps, Planner: planner, Limit: in.limit, MaxWork: *o.maxWork, TightnessLimit: tightnessLimit(*o.tightnessLimit),
 		Distance: distance.Options{Convention: in.conv, Workers: c.nworkers(), MemBudget: int64(c.mem), Phase: rep.Phase, Progress: rep.Progress}}
 	res, err := planq.Run(ctx, cfg)
 	if err != nil {
@@ -642,4 +644,13 @@ func printPayoff(w io.Writer, p planq.Payoff) {
 	}
 	fmt.Fprintf(w, "  quotient: distances, partition and planning %.3g s; its policy earns %.6g on the model\n", p.QuotientSec, p.QuotientValue)
 	fmt.Fprintf(w, "  verdict: %s\n", p.Verdict)
+}
+
+// tightnessLimit maps --tightness-limit to planq.Config.TightnessLimit
+// (0 there is the default, so "never" is −1).
+func tightnessLimit(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

@@ -62,7 +62,15 @@ type Config struct {
 	// MaxWork bounds the estimated steps of planning on the original and
 	// of the exact L_R (0: DefaultMaxWork).
 	MaxWork float64
+	// TightnessLimit is the largest family whose every controller is
+	// valued on the model and on each quotient for the tightness ratio
+	// (0: DefaultTightnessLimit; negative: never).
+	TightnessLimit int
 }
+
+// DefaultTightnessLimit is Config.TightnessLimit's default: the
+// controllers valued per ε for the tightness ratio.
+const DefaultTightnessLimit = 5000
 
 // Env is what a planner sees: the model, horizon, objective, family Π and
 // the reference probe of exported quotients.

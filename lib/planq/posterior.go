@@ -295,6 +295,14 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 			return d, err
 		}
 	}
+	limit := cfg.TightnessLimit
+	if limit == 0 {
+		limit = DefaultTightnessLimit
+	}
+	if n := env.Family.Len(); n > limit {
+		row.Tightness = Tightness{Worst: math.NaN(), Reason: fmt.Sprintf("Π has %d controllers, above the limit %d of controllers valued on the model and the quotient (--tightness-limit)", n, max(limit, 0))}
+		return nil
+	}
 	t, err := worstDeviation(ctx, env, q, bound)
 	if err != nil {
 		return err
