@@ -182,3 +182,49 @@ func TestSummaryCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCertificatesJSON: plan --json carries, per ε, the a-priori and
+// a-posteriori bounds with their theorems, the tightness ratios, and at
+// the top level the payoff; on Tiger (one-node family, observation
+// reward) the a-posteriori bound applies, holds for the measured regret
+// and the worst exact deviation, and is no larger than the a-priori one
+// there; for m = 2 it is not printed and says why.
+func TestPlanCertificatesJSON(t *testing.T) {
+	cases := []struct {
+		m    string
+		post bool
+	}{{"1", true}, {"2", false}}
+	for _, tc := range cases {
+		out, err := runCLI(t, "plan", "--model", "tiger", "--m", tc.m, "--T", "4", "--eps", "0.2,0.5", "--reward", "observation", "--json", "--progress=off")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var j planOutJSON
+		if err := json.Unmarshal([]byte(out), &j); err != nil {
+			t.Fatal(err)
+		}
+		if j.Payoff.Verdict == "" || j.Payoff.States != 2 || len(j.Payoff.Classes) != 5 {
+			t.Errorf("m = %s: payoff %+v", tc.m, j.Payoff)
+		}
+		for _, r := range j.Rows {
+			if r.BoundAPriori == nil || r.Theorem == "" {
+				t.Errorf("m = %s ε = %g: no a-priori bound", tc.m, r.Epsilon)
+			}
+			if (r.BoundPosterior != nil) != tc.post || (r.PostReason == "") != tc.post || r.PostTheorem == "" {
+				t.Errorf("m = %s ε = %g: a-posteriori bound %v, reason %q", tc.m, r.Epsilon, r.BoundPosterior, r.PostReason)
+				continue
+			}
+			if r.WorstDeviation == nil {
+				t.Errorf("m = %s ε = %g: no worst deviation: %s", tc.m, r.Epsilon, r.TightnessReason)
+				continue
+			}
+			if !tc.post {
+				continue
+			}
+			if *r.Regret > *r.BoundPosterior+1e-9 || *r.WorstDeviation > *r.DeviationPost+1e-9 || *r.BoundPosterior > *r.BoundAPriori+1e-9 {
+				t.Errorf("m = %s ε = %g: regret %g, worst %g, a-posteriori %g (deviation %g), a-priori %g", tc.m, r.Epsilon,
+					*r.Regret, *r.WorstDeviation, *r.BoundPosterior, *r.DeviationPost, *r.BoundAPriori)
+			}
+		}
+	}
+}
