@@ -243,14 +243,11 @@ func (o *planOptions) plannerOf(c *command) (planq.Planner, error) {
 // measured regret exceeds (planq.Verdict.Violated: a finding against the
 // theorem, so plan exits non-zero after printing its result), or nil.
 func violations(res *planq.Result) error {
-	var at []string
+	var at, post []string
 	var first *planq.Bound
 	for _, r := range res.Rows {
 		if r.PosteriorVerdict.Violated() {
-			at = append(at, fmt.Sprintf("ε = %g (regret %.6g > a-posteriori bound %.6g of %s)", r.Eps, r.Regret, r.Posterior.Value, r.Posterior.Theorem))
-			if first == nil {
-				first = &r.Bound
-			}
+			post = append(post, fmt.Sprintf("ε = %g (regret %.6g > %.6g)", r.Eps, r.Regret, r.Posterior.Value))
 		}
 		if r.Verdict.Violated() {
 			at = append(at, fmt.Sprintf("ε = %g (regret %.6g > bound %.6g)", r.Eps, r.Regret, r.Bound.Value))
@@ -259,11 +256,16 @@ func violations(res *planq.Result) error {
 			}
 		}
 	}
-	if len(at) == 0 {
-		return nil
+	var errs []error
+	if len(post) > 0 {
+		errs = append(errs, fmt.Errorf("plan: BOUND VIOLATED: the a-posteriori certificate of %s is exceeded at %s; the result above has its terms",
+			planq.PosteriorTheorem, strings.Join(post, ", ")))
 	}
-	return fmt.Errorf("plan: BOUND VIOLATED: the certified bound %s of %s is exceeded at %s; the result above has its terms",
-		first.Formula, first.Theorem, strings.Join(at, ", "))
+	if len(at) > 0 {
+		errs = append(errs, fmt.Errorf("plan: BOUND VIOLATED: the certified bound %s of %s is exceeded at %s; the result above has its terms",
+			first.Formula, first.Theorem, strings.Join(at, ", ")))
+	}
+	return errors.Join(errs...)
 }
 
 // parsePlanner resolves --planner.
@@ -547,6 +549,9 @@ func planSummary(res *planq.Result) []string {
 		if r.Verdict.Alarm() {
 			lines = append(lines, fmt.Sprintf("!!! %s at ε = %g: measured regret %.6g exceeds the bound %.6g !!!", r.Verdict, r.Eps, r.Regret, r.Bound.Value))
 		}
+		if r.PosteriorVerdict.Alarm() {
+			lines = append(lines, fmt.Sprintf("!!! %s at ε = %g: measured regret %.6g exceeds the a-posteriori bound %.6g !!!", r.PosteriorVerdict, r.Eps, r.Regret, r.Posterior.Value))
+		}
 	}
 	return lines
 }
@@ -568,6 +573,9 @@ func planRowSummary(r planq.Row) string {
 			rel = ">"
 		}
 		bound = fmt.Sprintf(" %s bound %.3g", rel, zero(r.Bound.Value))
+	}
+	if p := r.Posterior; p.Applies {
+		bound += fmt.Sprintf(" (a posteriori %.3g: %s)", zero(p.Value), r.PosteriorVerdict)
 	}
 	return fmt.Sprintf("at ε = %g, %s %s: the lifted policy earns %.6g, %s%s: %s",
 		r.Eps, thousands(r.Classes), plural(r.Classes, "class", "classes"), zero(r.VM), regret, bound, r.Verdict)

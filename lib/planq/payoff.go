@@ -51,8 +51,12 @@ func (r *Result) Payoff() Payoff {
 		QuotientSec: r.DistanceSeconds + row.PartitionSec + row.PlanQSec, QuotientValue: row.VM}
 	q := fmt.Sprintf("the ε = %g quotient (%d classes)", row.Eps, row.Classes)
 	if r.Baseline == nil {
-		p.Verdict = fmt.Sprintf("the model (%d states, %.3g histories at T = %d) is out of reach for %s here (an estimated %.3g steps); %s is built and planned on in %s and its policy earns %.6g on the model: plan on the quotient",
-			r.States, r.HistoriesT, r.T, r.Planner, r.BaselineWork, q, secs(p.QuotientSec), row.VM)
+		why := fmt.Sprintf("an estimated %.3g steps, above the limit %.3g of --max-work", r.BaselineWork, r.MaxWork)
+		if r.BaselineWork <= r.MaxWork {
+			why = r.BaselineRefused
+		}
+		p.Verdict = fmt.Sprintf("the model (%d states, %.3g histories at T = %d) is out of reach for %s here (%s); %s is built and planned on in %s and its policy earns %.6g on the model: plan on the quotient",
+			r.States, r.HistoriesT, r.T, r.Planner, why, q, secs(p.QuotientSec), row.VM)
 		return p
 	}
 	p.ModelSec, p.ModelValue = r.Baseline.Seconds, r.Baseline.Value
