@@ -48,7 +48,8 @@ type Posterior struct {
 	// ChosenDev and OptimumDev are the per-controller bounds (Lip(v)
 	// times the expected optimal-coupling costs along Q's own process,
 	// controllerDeviation) of the quotient's choice and of the optimum
-	// over Π on the model; NaN when not computed (PerReason says why).
+	// over Π on the model (Deviation when the model was not planned on);
+	// NaN when not computed (PerReason says why).
 	ChosenDev, OptimumDev float64
 	PerReason             string
 	// Value bounds the regret of the quotient's choice against the
@@ -118,6 +119,9 @@ func posteriorBound(cfg Config, res *Result, g ot.Ground, dist *distance.Result,
 	p.Deviation = p.Lip * sum
 	p.Value = 2 * p.Deviation
 	p.Covers = fmt.Sprintf("every controller of Π = %s whose quotient enters no class without a possible member (|V_M(π) − V_Q(π)| ≤ %.6g), and the regret of the quotient's choice against the optimum over Π", res.Family, p.Deviation)
+	if res.StandIns > 0 {
+		p.Covers += " when neither enters such a class (the row's stand-in check; unchecked for the optimum when the model was not planned on)"
+	}
 	return p
 }
 
@@ -454,15 +458,22 @@ func possibleMembers(labels []int, k int, imp func(i int) bool) [][]int {
 }
 
 // perController sets the per-controller terms of p for the quotient's
-// choice and the optimum over Π (the baseline of best-fsc), and lowers
-// p.Value to their sum when that is smaller.
+// choice and the optimum over Π (the baseline of best-fsc; when it was
+// refused, the family-wide Lip(v)·Σ_t e_t stands for its term), and
+// lowers p.Value to their sum when that is smaller.
 func perController(p *Posterior, dist *distance.Result, q *quotient.Quotient, plan, base *Plan) error {
-	if plan == nil || plan.Controller == nil || base == nil || base.Controller == nil {
-		p.PerReason = "the quotient's choice or the optimum over Π is not a controller at hand"
+	if plan == nil || plan.Controller == nil {
+		p.PerReason = "the quotient's choice is not a controller at hand"
 		return nil
 	}
-	devs := [2]float64{}
-	for i, c := range []*fsc.FSC{plan.Controller, base.Controller} {
+	ctrls := []*fsc.FSC{plan.Controller}
+	if base != nil && base.Controller != nil {
+		ctrls = append(ctrls, base.Controller)
+	}
+	// Without the optimum over Π on the model (refused), its term is the
+	// family-wide Lip(v)·Σ_t e_t.
+	devs := [2]float64{p.Deviation, p.Deviation}
+	for i, c := range ctrls {
 		d, why, err := controllerDeviation(q, dist, c, p.Lip, p.Far)
 		if err != nil {
 			return err
