@@ -56,6 +56,25 @@ type planRowJSON struct {
 	PlanMSec       float64  `json:"seconds_plan_original"`
 	Speedup        *float64 `json:"speedup"`
 	Note           string   `json:"note,omitempty"`
+	// The a-priori bound is bound/theorem/formula above; these are the
+	// a-posteriori certificate (docs/certificates.md) and the tightness.
+	BoundAPriori    *float64  `json:"bound_a_priori"`
+	BoundPosterior  *float64  `json:"bound_a_posteriori"`
+	DeviationPost   *float64  `json:"bound_a_posteriori_deviation"`
+	PostTheorem     string    `json:"bound_a_posteriori_theorem,omitempty"`
+	PostFormula     string    `json:"bound_a_posteriori_formula,omitempty"`
+	PostLip         *float64  `json:"bound_a_posteriori_lip_v,omitempty"`
+	PostSteps       []float64 `json:"bound_a_posteriori_step_diameters,omitempty"`
+	PostCovers      string    `json:"bound_a_posteriori_covers,omitempty"`
+	PostReason      string    `json:"bound_a_posteriori_reason,omitempty"`
+	PostVerdict     string    `json:"bound_a_posteriori_verdict"`
+	WorstDeviation  *float64  `json:"tightness_worst_deviation"`
+	WorstController string    `json:"tightness_worst_controller,omitempty"`
+	TightChecked    int       `json:"tightness_controllers_checked"`
+	TightnessPrior  *float64  `json:"tightness_a_priori"`
+	TightnessPost   *float64  `json:"tightness_a_posteriori"`
+	TightnessReason string    `json:"tightness_reason,omitempty"`
+	DepthClasses    []int     `json:"classes_per_depth"`
 }
 
 type planOutJSON struct {
@@ -88,6 +107,22 @@ type planOutJSON struct {
 	DistanceSec     float64       `json:"seconds_distances"`
 	Rows            []planRowJSON `json:"rows"`
 	ModelFile       string        `json:"model_file,omitempty"`
+	Payoff          payoffJSON    `json:"payoff"`
+}
+
+// payoffJSON is planq.Payoff in plan --json.
+type payoffJSON struct {
+	Verdict       string   `json:"verdict"`
+	States        int      `json:"model_states"`
+	HistoriesT    float64  `json:"model_histories_at_T"`
+	Eps           float64  `json:"epsilon"`
+	Classes       []int    `json:"quotient_classes_per_depth"`
+	ModelSec      *float64 `json:"seconds_plan_model"`
+	ModelRefused  string   `json:"model_refused,omitempty"`
+	ModelWork     float64  `json:"model_estimated_steps"`
+	QuotientSec   float64  `json:"seconds_build_and_plan_quotient"`
+	ModelValue    *float64 `json:"value_model"`
+	QuotientValue float64  `json:"value_quotient_policy_on_model"`
 }
 
 func finite(x float64) *float64 {
@@ -103,6 +138,7 @@ type planOptions struct {
 	planner, reward, outDir *string
 	maxWork, solverDiscount *float64
 	timeout                 *time.Duration
+	tightnessLimit          *int
 }
 
 // planCommand registers plan's flags.
@@ -117,6 +153,7 @@ func planCommand(stdout, stderr io.Writer) (*command, *planOptions) {
 	c.verboseFlag()
 	c.workersFlag()
 	o.maxWork = fs.Float64("max-work", planq.DefaultMaxWork, "largest estimated steps of planning on the original or of the exact L_R")
+	o.tightnessLimit = fs.Int("tightness-limit", planq.DefaultTightnessLimit, "largest family whose every controller is valued on the model and each quotient for the tightness ratio (0: never)")
 	o.timeout = fs.Duration("timeout", 60*time.Second, "time limit of a cmd: planner's command, per run")
 	o.solverDiscount = fs.Float64("solver-discount", 0, "discount in (0, 1] written into the models a cmd: planner's solver is given ({discount}; SARSOP needs one below 1); 0: the model's own, 1 when it has none")
 	c.memFlag()
@@ -155,7 +192,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	cfg := planq.Config{Model: pm, Ground: in.ground.Ground, GroundLabel: in.ground.Label(), Reward: rewardText, ObsValues: obsValues,
-		Kind: in.kind, M: in.M, T: in.T, Eps: in.eps, Planner: planner, Limit: in.limit, MaxWork: *o.maxWork,
+		Kind: in.kind, M: in.M, T: in.T, Eps: in.eps, Planner: planner, Limit: in.limit, MaxWork: *o.maxWork, TightnessLimit: tightnessLimit(*o.tightnessLimit),
 		Distance: distance.Options{Convention: in.conv, Workers: c.nworkers(), MemBudget: int64(c.mem), Phase: rep.Phase, Progress: rep.Progress}}
 	res, err := planq.Run(ctx, cfg)
 	if err != nil {
@@ -207,9 +244,12 @@ func (o *planOptions) plannerOf(c *command) (planq.Planner, error) {
 // measured regret exceeds (planq.Verdict.Violated: a finding against the
 // theorem, so plan exits non-zero after printing its result), or nil.
 func violations(res *planq.Result) error {
-	var at []string
+	var at, post []string
 	var first *planq.Bound
 	for _, r := range res.Rows {
+		if r.PosteriorVerdict.Violated() {
+			post = append(post, fmt.Sprintf("ε = %g (regret %.6g > %.6g)", r.Eps, r.Regret, r.Posterior.Value))
+		}
 		if r.Verdict.Violated() {
 			at = append(at, fmt.Sprintf("ε = %g (regret %.6g > bound %.6g)", r.Eps, r.Regret, r.Bound.Value))
 			if first == nil {
@@ -217,11 +257,16 @@ func violations(res *planq.Result) error {
 			}
 		}
 	}
-	if len(at) == 0 {
-		return nil
+	var errs []error
+	if len(post) > 0 {
+		errs = append(errs, fmt.Errorf("plan: BOUND VIOLATED: the a-posteriori certificate of %s is exceeded at %s; the result above has its terms",
+			planq.PosteriorTheorem, strings.Join(post, ", ")))
 	}
-	return fmt.Errorf("plan: BOUND VIOLATED: the certified bound %s of %s is exceeded at %s; the result above has its terms",
-		first.Formula, first.Theorem, strings.Join(at, ", "))
+	if len(at) > 0 {
+		errs = append(errs, fmt.Errorf("plan: BOUND VIOLATED: the certified bound %s of %s is exceeded at %s; the result above has its terms",
+			first.Formula, first.Theorem, strings.Join(at, ", ")))
+	}
+	return errors.Join(errs...)
 }
 
 // parsePlanner resolves --planner.
@@ -335,9 +380,29 @@ func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
 		if r.Speedup == 0 {
 			j.Speedup = nil
 		}
+		certifyJSON(&j, r)
 		out.Rows = append(out.Rows, j)
 	}
+	p := res.Payoff()
+	out.Payoff = payoffJSON{Verdict: p.Verdict, States: p.States, HistoriesT: p.HistoriesT, Eps: p.Eps, Classes: p.Classes, ModelSec: finite(p.ModelSec),
+		ModelRefused: p.ModelRefused, ModelWork: p.ModelWork, QuotientSec: p.QuotientSec, ModelValue: finite(p.ModelValue), QuotientValue: p.QuotientValue}
 	return out
+}
+
+// certifyJSON fills the a-posteriori certificate and tightness of a row.
+func certifyJSON(j *planRowJSON, r planq.Row) {
+	j.DepthClasses = r.DepthClasses
+	if r.Bound.Applies {
+		j.BoundAPriori = finite(r.Bound.Value)
+	}
+	p := r.Posterior
+	j.PostTheorem, j.PostFormula, j.PostReason, j.PostVerdict = p.Theorem, p.Formula, p.Reason, r.PosteriorVerdict.String()
+	if p.Applies {
+		j.BoundPosterior, j.DeviationPost, j.PostLip, j.PostSteps, j.PostCovers = finite(p.Value), finite(p.Deviation), finite(p.Lip), p.Steps, p.Covers
+	}
+	t := r.Tightness
+	j.WorstDeviation, j.WorstController, j.TightChecked, j.TightnessReason = finite(t.Worst), t.Controller, t.Checked, t.Reason
+	j.TightnessPrior, j.TightnessPost = finite(r.TightnessPrior), finite(r.TightnessPosterior)
 }
 
 // writePlanFiles writes the model planned on (JSON, with the reward
@@ -442,7 +507,13 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 			fmtVal(r.Regret), bound, r.Verdict, r.PartitionSec, r.PlanQSec, r.PlanMSec, sp)
 	}
 	for i, r := range res.Rows {
-		fmt.Fprintf(w, "ε = %g: policy %s; %s\n", r.Eps, r.Policy, r.Bound)
+		fmt.Fprintf(w, "ε = %g: policy %s; a priori: %s\n", r.Eps, r.Policy, r.Bound)
+		fmt.Fprintf(w, "  a posteriori: %s", r.Posterior)
+		if r.Posterior.Applies {
+			fmt.Fprintf(w, ": %s", r.PosteriorVerdict)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  %s\n", tightnessLine(r))
 		if !math.IsNaN(r.RegretOptimum) && res.Planner != "best-fsc" {
 			fmt.Fprintf(w, "  regret from the exact optimum over Π: %.6g\n", r.RegretOptimum)
 		}
@@ -456,6 +527,7 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 			fmt.Fprintf(w, "  lifted policy %s (%d nodes): pomdpq evaluate --model %s --policy %s --horizon %d\n", f, len(r.Lifted.Nodes), out.ModelFile, f, res.T)
 		}
 	}
+	printPayoff(w, res.Payoff())
 	fmt.Fprintln(w, "The certified bound covers only the policies it names (the family Π the quotient was built for); a row without a theorem shows the measured regret alone.")
 }
 
@@ -464,7 +536,7 @@ func printPlan(w io.Writer, res *planq.Result, out planOutJSON) {
 // lifted quotient policy earns, its regret against the bound and the
 // verdict; a regret above its bound gets its own line.
 func planSummary(res *planq.Result) []string {
-	lines := []string{fmt.Sprintf("%s, Π = %s, T = %d: %s on each ε-quotient, lifted to the model",
+	lines := []string{"payoff: " + res.Payoff().Verdict, fmt.Sprintf("%s, Π = %s, T = %d: %s on each ε-quotient, lifted to the model",
 		res.Model, res.Family, res.T, res.Planner)}
 	if b := res.Baseline; b != nil {
 		lines = append(lines, fmt.Sprintf("%s on the model itself earns %.6g (%s)", res.Planner, b.Value, b.Policy))
@@ -477,6 +549,9 @@ func planSummary(res *planq.Result) []string {
 	for _, r := range res.Rows {
 		if r.Verdict.Alarm() {
 			lines = append(lines, fmt.Sprintf("!!! %s at ε = %g: measured regret %.6g exceeds the bound %.6g !!!", r.Verdict, r.Eps, r.Regret, r.Bound.Value))
+		}
+		if r.PosteriorVerdict.Alarm() {
+			lines = append(lines, fmt.Sprintf("!!! %s at ε = %g: measured regret %.6g exceeds the a-posteriori bound %.6g !!!", r.PosteriorVerdict, r.Eps, r.Regret, r.Posterior.Value))
 		}
 	}
 	return lines
@@ -499,6 +574,9 @@ func planRowSummary(r planq.Row) string {
 			rel = ">"
 		}
 		bound = fmt.Sprintf(" %s bound %.3g", rel, zero(r.Bound.Value))
+	}
+	if p := r.Posterior; p.Applies {
+		bound += fmt.Sprintf(" (a posteriori %.3g: %s)", zero(p.Value), r.PosteriorVerdict)
 	}
 	return fmt.Sprintf("at ε = %g, %s %s: the lifted policy earns %.6g, %s%s: %s",
 		r.Eps, thousands(r.Classes), plural(r.Classes, "class", "classes"), zero(r.VM), regret, bound, r.Verdict)
@@ -543,4 +621,45 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// tightnessLine says how far each deviation bound is from the worst exact
+// |V_M(π) − V_Q(π)| over Π, or why that was not measured.
+func tightnessLine(r planq.Row) string {
+	t := r.Tightness
+	switch {
+	case t.Reason != "":
+		return "tightness not measured: " + t.Reason
+	case math.IsNaN(t.Worst):
+		return "tightness not measured: every controller of Π enters a stand-in class"
+	}
+	ratio := func(x float64) string {
+		if math.IsNaN(x) {
+			return "—"
+		}
+		return fmt.Sprintf("%.3g", x)
+	}
+	return fmt.Sprintf("tightness: worst exact |V_M(π) − V_Q(π)| over %d controllers of Π = %.6g (%s); a-priori L_R·T·ε / worst = %s, a-posteriori Lip(v)·Σ e_t / worst = %s",
+		t.Checked, t.Worst, t.Controller, ratio(r.TightnessPrior), ratio(r.TightnessPosterior))
+}
+
+// printPayoff writes the payoff detail of --verbose.
+func printPayoff(w io.Writer, p planq.Payoff) {
+	fmt.Fprintf(w, "payoff: model %d states, %.3g histories at T; ε = %g quotient classes per depth %v\n", p.States, p.HistoriesT, p.Eps, p.Classes)
+	if p.ModelRefused != "" {
+		fmt.Fprintf(w, "  model: refused (%s; estimated %.3g steps)\n", p.ModelRefused, p.ModelWork)
+	} else {
+		fmt.Fprintf(w, "  model: planned in %.3g s, value %.6g\n", p.ModelSec, p.ModelValue)
+	}
+	fmt.Fprintf(w, "  quotient: distances, partition and planning %.3g s; its policy earns %.6g on the model\n", p.QuotientSec, p.QuotientValue)
+	fmt.Fprintf(w, "  verdict: %s\n", p.Verdict)
+}
+
+// tightnessLimit maps --tightness-limit to planq.Config.TightnessLimit
+// (0 there is the default, so "never" is −1).
+func tightnessLimit(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

@@ -62,7 +62,15 @@ type Config struct {
 	// MaxWork bounds the estimated steps of planning on the original and
 	// of the exact L_R (0: DefaultMaxWork).
 	MaxWork float64
+	// TightnessLimit is the largest family whose every controller is
+	// valued on the model and on each quotient for the tightness ratio
+	// (0: DefaultTightnessLimit; negative: never).
+	TightnessLimit int
 }
+
+// DefaultTightnessLimit is Config.TightnessLimit's default: the
+// controllers valued per ε for the tightness ratio.
+const DefaultTightnessLimit = 5000
 
 // Env is what a planner sees: the model, horizon, objective, family Π and
 // the reference probe of exported quotients.
@@ -113,6 +121,8 @@ type Planner interface {
 type Row struct {
 	Eps     float64
 	Classes int
+	// DepthClasses[t] is the number of classes at depth t = 0 … T.
+	DepthClasses []int
 	// RightInvariant is false when a member h of a class has h·z outside
 	// the class the quotient moves to (greedy ε-partitions).
 	RightInvariant bool
@@ -132,6 +142,16 @@ type Row struct {
 	Optimum, RegretOptimum float64
 	Bound                  Bound
 	Verdict                Verdict
+	// Posterior is the a-posteriori certificate (docs/certificates.md);
+	// PosteriorVerdict judges the regret against it like Verdict.
+	Posterior        Posterior
+	PosteriorVerdict Verdict
+	// Tightness is the worst exact |V_M(π) − V_Q(π)| over Π (when Π is
+	// enumerable within MaxWork); TightnessPrior and TightnessPosterior
+	// are the deviation bounds L_R·T·ε and Lip(v)·Σ e_t over it (NaN when
+	// either side is missing).
+	Tightness                          Tightness
+	TightnessPrior, TightnessPosterior float64
 	// StandInReach is the largest probability, over the quotient's choice
 	// and the baseline controller, that the quotient a controller sees
 	// enters a class with no member possible under it
@@ -170,6 +190,13 @@ type Result struct {
 	// was not run.
 	Baseline        *Plan
 	BaselineRefused string
+	// BaselineWork is the planner's estimate of the steps of planning on
+	// the original (its pre-flight), a measure of the cost refused.
+	BaselineWork float64
+	// States is the model's number of states; HistoriesT the number of
+	// observation histories of length T (|O|^T).
+	States     int
+	HistoriesT float64
 	// Optimum is the exact optimum over Π on the original.
 	Optimum        *value.Result
 	OptimumRefused string
@@ -253,6 +280,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := certify(ctx, cfg, env, res, g, dist, qs[i], plans[i], &row); err != nil {
+			return nil, err
+		}
 		res.Rows = append(res.Rows, row)
 	}
 	phase("")
@@ -291,6 +321,7 @@ func (cfg Config) setup() (*Env, *Result, ot.Ground, error) {
 	}
 	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
 		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
+	res.States, res.HistoriesT = m.NumStates(), math.Pow(float64(m.NumObservations()), float64(cfg.T))
 	if res.MemBudget == 0 {
 		res.MemBudget = distance.DefaultMemBudget()
 	}
@@ -338,7 +369,8 @@ func (cfg Config) lipschitz(ctx context.Context, res *Result, g ot.Ground, fam f
 func (cfg Config) original(ctx context.Context, env *Env, res *Result) error {
 	var err error
 	maxWork, fam := res.MaxWork, env.Family
-	if w := cfg.Planner.Work(env); w > maxWork {
+	res.BaselineWork = cfg.Planner.Work(env)
+	if w := res.BaselineWork; w > maxWork {
 		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
 	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {
 		res.BaselineRefused = err.Error()
@@ -402,6 +434,9 @@ func planRow(ctx context.Context, cfg Config, res *Result, q *quotient.Quotient,
 	m := cfg.Model
 	row := Row{Eps: eps, Classes: q.Classes(), RightInvariant: q.RightInvariant(), PartitionSec: partSec,
 		Reference: math.NaN(), Regret: math.NaN(), Optimum: math.NaN(), RegretOptimum: math.NaN()}
+	for t := 0; t <= cfg.T; t++ {
+		row.DepthClasses = append(row.DepthClasses, q.Partition.Classes(t))
+	}
 	var err error
 	row.Policy, row.VQ, row.Lifted, row.PlanQSec, row.Note = p.Policy, p.Value, p.Lifted, p.Seconds, p.Note
 	if row.VM, err = LiftedValue(ctx, m, p.Lifted); err != nil {
