@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/explain"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
 )
 
 // explainJSON is the output of `pomdpq explain --json`: one of Pairs
@@ -35,9 +33,39 @@ type pairJSON struct {
 	*explain.Pair
 }
 
-// explainArgs are the parsed flags of `pomdpq explain`.
+// explainOptions are the flags of explain besides the front end's.
+type explainOptions struct {
+	q                         *quotientFlags
+	histories, classes, class *string
+	merges                    *bool
+	probe, top                *int
+}
+
+// explainCommand registers explain's flags.
+func explainCommand(stdout, stderr io.Writer) (*command, *explainOptions) {
+	c := newCommand("explain", stdout, stderr)
+	fs := c.fs
+	o := &explainOptions{q: c.quotientFlags("probe family Π: stationary or clock", " of Π")}
+	fs.Lookup("eps").Usage = "ε of the quotient (--classes, --class) or the grid whose steps --merges explains"
+	o.histories = fs.String("histories", "", `two histories of one depth, observation names separated by spaces: "o1 o2 ; o1 o2"`)
+	o.classes = fs.String("classes", "", "two classes of the ε-quotient, t:i,t:j (explained through their first members)")
+	o.class = fs.String("class", "", "one class of the ε-quotient, t:i: members, belief, neighbours, rewards")
+	o.merges = fs.Bool("merges", false, "what each step of the --eps grid merged")
+	o.probe = fs.Int("probe", -1, "--class: family index of the probe the class belief is computed under (-1: the first under which most members are possible)")
+	o.top = fs.Int("top", explain.DefaultTop, "length of every ranked list")
+	c.jsonFlag()
+	c.verboseFlag()
+	c.progressFlag(progressUsage)
+	c.memFlag()
+	c.workersFlag()
+	return c, o
+}
+
+// explainArgs are the resolved flags of `pomdpq explain`.
 type explainArgs struct {
 	setup     *explain.Setup
+	kind      fsc.Kind
+	m         int
 	eps       []float64
 	histories string
 	classes   string
@@ -49,36 +77,12 @@ type explainArgs struct {
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	model := fs.String("model", "", "built-in model name or model file")
-	family := fs.String("family", "stationary", "stationary or clock")
-	m := fs.Int("m", 1, "memory bound (nodes)")
-	T := fs.Int("T", 2, "horizon")
-	epsList := fs.String("eps", "0", "ε of the quotient (--classes, --class) or the grid whose steps --merges explains")
-	ground := groundFlag(fs)
-	conv := fs.String("stand-in", "uniform", "impossible-history stand-in: uniform or point-mass")
-	limit := fs.Int("limit", 0, "largest family size to enumerate (0: the default limit)")
-	var a explainArgs
-	fs.StringVar(&a.histories, "histories", "", `two histories of one depth, observation names separated by spaces: "o1 o2 ; o1 o2"`)
-	fs.StringVar(&a.classes, "classes", "", "two classes of the ε-quotient, t:i,t:j (explained through their first members)")
-	fs.StringVar(&a.class, "class", "", "one class of the ε-quotient, t:i: members, belief, neighbours, rewards")
-	fs.BoolVar(&a.merges, "merges", false, "what each step of the --eps grid merged")
-	fs.IntVar(&a.probe, "probe", -1, "--class: family index of the probe the class belief is computed under (-1: the first under which most members are possible)")
-	top := fs.Int("top", explain.DefaultTop, "length of every ranked list")
-	asJSON := fs.Bool("json", false, "print JSON")
-	progress := progressFlag("auto")
-	fs.Var(&progress, "progress", "progress on stderr: auto, bar, lines or off")
-	var mem memFlag
-	fs.Var(&mem, "mem", "memory budget of the quotient, e.g. 8G (default: half of the physical memory; unlimited: none)")
-	fs.IntVar(&a.workers, "workers", 0, "worker goroutines (0: all cores)")
-	if pos, err := parseFlags(fs, args); err != nil {
+	c, o := explainCommand(stdout, stderr)
+	if err := c.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{msg: fmt.Sprintf("explain: unexpected argument %q (flags take the form --name value)", pos[0])}
 	}
 	modes := 0
-	for _, on := range []bool{a.histories != "", a.classes != "", a.class != "", a.merges} {
+	for _, on := range []bool{*o.histories != "", *o.classes != "", *o.class != "", *o.merges} {
 		if on {
 			modes++
 		}
@@ -86,53 +90,47 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if modes != 1 {
 		return usageError{msg: "explain: give exactly one of --histories \"h ; h'\", --classes t:i,t:j, --class t:i or --merges"}
 	}
-	rep := newReporter(stderr, string(progress))
-	rep.Phase("load")
-	md, gd, err := loadModelGround(*model, *ground)
+	c.rep.Phase("load")
+	in, err := o.q.resolve()
 	if err != nil {
 		return err
 	}
-	kind, err := fsc.ParseKind(*family)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	if a.eps, err = parseEps(*epsList); err != nil {
-		return err
-	}
-	cv, err := law.ParseConvention(*conv)
-	if err != nil {
-		return usageError{msg: err.Error()}
-	}
-	fam, err := fsc.New(kind, md.NumActions(), md.NumObservations(), *m, *T, fsc.Options{Limit: int64(*limit), Indexed: true})
+	md := in.model
+	fam, err := fsc.New(in.kind, md.NumActions(), md.NumObservations(), in.M, in.T, fsc.Options{Limit: in.limit, Indexed: true})
 	if err != nil {
 		return fmt.Errorf("explain runs every probe of the family on the explained histories: %w", err)
 	}
-	a.mem = int64(mem)
-	a.setup = &explain.Setup{Model: md, Ground: gd.Ground, Family: fam, T: *T, Convention: cv, Workers: a.workers, Top: *top}
+	a := explainArgs{kind: in.kind, m: in.M, eps: in.eps, histories: *o.histories, classes: *o.classes, class: *o.class,
+		merges: *o.merges, probe: *o.probe, workers: c.nworkers(), mem: int64(c.mem)}
+	a.setup = &explain.Setup{Model: md, Ground: in.ground.Ground, Family: fam, T: in.T, Convention: in.conv, Workers: a.workers, Top: *o.top}
 	ctx, cancel := signalContext()
 	defer cancel()
-	out := explainJSON{Model: md.Name, Family: fam.String(), T: *T, Ground: newGroundJSON(gd, "")}
+	out := explainJSON{Model: md.Name, Family: fam.String(), T: in.T, Ground: newGroundJSON(in.ground, "")}
 	if a.histories == "" {
 		out.Eps = a.eps
 	}
-	if err := a.run(ctx, &out, rep); err != nil {
+	if err := a.run(ctx, &out, c.rep); err != nil {
 		return err
 	}
-	rep.Phase("")
-	if *asJSON {
-		return writeJSON(stdout, out)
-	}
-	fmt.Fprintf(stdout, "model %s, %s, T = %d\n%s\n", md.Name, fam, *T, groundLine(gd, ""))
-	for _, p := range out.Pairs {
-		printPair(stdout, p)
-	}
-	if out.Class != nil {
-		printClass(stdout, out.Class, out.Eps[0])
-	}
-	for _, st := range out.Steps {
-		printMerges(stdout, st)
-	}
-	return nil
+	c.rep.Phase("")
+	return c.emit(out, func(w io.Writer) {
+		writeSummary(w, a.summary(&out)...)
+		head := fmt.Sprintf("model %s, %s, T = %d", md.Name, fam, in.T)
+		if !c.isVerbose() {
+			writeSummary(w, head+"; "+groundLine(in.ground, ""), verboseHint)
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n%s\n", head, groundLine(in.ground, ""))
+		for _, p := range out.Pairs {
+			printPair(w, p)
+		}
+		if out.Class != nil {
+			printClass(w, out.Class, out.Eps[0])
+		}
+		for _, st := range out.Steps {
+			printMerges(w, st)
+		}
+	})
 }
 
 // run computes what the flags ask for into out.

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/distance"
@@ -87,7 +88,8 @@ func TestExplainClassesMatchDistances(t *testing.T) {
 }
 
 // TestExplainModes: each mode answers in text and JSON with what it is
-// about.
+// about; its text is a summary in lines of at most 100 columns, and
+// --verbose adds the detail after it.
 func TestExplainModes(t *testing.T) {
 	base := []string{"--model", "tiger", "--T", "3"}
 	for _, c := range []struct {
@@ -95,19 +97,29 @@ func TestExplainModes(t *testing.T) {
 		text string
 		ok   func(e explainJSON) bool
 	}{
-		{[]string{"--histories", "L L ; L R"}, "apart because an agent that plays “always listen”",
+		{[]string{"--histories", "L L ; L R"}, "apart: a one-node agent playing “always listen” sees",
 			func(e explainJSON) bool {
 				return len(e.Pairs) == 1 && e.Pairs[0].Distance > 0 && e.Pairs[0].MostDifferent.Words != ""
 			}},
 		{[]string{"--class", "2:1", "--eps", "0.1"}, "expected immediate reward: listen",
 			func(e explainJSON) bool { return e.Class != nil && e.Class.Members > 0 && len(e.Class.Rewards) == 3 }},
-		{[]string{"--merges", "--eps", "0,0.1,0.5"}, "merged classes",
+		{[]string{"--merges", "--eps", "0,0.1,0.5"}, "merged class; the widest shown",
 			func(e explainJSON) bool { return len(e.Steps) == 2 && e.Steps[1].Count > 0 }},
 	} {
 		args := append(append([]string{}, base...), c.args...)
 		out, err := runCLI(t, append([]string{"explain", "--progress", "off"}, args...)...)
-		if err != nil || !strings.Contains(out, c.text) {
+		// The summary is wrapped at 100 columns: compare its words.
+		if err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), c.text) {
 			t.Errorf("%v: %v, text lacks %q:\n%s", c.args, err, c.text, out)
+		}
+		if w := widest(out); w > summaryWidth {
+			t.Errorf("%v: a line of %d characters without --verbose:\n%s", c.args, w, out)
+		}
+		verbose, err := runCLI(t, append([]string{"explain", "--progress", "off", "--verbose"}, args...)...)
+		lines := strings.SplitAfter(out, "\n")
+		answer := strings.Join(lines[:len(lines)-3], "") // less the settings line, the hint and ""
+		if err != nil || answer == "" || !strings.HasPrefix(verbose, answer) || len(verbose) <= len(out) {
+			t.Errorf("%v --verbose: %v, not the summary followed by the detail:\n%s", c.args, err, verbose)
 		}
 		if e := explainRun(t, args...); !c.ok(e) {
 			t.Errorf("%v: JSON %+v", c.args, e)
@@ -141,6 +153,15 @@ func TestExplainErrors(t *testing.T) {
 			t.Errorf("%v: %v, want a usage error mentioning %q", c.args, err, c.want)
 		}
 	}
+}
+
+// widest returns the length in characters of the longest line of s.
+func widest(s string) int {
+	w := 0
+	for _, l := range strings.Split(s, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
 }
 
 // splitArgs splits a command line on spaces, keeping double-quoted parts

@@ -7,7 +7,7 @@
 //	pomdpq export MODEL [--format pomdp|pomdpx|json] [--out FILE] [--ground discrete|FILE] [--ground-out FILE] [--discount G] [--expected-rewards]
 //	pomdpq family --model MODEL --kind stationary|clock --m M [--T T] [--json]
 //	pomdpq quotient --model MODEL --family stationary|clock --m M --T T --eps LIST [--metric w1|tv] [--ground discrete|FILE] [--json|--verbose]
-//	pomdpq explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json]
+//	pomdpq explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json|--verbose]
 //	pomdpq evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--quotient-eps E [--ground discrete|FILE]] [--json|--verbose]
 //	pomdpq plan --model MODEL --family stationary|clock --m M --T T --eps LIST [--planner P] [--reward R] [--out DIR] [--json|--verbose]
 //	pomdpq exact --model MODEL --T T [--convention point-mass|possibility-pattern] [--mem SIZE] [--json]
@@ -47,7 +47,7 @@
 // --format json writes the ground metric into the model; a .pomdp export
 // lists it in a comment and writes it beside --out as OUT.ground.csv.
 //
-// The text output of quotient, plan and evaluate starts with the answer
+// The text output of quotient, plan, evaluate and explain starts with the answer
 // in words, every line within 100 columns ("at ε = 0.3, 9 classes: a
 // one-node agent cannot tell apart 8 of the 8 depth-3 histories"; per ε,
 // the lifted policy's value, its regret against the bound and the
@@ -168,7 +168,7 @@ commands:
                                         one shard of a run split over a cluster (docs/scale-out.md)
   merge PART... [--out PLAN] [--eps LIST] [--json] [--missing]
                                         merge the parts of one round of a sharded run
-  explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json]
+  explain --model MODEL --family K --m M --T T --eps E (--histories "h ; h'" | --classes t:i,t:j | --class t:i | --merges) [--json|--verbose]
                                         why two histories or classes are apart, what a class is, what a step merged
   evaluate --model MODEL --policy FILE.pg|FILE.policy [--horizon T] [--json|--verbose]
                                         exact value of a policy graph (pomdp-solve .pg); lower bound,

@@ -15,12 +15,16 @@ import (
 // uniform metric δ·[o ≠ o′], else a complete graph with costs g. The
 // problem has O(k·|O|^k) arcs where the transportation problem of lib/ot
 // has one per pair of supports, so long suffixes with wide supports stay
-// small. It is solved by a primal network simplex (graphSimplex).
+// small. With a uniform metric every arc costs δ/2 and the problem is
+// solved by the primal-dual method (unitFlow); otherwise by a primal
+// network simplex (graphSimplex).
 type graphW1 struct {
 	src, dst []int
 	cost     []float64
 	nodes    int
 	nSeq     int
+	// unit solves the problems of a uniform metric; nil otherwise.
+	unit *unitFlow
 }
 
 // newGraphW1 builds the product graph of O^k for ground g.
@@ -56,6 +60,9 @@ func newGraphW1(g ot.Ground, k int) *graphW1 {
 		}
 		stride *= nO
 	}
+	if uniform {
+		gr.unit = newUnitFlow(gr.nodes, gr.src, gr.dst)
+	}
 	return gr
 }
 
@@ -90,11 +97,19 @@ func (gr *graphW1) solve(p, q []float64) (float64, []float64, error) {
 	for x := range p {
 		supply[x] = p[x] - q[x]
 	}
-	ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
-	if !ns.run(50 * (gr.nodes + len(gr.src))) {
-		return 0, nil, fmt.Errorf("explain: the min-cost flow did not reach optimality within its pivot limit")
+	var flow []float64
+	if gr.unit != nil {
+		var ok bool
+		if flow, ok = gr.unit.solve(supply); !ok {
+			return 0, nil, fmt.Errorf("explain: the min-cost flow did not end within its phase limit")
+		}
+	} else {
+		ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
+		if !ns.run(50 * (gr.nodes + len(gr.src))) {
+			return 0, nil, fmt.Errorf("explain: the min-cost flow did not reach optimality within its pivot limit")
+		}
+		flow = ns.flow[:len(gr.src)]
 	}
-	flow := ns.flow[:len(gr.src)]
 	v := 0.0
 	for e, f := range flow {
 		v += f * gr.cost[e]

@@ -79,3 +79,60 @@ func TestGraphW1(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitFlowWide: on wider product graphs (|O| = 5 to 7, k = 3, laws
+// of sparse and of full support), where the primal-dual solver of a
+// uniform metric runs several phases and pushes back along reverse arcs,
+// it gives lib/ot's SeqW1 (the transportation problem) and the network
+// simplex on the same graph.
+func TestUnitFlowWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 12 {
+		nO, k, density := 5+trial%3, 3, []float64{0.05, 0.3, 1}[trial%3]
+		g := ot.Discrete(nO)
+		n := ot.SeqLen(nO, k)
+		p, q := make([]float64, n), make([]float64, n)
+		for _, l := range [][]float64{p, q} {
+			s := 0.0
+			for x := range l {
+				if rng.Float64() < density {
+					l[x] = rng.Float64()
+					s += l[x]
+				}
+			}
+			if s == 0 {
+				l[rng.IntN(n)], s = 1, 1
+			}
+			for x := range l {
+				l[x] /= s
+			}
+		}
+		want, err := ot.SeqW1(g, k, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr := newGraphW1(g, k)
+		if gr.unit == nil {
+			t.Fatal("discrete ground: no primal-dual solver")
+		}
+		got, _, err := gr.solve(p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		supply := make([]float64, gr.nodes)
+		for x := range p {
+			supply[x] = p[x] - q[x]
+		}
+		ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
+		if !ns.run(50 * (gr.nodes + len(gr.src))) {
+			t.Fatal("simplex: pivot limit")
+		}
+		simplex := 0.0
+		for e, f := range ns.flow[:len(gr.src)] {
+			simplex += f * gr.cost[e]
+		}
+		if math.Abs(got-want) > 1e-9 || math.Abs(got-simplex) > 1e-9 {
+			t.Errorf("|O|=%d density %g: primal-dual %.12g, transport %.12g, simplex %.12g", nO, density, got, want, simplex)
+		}
+	}
+}

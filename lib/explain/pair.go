@@ -230,10 +230,17 @@ const DenseArcs = 250_000
 // denseArcs is DenseArcs, lowered by tests to exercise the graph path.
 var denseArcs = float64(DenseArcs)
 
-// MaxArcs bounds the arcs of the product graph; a larger problem is
-// refused with an error at once (hallway's four-step suffixes, 1.6·10⁶
-// arcs, ran for minutes in the big-M network simplex).
+// MaxArcs bounds the arcs of the product graph of a non-uniform ground
+// metric, solved by the network simplex; a larger problem is refused
+// with an error at once (1.6·10⁶ arcs ran for minutes in the big-M
+// network simplex).
 const MaxArcs = 1_000_000
+
+// MaxUnitArcs bounds the arcs of the product graph of a uniform ground
+// metric (the discrete one), solved by the primal-dual method (unitFlow):
+// hallway's four-step suffixes, 1.6·10⁶ arcs, take seconds; the bound
+// keeps the graph's memory (about 40 bytes an arc) under 1 GiB.
+const MaxUnitArcs = 24_000_000
 
 // transport solves the W1 problems of one worker for one suffix length.
 type transport struct {
@@ -264,11 +271,12 @@ func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) 
 	if tp.graph == nil {
 		nO := float64(len(tp.g))
 		arcs := float64(tp.k) * math.Pow(nO, float64(tp.k)) * (nO - 1)
+		limit := float64(MaxArcs)
 		if uniform, _ := uniformGround(tp.g); uniform {
-			arcs = 2 * float64(tp.k) * math.Pow(nO, float64(tp.k))
+			arcs, limit = 2*float64(tp.k)*math.Pow(nO, float64(tp.k)), MaxUnitArcs
 		}
-		if arcs > MaxArcs {
-			return 0, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %d; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, MaxArcs)
+		if arcs > limit {
+			return 0, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %.0f; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, limit)
 		}
 		tp.graph = newGraphW1(tp.g, tp.k)
 	}

@@ -26,6 +26,9 @@ type LayeredGraph struct {
 	// LeftToRight draws layers as columns from left to right; by default
 	// layers are rows from top to bottom.
 	LeftToRight bool
+	// Links, if not nil, holds per node (like Layers) the target of a link
+	// drawn around it (such as "#class-2-3"); "" for none.
+	Links [][]string
 }
 
 // Edge is an arrow of a [LayeredGraph] between two nodes, each given as
@@ -291,10 +294,17 @@ func (g *LayeredGraph) SVG() (string, error) {
 	for i, layer := range g.Layers {
 		for j, l := range layer {
 			bx := boxes[i][j]
+			link := g.link(i, j)
+			if link != "" {
+				fmt.Fprintf(&b, `<a href="%s">`, esc(link))
+			}
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="6" fill="#eef3fb" stroke="#4c6e9a"/>`+"\n",
 				bx.x-bx.w/2, bx.y-bx.h/2, bx.w, bx.h)
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" dominant-baseline="middle">%s</text>`+"\n",
 				bx.x, bx.y, esc(l))
+			if link != "" {
+				b.WriteString("</a>\n")
+			}
 		}
 	}
 	b.WriteString("</g>\n")
@@ -404,6 +414,14 @@ func (g *LayeredGraph) arc(e Edge, from, to box, idx, n int) edgeCurve {
 		c.ly, c.anchor = c.ly-10, "middle"
 	}
 	return c
+}
+
+// link returns the link target of node j of layer i, "" for none.
+func (g *LayeredGraph) link(i, j int) string {
+	if i < len(g.Links) && j < len(g.Links[i]) {
+		return g.Links[i][j]
+	}
+	return ""
 }
 
 // markerID returns an id for the arrow marker that depends only on the

@@ -18,7 +18,15 @@ import (
 // when there are more than three). It reports whether a depth was
 // collapsed (ClassTable then lists every class).
 func Diagram(q *quotient.Quotient, title string, perDepth int) (*render.LayeredGraph, bool) {
+	g, collapsed, _ := diagram(q, title, perDepth)
+	return g, collapsed
+}
+
+// diagram is Diagram; it also returns, per layer, the class of each node
+// (−1 for the node standing for the rest).
+func diagram(q *quotient.Quotient, title string, perDepth int) (*render.LayeredGraph, bool, [][]int) {
 	g := &render.LayeredGraph{Title: title, LeftToRight: true}
+	classes := make([][]int, q.T+1)
 	p := q.Partition
 	collapsed := false
 	for t := 0; t <= q.T; t++ {
@@ -49,6 +57,7 @@ func Diagram(q *quotient.Quotient, title string, perDepth int) (*render.LayeredG
 					label = shortLabel(q, t, c)
 				}
 				layer = append(layer, label)
+				classes[t] = append(classes[t], c)
 				continue
 			}
 			node[t][c] = keep
@@ -57,6 +66,7 @@ func Diagram(q *quotient.Quotient, title string, perDepth int) (*render.LayeredG
 		}
 		if rest > 0 {
 			layer = append(layer, fmt.Sprintf("+ %d more classes (%d histories)", rest, restHist))
+			classes[t] = append(classes[t], -1)
 		}
 		g.Layers = append(g.Layers, layer)
 		g.LayerTitles = append(g.LayerTitles, fmt.Sprintf("t = %d (%d)", t, n))
@@ -92,7 +102,7 @@ func Diagram(q *quotient.Quotient, title string, perDepth int) (*render.LayeredG
 			g.Edges = append(g.Edges, render.Edge{From: [2]int{t, a.from}, To: [2]int{t + 1, a.to}, Label: label})
 		}
 	}
-	return g, collapsed
+	return g, collapsed, classes
 }
 
 // ClassTable lists the quotient's classes, depth by depth, up to limit

@@ -34,7 +34,7 @@ func (r *Report) whySection(b *strings.Builder) {
 		return
 	}
 	m := r.Model
-	fam, err := fsc.New(r.Kind, m.NumActions(), m.NumObservations(), r.QuotientM, r.T, fsc.Options{})
+	fam, err := r.whyFamily()
 	if err != nil {
 		fmt.Fprintf(b, "<h3 id=\"why\">Why these classes</h3>\n<p class=\"refused\">Not explained: %s</p>\n", esc(err.Error()))
 		return
@@ -69,10 +69,13 @@ func (r *Report) whySection(b *strings.Builder) {
 	for t := 0; t < part.Depths() && cards < WhyCards; t++ {
 		for c := 0; c < part.Classes(t) && cards < WhyCards; c++ {
 			card, err := explain.ExplainClass(s, part, t, c, -1)
+			cards++
 			if err != nil {
+				// Still a card: the diagram links to the first WhyCards.
+				fmt.Fprintf(b, "<details class=\"class-card\" id=\"class-%d-%d\"><summary>class %d:%d</summary>\n<p class=\"refused\">%s</p>\n</details>\n",
+					t, c, t, c, esc(err.Error()))
 				continue
 			}
-			cards++
 			fmt.Fprintf(b, "<details class=\"class-card\" id=\"class-%d-%d\"><summary>class %s: %d histories, first %s</summary>\n<p>",
 				t, c, card.ID, card.Members, esc(strings.Join(card.First, " | ")))
 			for k, st := range card.Belief {
@@ -102,6 +105,37 @@ func (r *Report) whySection(b *strings.Builder) {
 		fmt.Fprintf(b, "<p class=\"note\">Cards for the first %d of %d classes; <code>pomdpq explain --class t:i</code> gives any other.</p>\n", cards, n)
 	}
 	r.mergeSteps(b, s)
+}
+
+// whyFamily is the probe family "Why these classes" explains with.
+func (r *Report) whyFamily() (fsc.Family, error) {
+	m := r.Model
+	return fsc.New(r.Kind, m.NumActions(), m.NumObservations(), r.QuotientM, r.T, fsc.Options{})
+}
+
+// cardLinks returns the diagram's links: per layer t, for each node that
+// is class classes[t][j], the anchor of its card in "Why these classes"
+// when the section writes one (the first WhyCards classes, in depth
+// order, when the family is explained), else "".
+func (r *Report) cardLinks(classes [][]int) [][]string {
+	q := r.Quotient
+	fam, err := r.whyFamily()
+	if q == nil || err != nil || fam.Len() > WhyMaxProbes {
+		return nil
+	}
+	links := make([][]string, len(classes))
+	before := 0
+	for t, cs := range classes {
+		for _, c := range cs {
+			link := ""
+			if c >= 0 && before+c < WhyCards {
+				link = fmt.Sprintf("#class-%d-%d", t, c)
+			}
+			links[t] = append(links[t], link)
+		}
+		before += q.Partition.Classes(t)
+	}
+	return links
 }
 
 // WhySteps is how many steps of the class-count curve (those that merge

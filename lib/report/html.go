@@ -416,10 +416,17 @@ func (r *Report) quotientSection(b *strings.Builder) error {
 		fmt.Fprintf(b, "<p>The ε = %s quotient of the m ≤ %d family: %d classes (per depth %s). One node per class, labelled by its members; an arrow per observation to the successor class.</p>\n",
 			num(r.DiagramEps), r.QuotientM, q.Classes(), ints(q.Partition.Counts()))
 		title := fmt.Sprintf("%s, m ≤ %d, T = %d, ε = %s", m.Name, r.QuotientM, r.T, num(r.DiagramEps))
-		g, collapsed := Diagram(q, title, DiagramPerDepth)
+		g, collapsed, classes := diagram(q, title, DiagramPerDepth)
 		if slices.Max(q.Partition.Counts()) <= DiagramRowMax {
 			g = render.QuotientGraph(q, title) // depths as rows: narrow enough
+			classes = make([][]int, len(g.Layers))
+			for t := range classes {
+				for c := range g.Layers[t] {
+					classes[t] = append(classes[t], c)
+				}
+			}
 		}
+		g.Links = r.cardLinks(classes)
 		svg, err := g.SVG()
 		if err != nil {
 			return err

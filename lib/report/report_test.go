@@ -368,7 +368,8 @@ func TestWriteHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := map[string]int{}
-	var links []string
+	ids := map[string]bool{}
+	var links, anchors []string
 	diagramNodes := false
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -376,8 +377,12 @@ func TestWriteHTML(t *testing.T) {
 			count[n.Data]++
 			for _, a := range n.Attr {
 				switch {
+				case a.Key == "href" && n.Data == "a" && strings.HasPrefix(a.Val, "#"):
+					anchors = append(anchors, a.Val)
 				case a.Key == "href" && n.Data == "a":
 					links = append(links, a.Val)
+				case a.Key == "id":
+					ids[a.Val] = true
 				case a.Key == "src" || (a.Key == "href" && n.Data != "a"):
 					t.Errorf("<%s %s=%q>: the page must not load anything", n.Data, a.Key, a.Val)
 				case a.Key == "class" && a.Val == "nodes" && n.Data == "g":
@@ -401,8 +406,20 @@ func TestWriteHTML(t *testing.T) {
 	if !strings.Contains(files[0].What, `"R" as R_`) {
 		t.Errorf("the .pomdp file's description does not name the rename: %q", files[0].What)
 	}
+	// Links to files: exactly the two exported ones. In-page links: each
+	// class of the diagram links to its card in "Why these classes"
+	// (Tiger's quotient has fewer classes than report.WhyCards), and every
+	// target exists on the page.
 	if len(links) != 2 || links[0] != "tiger-quotient.pomdp" || links[1] != "tiger-quotient.json" {
 		t.Fatalf("links %v, want the .pomdp and the JSON file", links)
+	}
+	if len(anchors) != r.Quotient.Classes() {
+		t.Errorf("%d in-page links %v, want one per class of the diagram (%d)", len(anchors), anchors, r.Quotient.Classes())
+	}
+	for _, a := range anchors {
+		if !ids[strings.TrimPrefix(a, "#")] {
+			t.Errorf("link %s: no element with that id", a)
+		}
 	}
 	for _, l := range links {
 		q, err := modelfile.Load(filepath.Join(dir, l))
