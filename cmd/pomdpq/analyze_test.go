@@ -178,7 +178,11 @@ func TestAnalyzeSeconds(t *testing.T) {
 		want []string
 	}{
 		{[]string{"analyze", "maze4x3", "--m", "1", "--seconds", secs},
-			[]string{"is the largest horizon the budget of " + secs + " s", " would need ", "transport problems", "of memory (largest term"}},
+			// Which phase of T + 1 overruns the budget depends on how fast
+			// this machine is at the moment: the distances (transport
+			// problems, with the memory's largest term) or, under load, the
+			// laws before any distance. Either reason must be named.
+			[]string{"is the largest horizon the budget of " + secs + " s", " would need ", "transport problems|before any distance", "of memory (largest term|the laws of "}},
 		// Tag's 870 states, 30 observations: m ≤ 2 cannot be enumerated;
 		// the branch-and-bound search can.
 		{[]string{"analyze", "tag", "--m", "1,2", "--seconds", "1"},
@@ -189,7 +193,7 @@ func TestAnalyzeSeconds(t *testing.T) {
 			t.Fatalf("%v: %v", c.args, err)
 		}
 		for _, w := range c.want {
-			if !strings.Contains(out, w) {
+			if !containsAny(out, strings.Split(w, "|")) {
 				t.Errorf("%v printed %q: no %q", c.args, out, w)
 			}
 		}
@@ -200,4 +204,14 @@ func TestAnalyzeSeconds(t *testing.T) {
 	if _, err := runCLI(t, "analyze", "tiger", "--seconds", "-1"); err == nil || !strings.Contains(err.Error(), "--seconds") {
 		t.Errorf("--seconds -1: %v", err)
 	}
+}
+
+// containsAny reports whether s contains one of the alternatives.
+func containsAny(s string, alternatives []string) bool {
+	for _, a := range alternatives {
+		if strings.Contains(s, a) {
+			return true
+		}
+	}
+	return false
 }
