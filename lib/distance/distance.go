@@ -161,7 +161,10 @@ type Result struct {
 	// visited counts the pairs the pair loop examined over all probes;
 	// candidates the pairs the pivot pass left to it (tests read them).
 	visited, candidates int64
-	pivotBytes          int64 // the pivot pass's coordinates, allocated
+	// simplexPivots and cells: the transport solves' simplex pivots and
+	// residual sources × sinks, summed (tests compare the work done).
+	simplexPivots, cells int64
+	pivotBytes           int64 // the pivot pass's coordinates, allocated
 }
 
 // PhaseTime is the wall time of one phase of a computation.
@@ -350,6 +353,7 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 		res.ClassD, res.Decisions = nil, pr.r.dec
 	}
 	res.Solves = pr.r.solves
+	res.simplexPivots, res.cells = pr.r.simplexPivots, pr.r.cells
 	if opt.Tensor {
 		res.Tensor = tensor
 	}
