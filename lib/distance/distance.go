@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/memsample"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -523,7 +524,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if fullLimit == 0 {
 		fullLimit = DefaultFullLimit
 	}
-	base := liveHeap()
+	base := memsample.LiveHeap()
 	check := func(c Cost, stage string) error {
 		c.Base = base
 		if budget > 0 && c.Bytes() > budget {
