@@ -6,6 +6,7 @@
 package memsample
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"sync"
 	"time"
@@ -58,4 +59,23 @@ func Peak(interval time.Duration) func() int64 {
 		defer mu.Unlock()
 		return peak
 	}
+}
+
+// LiveHeap returns the bytes of live heap objects as of the last garbage
+// collection (runtime/metrics /gc/heap/live), collecting first when more
+// than 64 MiB are allocated so that garbage is not counted as live: the
+// base that lib/distance and lib/clock add their estimates to. It falls
+// back to runtime.MemStats.HeapAlloc when the metric is not reported.
+func LiveHeap() int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc > 64<<20 {
+		runtime.GC()
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		return int64(s[0].Value.Uint64())
+	}
+	return int64(ms.HeapAlloc)
 }

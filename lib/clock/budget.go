@@ -3,9 +3,8 @@ package clock
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"runtime/metrics"
 
+	"github.com/pomdpq/pomdpq/internal/memsample"
 	"github.com/pomdpq/pomdpq/lib/distance"
 )
 
@@ -127,7 +126,7 @@ type guard struct {
 }
 
 func newGuard(ctx context.Context, model string, T int, limit float64) *guard {
-	return &guard{ctx: ctx, model: model, T: T, limit: limit, base: float64(liveHeap()), phase: "history vectors"}
+	return &guard{ctx: ctx, model: model, T: T, limit: limit, base: float64(memsample.LiveHeap()), phase: "history vectors"}
 }
 
 // estimate returns the estimated peak resident memory for used bytes of
@@ -229,20 +228,3 @@ func (g *guard) budgetError(refused bool, used float64) *BudgetError {
 // a value of v bytes (the slot, its share of a half-empty table, and the
 // old table kept while the map grows).
 func mapEntry(k, v int) float64 { return float64(2*(k+v) + 16) }
-
-// liveHeap returns the heap that survived the last collection, collecting
-// first when more than 64 MiB are in use (the last collection may have run
-// in the middle of an earlier, larger computation).
-func liveHeap() int64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	if ms.HeapAlloc > 64<<20 {
-		runtime.GC()
-	}
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		return int64(s[0].Value.Uint64())
-	}
-	return int64(ms.HeapAlloc)
-}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -405,25 +403,4 @@ func FormatBytes(b int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTP"[exp])
-}
-
-// liveHeap returns the heap that survived the last collection
-// (runtime/metrics /gc/heap/live:bytes): what a long-lived process — a
-// notebook kernel, a table of many runs — really keeps, without the
-// garbage of earlier runs that the next collection frees.
-//
-// When the heap holds more than 64 MiB it collects first: the last
-// collection may have run in the middle of an earlier, larger computation.
-func liveHeap() int64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	if ms.HeapAlloc > 64<<20 {
-		runtime.GC()
-	}
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		return int64(s[0].Value.Uint64())
-	}
-	return int64(ms.HeapAlloc)
 }

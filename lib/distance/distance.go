@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pomdpq/pomdpq/internal/memsample"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
@@ -161,7 +162,10 @@ type Result struct {
 	// visited counts the pairs the pair loop examined over all probes;
 	// candidates the pairs the pivot pass left to it (tests read them).
 	visited, candidates int64
-	pivotBytes          int64 // the pivot pass's coordinates, allocated
+	// simplexPivots and cells: the transport solves' simplex pivots and
+	// residual sources × sinks, summed (tests compare the work done).
+	simplexPivots, cells int64
+	pivotBytes           int64 // the pivot pass's coordinates, allocated
 }
 
 // PhaseTime is the wall time of one phase of a computation.
@@ -350,6 +354,7 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 		res.ClassD, res.Decisions = nil, pr.r.dec
 	}
 	res.Solves = pr.r.solves
+	res.simplexPivots, res.cells = pr.r.simplexPivots, pr.r.cells
 	if opt.Tensor {
 		res.Tensor = tensor
 	}
@@ -519,7 +524,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if fullLimit == 0 {
 		fullLimit = DefaultFullLimit
 	}
-	base := liveHeap()
+	base := memsample.LiveHeap()
 	check := func(c Cost, stage string) error {
 		c.Base = base
 		if budget > 0 && c.Bytes() > budget {
@@ -539,16 +544,8 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	var members [][]int // family indices per column
 	if gv.probes != nil {
 		n = 0 // the probes were grouped by the run that listed them
-		for _, i := range gv.probes {
-			if i < 0 || i >= fam.Len() {
-				return nil, fmt.Errorf("distance: probe %d outside %v", i, fam)
-			}
-			if err := proto.Check(fam.At(i)); err != nil {
-				return nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
-			}
-			column = append(column, len(reps))
-			reps = append(reps, i)
-			members = append(members, []int{i})
+		if column, reps, members, err = givenProbes(fam, proto, gv.probes); err != nil {
+			return nil, err
 		}
 	} else {
 		column, reps, members, err = groupFamily(ctx, fam, proto, tree, opt, workers)
@@ -560,6 +557,49 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
 	pr.res, pr.r, pr.reps = res, r, reps
 
+	probes, err := pr.classesPhase(ctx, gv, members)
+	if err != nil {
+		return nil, err
+	}
+	pr.probes = probes
+	res.Distinct = len(probes)
+	res.Reps = representatives(res.Classes)
+	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit)
+	res.Cost.Base = base
+	if plan {
+		return pr, nil
+	}
+	if err := check(res.Cost, "after the exact classes"); err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+// givenProbes checks the probes a first round listed (ShardRange's
+// second round) and returns them as prepare's grouping: each its own
+// column.
+func givenProbes(fam fsc.Family, proto *law.Engine, probes []int) (column, reps []int, members [][]int, err error) {
+	for _, i := range probes {
+		if i < 0 || i >= fam.Len() {
+			return nil, nil, nil, fmt.Errorf("distance: probe %d outside %v", i, fam)
+		}
+		if err := proto.Check(fam.At(i)); err != nil {
+			return nil, nil, nil, fmt.Errorf("distance: controller %d of %v: %w", i, fam, err)
+		}
+		column = append(column, len(reps))
+		reps = append(reps, i)
+		members = append(members, []int{i})
+	}
+	return column, reps, members, nil
+}
+
+// classesPhase sets the exact partition (given, singletons on the
+// AllPairs path, or refined from the laws of the representatives pr.reps)
+// and returns the family members whose laws the later phases compute:
+// the representatives and the members of the groups whose stand-in
+// counts make them differ.
+func (pr *prepared) classesPhase(ctx context.Context, gv given, members [][]int) ([]int, error) {
+	res, r, reps, tree, T := pr.res, pr.r, pr.reps, pr.res.Tree, pr.res.Tree.T
 	// Phase "classes": the exact partition, and the stand-in counts that
 	// decide which groups must be expanded.
 	var probes []int
@@ -579,7 +619,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 			}
 			probes = expandGroups(reps, members, standIns)
 		}
-	} else if opt.AllPairs {
+	} else if pr.opt.AllPairs {
 		res.Classes = singletons(tree)
 		standIns, err := r.refine(ctx, reps, nil)
 		if err != nil {
@@ -604,18 +644,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		}
 		res.Classes = partition.FromLabels(labels)
 	}
-	pr.probes = probes
-	res.Distinct = len(probes)
-	res.Reps = representatives(res.Classes)
-	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit)
-	res.Cost.Base = base
-	if plan {
-		return pr, nil
-	}
-	if err := check(res.Cost, "after the exact classes"); err != nil {
-		return nil, err
-	}
-	return pr, nil
+	return probes, nil
 }
 
 // groupFamily checks every controller of fam and groups the deterministic

@@ -36,9 +36,11 @@ type pairWorker struct {
 	tick func(pairs int) error
 	// dec, when set (Options.Compact), records the pairs' decisions in
 	// place of accumulate's matrices, which then have no storage; top is
-	// the largest value this worker recorded (Decisions.Max).
+	// the largest value any worker of the pass recorded (Decisions.Max),
+	// shared: a worker whose pairs other workers settled first still
+	// knows how large the maximum already is (see sharedMax).
 	dec *Decisions
-	top float64
+	top *sharedMax
 	// index, when set, names per representative the first probe of the
 	// pass that met its law; probe is the current probe's number there.
 	index   *lawIndex
@@ -575,7 +577,8 @@ func (pw *pairWorker) pair(d *depthPass, a, b, idx int) error {
 // known returns what the pair loop knows of pair idx of depth t: cur, a
 // value such that a probe whose distance is at most cur changes nothing
 // (the entry of m, or with decisions the smaller of the pair's threshold
-// and the worker's largest value, which keeps Decisions.Max exact), and
+// and the pass's largest value so far, which keeps Decisions.Max exact),
+// and
 // whether the pair is settled above the decision threshold.
 func (pw *pairWorker) known(m partition.Matrix, t, idx int) (cur float64, settled bool) {
 	if pw.dec == nil {
@@ -583,17 +586,17 @@ func (pw *pairWorker) known(m partition.Matrix, t, idx int) (cur float64, settle
 		return cur, cur > pw.capped
 	}
 	c := pw.dec.code(t, idx)
-	return min(pw.dec.upper(c), pw.top), c == len(pw.dec.Eps)
+	return min(pw.dec.upper(c), pw.top.load()), c == len(pw.dec.Eps)
 }
 
 // record raises pair idx of depth t to w: the entry of m, or with
-// decisions the pair's code and the worker's largest value.
+// decisions the pair's code and the pass's largest value.
 func (pw *pairWorker) record(m partition.Matrix, t, idx int, w float64) {
 	if pw.dec == nil {
 		m.Data[idx] = w
 		return
 	}
-	pw.top = max(pw.top, w)
+	pw.top.raise(w)
 	pw.dec.mark(t, idx, w)
 }
 
@@ -655,11 +658,11 @@ func (pw *pairWorker) solvePair(a, b int, p, q []float64, k int, tv, cur, lbv fl
 
 // brackets reports whether the pair loop may record a lower bound in
 // W1's bracket between the listed ε instead of W1: with decisions, once
-// this worker recorded a value above the largest ε (the run's largest
+// some worker recorded a value above the largest ε (the run's largest
 // distance is then reported as the threshold, Result.MaxDistance, and no
 // value below it needs to be exact).
 func (pw *pairWorker) brackets() bool {
-	return pw.dec != nil && pw.top > pw.capped && !noBrackets
+	return pw.dec != nil && pw.top.load() > pw.capped && !noBrackets
 }
 
 // noBrackets keeps solvePair to exact values (tests compare both ways).
@@ -785,4 +788,36 @@ func totalVariation(p, q []float64) float64 {
 		s += math.Abs(x - q[i])
 	}
 	return s / 2
+}
+
+// sharedMax is the largest value the workers of one distances pass
+// recorded (and the pivot pass's lower bound on the largest distance),
+// float64 bits raised atomically. It is shared, not kept per worker: a
+// worker that meets only pairs other workers already settled records
+// nothing, and with a maximum of its own stuck at 0 it could neither
+// stop a solve early (known) nor record brackets (brackets), and solved
+// every later pair exactly. Which worker settles a pair depends on the
+// schedule; with a private maximum, so did the work (two workers on a
+// model with 28 observations, T = 4: 25× one worker's time, 35× apart
+// between identical runs).
+type sharedMax struct{ bits atomic.Uint64 }
+
+// newSharedMax returns a sharedMax holding v (≥ 0).
+func newSharedMax(v float64) *sharedMax {
+	m := &sharedMax{}
+	m.bits.Store(math.Float64bits(v))
+	return m
+}
+
+// load returns the largest value raised so far.
+func (m *sharedMax) load() float64 { return math.Float64frombits(m.bits.Load()) }
+
+// raise sets the value to max(value, w).
+func (m *sharedMax) raise(w float64) {
+	for {
+		old := m.bits.Load()
+		if !(w > math.Float64frombits(old)) || m.bits.CompareAndSwap(old, math.Float64bits(w)) {
+			return
+		}
+	}
 }

@@ -27,7 +27,10 @@ type runner struct {
 	capped  float64            // decision threshold (+Inf: exact distances)
 	lb      []partition.Matrix // lower bounds from the bounds pass (nil: none)
 	solves  int64              // transport problems solved by distances
-	nT      int                // size of the depth-T matrices
+	// simplexPivots and cells: the distances pass's simplex pivots and residual
+	// sources × sinks, summed over its solves (w1Solver).
+	simplexPivots, cells int64
+	nT                   int // size of the depth-T matrices
 	// dec, when set (Options.Compact), receives the distances phase's
 	// decisions: the matrices it returns then have no storage.
 	dec *Decisions
@@ -277,6 +280,10 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		c := int64(len(r.reps[t]))
 		pairs += c * (c - 1) / 2
 	}
+	var top *sharedMax
+	if r.dec != nil {
+		top = newSharedMax(r.dec.Max) // the pivot pass's bound, if any
+	}
 	var index *lawIndex
 	if !r.opt.Tensor && !noLawIndex {
 		index = newLawIndex(r.T, len(idx), lawIndexLimit(len(idx), r.opt.MemBudget))
@@ -292,6 +299,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		pws[w].capped = r.capped
 		pws[w].lb = r.lb
 		pws[w].dec = r.dec
+		pws[w].top = top
 		pws[w].index = index
 		pws[w].pivoted = r.pivoted
 	}, func(w int, tick func(int) error) {
@@ -320,15 +328,13 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 	for _, pw := range pws {
 		if pw != nil {
 			r.solves += pw.w1.solves
+			r.simplexPivots += pw.w1.pivots
+			r.cells += pw.w1.cells
 			r.visited += pw.visited
 		}
 	}
 	if r.dec != nil {
-		for _, pw := range pws {
-			if pw != nil {
-				r.dec.Max = max(r.dec.Max, pw.top)
-			}
-		}
+		r.dec.Max = max(r.dec.Max, top.load())
 		return classShapes(r.reps, r.T, r.nT), nil, standIns, nil
 	}
 	// Merge into the first shard, releasing each other shard once merged.

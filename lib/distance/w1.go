@@ -12,6 +12,16 @@ type w1Solver struct {
 	g      ot.Ground
 	s      ot.Solver
 	solves int64 // transport problems solved
+	// pivots and cells add up the simplex pivots and the residual
+	// problems' sources × sinks over the solves: the work done (tests
+	// compare it across worker counts).
+	pivots, cells int64
+}
+
+// count adds a solve's result to the work counters.
+func (w *w1Solver) count(r ot.Result) {
+	w.pivots += int64(r.Pivots)
+	w.cells += int64(r.Sources) * int64(r.Sinks)
 }
 
 func newW1Solver(g ot.Ground, nO int) *w1Solver { return &w1Solver{g: g} }
@@ -20,6 +30,7 @@ func newW1Solver(g ot.Ground, nO int) *w1Solver { return &w1Solver{g: g} }
 func (w *w1Solver) solve(p, q []float64, k int) (float64, error) {
 	w.solves++
 	r, err := w.s.SeqW1(w.g, k, p, q)
+	w.count(r)
 	if err != nil {
 		return 0, fmt.Errorf("distance: transport solve on %d sequences failed: %w", len(p), err)
 	}
@@ -32,6 +43,7 @@ func (w *w1Solver) solve(p, q []float64, k int) (float64, error) {
 func (w *w1Solver) solveBelow(p, q []float64, k int, stop float64) (v float64, below bool, err error) {
 	w.solves++
 	r, err := w.s.SeqW1Below(w.g, k, p, q, stop)
+	w.count(r)
 	if err != nil {
 		return 0, false, fmt.Errorf("distance: transport solve on %d sequences failed: %w", len(p), err)
 	}
