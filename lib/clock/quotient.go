@@ -328,6 +328,44 @@ func (e *engine) leafClass(t int, b int32) ref {
 	return ^(1 + e.cls.clkClass(t, b))
 }
 
+// standCounter counts, with a memo, the action strings below a node of
+// the prefix DAG that end in the stand-in belief.
+type standCounter struct {
+	e    *engine
+	memo map[ref]int64
+}
+
+// count returns the number of leaves below r that are the stand-in.
+func (sc standCounter) count(r ref) int64 {
+	if r < 0 {
+		if ^r == standIn {
+			return 1
+		}
+		return 0
+	}
+	if v, ok := sc.memo[r]; ok {
+		return v
+	}
+	sc.e.g.add(termNodes, mapEntry(4, 8))
+	s := int64(0)
+	for a := 0; a < sc.e.m.NumActions(); a++ {
+		s += sc.count(sc.e.px.d.child(r, a))
+	}
+	sc.memo[r] = s
+	return s
+}
+
+// intPow returns b^k for k ≥ 0.
+func intPow(b int64, k int) int64 {
+	p := int64(1)
+	for range k {
+		p *= b
+	}
+	return p
+}
+
+// quotients labels every history of every depth with its clock-aware and
+// open-loop class.
 func (e *engine) quotients(ctx context.Context) (*Result, error) {
 	nA := e.m.NumActions()
 	T := e.T
@@ -342,33 +380,7 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 	clk := make([][]int, T+1)
 	op := make([][]int, T+1)
 	var standIns, opStandIns int64
-	standMemo := make(map[ref]int64)
-	var stand func(r ref) int64
-	stand = func(r ref) int64 {
-		if r < 0 {
-			if ^r == standIn {
-				return 1
-			}
-			return 0
-		}
-		if v, ok := standMemo[r]; ok {
-			return v
-		}
-		e.g.add(termNodes, mapEntry(4, 8))
-		s := int64(0)
-		for a := 0; a < nA; a++ {
-			s += stand(e.px.d.child(r, a))
-		}
-		standMemo[r] = s
-		return s
-	}
-	pow := func(k int) int64 {
-		p := int64(1)
-		for range k {
-			p *= int64(nA)
-		}
-		return p
-	}
+	sc := standCounter{e: e, memo: make(map[ref]int64)}
 	cd := newDAG(nA, math.MaxInt32, e.g)
 	opKey := make([]byte, 0, 4*nA)
 	for t := 0; t <= T; t++ {
@@ -397,12 +409,12 @@ func (e *engine) quotients(ctx context.Context) (*Result, error) {
 			return v
 		}
 		opIdx := make(map[string]int)
-		tail := pow(T - t)
+		tail := intPow(int64(nA), T-t)
 		for i, r := range vec {
 			if err := e.g.err; err != nil {
 				return nil, err
 			}
-			standIns += stand(r) * tail
+			standIns += sc.count(r) * tail
 			opKey = opKey[:0]
 			for a := 0; a < nA; a++ {
 				b := e.px.at(r, t, a)
