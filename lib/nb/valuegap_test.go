@@ -103,3 +103,58 @@ func TestFamilyDistancesExcess(t *testing.T) {
 		t.Error("Excess over different horizons: no error")
 	}
 }
+
+func TestValueBoundSweep(t *testing.T) {
+	ctx := context.Background()
+	b, err := bench.Lookup("gridworld:3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := value.WithObsReward(b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nA, nO := m.NumActions(), m.NumObservations()
+	grid := []float64{0, 0.3, 0.5, 1}
+	tests := []struct {
+		T   int
+		fam func(T int) (fsc.Family, error)
+	}{
+		{2, func(int) (fsc.Family, error) { return fsc.NewStationary(nA, nO, 1, fsc.Options{}) }},
+		{3, func(T int) (fsc.Family, error) { return fsc.NewClock(nA, nO, 1, T, fsc.Options{}) }},
+	}
+	for _, tt := range tests {
+		fam, err := tt.fam(tt.T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := ValueBoundSweep(ctx, m, fam, tt.T, 1, grid)
+		if err != nil {
+			t.Fatalf("T = %d: %v", tt.T, err)
+		}
+		if len(rows) != len(grid) {
+			t.Fatalf("T = %d: %d rows for %d ε", tt.T, len(rows), len(grid))
+		}
+		for _, row := range rows {
+			// The observation score is 1-Lipschitz: thm:value-bound holds.
+			if row.Violations != 0 || row.Gap > row.Bound+1e-9 || row.Diam > row.Eps+1e-9 {
+				t.Errorf("T = %d, ε = %g: %+v", tt.T, row.Eps, row)
+			}
+			if math.Abs(row.Margin-(row.Bound-row.Gap)) > 1e-12 || row.Probes != fam.Len() || row.Family != fam.String() {
+				t.Errorf("T = %d, ε = %g: margin %g, bound − gap %g, %d probes", tt.T, row.Eps, row.Margin, row.Bound-row.Gap, row.Probes)
+			}
+		}
+	}
+	// A bound too small to hold (L_R = 0 at ε > 0) must show violations.
+	fam, _ := fsc.NewStationary(nA, nO, 1, fsc.Options{})
+	rows, err := ValueBoundSweep(ctx, m, fam, 2, 0, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Gap > 1e-9 && rows[0].Violations == 0 {
+		t.Errorf("L_R = 0 with gap %g: no violation counted", rows[0].Gap)
+	}
+	if rows[0].Gap <= 1e-9 {
+		t.Errorf("ε = 1 on GridWorld 3×3 leaves no value gap: the test cannot see violations")
+	}
+}
