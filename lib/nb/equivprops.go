@@ -15,9 +15,9 @@ import (
 // violations, and the largest deviations.
 type EquivProps struct {
 	Refl, Pairs, Triples, Premise, TransViol, RIChecks, RIViol int
-	TriViol                                                     int
-	ReflMax, SymMax, LibMax, TriMargin                          float64
-	Counts, Bound                                               []int // classes per depth, histories per depth
+	TriViol                                                    int
+	ReflMax, SymMax, LibMax, TriMargin                         float64
+	Counts, Bound                                              []int // classes per depth, histories per depth
 }
 
 // CheckEquivProps tests the relation d^Π ≤ thr (thr = 0: ≡^Π) on every
