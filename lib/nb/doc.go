@@ -61,4 +61,16 @@
 // [FindSARSOP] and [ReadSARSOPPolicy]; witness.go shows certificates of
 // package witness ([WitnessRow], [ShowWitnessQuotients]) and [ShowModel] a
 // small model.
+//
+// The studies the notebooks run (each returning its errors; a cell stops on
+// one with [Must] or [MustGet]) live in files named after them:
+// valuebound.go ([SweepBounds], [ProbeGaps], [Diameter], [MinGround]),
+// valuegap.go ([ValueGaps], [ValueBoundSweep], [FamilyDistances], [Excess]),
+// equivprops.go, repindependence.go, canonical.go, morphism.go, search.go and
+// merges.go (the checks of the Myhill–Nerode notebook), pseudometric.go,
+// lipschitzsides.go, openloop.go, pullback.go, refine.go, subset.go and
+// leastcpu.go; kernel.go holds the one-step kernel helpers they share
+// ([ObsKernel], [ActionProb], [MaxAbsDiff]) and cellhelpers.go the tiny ones
+// many notebooks had each defined ([Must], [MustGet], [Mark], [ShowRows],
+// [ShowPlot] with [Look], [Positive]).
 package nb
