@@ -69,8 +69,9 @@
 // equivprops.go, repindependence.go, canonical.go, morphism.go, search.go and
 // merges.go (the checks of the Myhill–Nerode notebook), pseudometric.go,
 // lipschitzsides.go, openloop.go, objectivegap.go, pullback.go, refine.go,
-// hankel.go, subset.go and leastcpu.go. kernel.go holds the one-step kernel
-// helpers they share ([ObsKernel], [ActionProb], [MaxAbsDiff]) and
-// cellhelpers.go the tiny ones many notebooks had each defined ([Must],
-// [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look], [Positive]).
+// hankel.go, flipsearch.go, subset.go and leastcpu.go. kernel.go holds the
+// one-step kernel helpers they share ([ObsKernel], [ActionProb],
+// [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
+// defined ([Must], [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look],
+// [Positive]).
 package nb
