@@ -1,14 +1,14 @@
-package pomdp
+package pomdp_test
 
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+	"github.com/pomdpq/pomdpq/lib/pomdp/internal/pomdptest"
 )
 
 // quadrants are GridWorld's observations and quadMetric the geometric
@@ -24,32 +24,32 @@ var (
 func TestReadGround(t *testing.T) {
 	// The rows and columns in the order SE, NW, NE, SW.
 	permuted := `[[0, 1, 0.5, 0.5], [1, 0, 0.5, 0.5], [0.5, 0.5, 0, 1], [0.5, 0.5, 1, 0]]`
-	named := &Ground{Name: "quadrant-manhattan", D: quadMetric}
-	unnamed := &Ground{D: quadMetric}
+	named := &pomdp.Ground{Name: "quadrant-manhattan", D: quadMetric}
+	unnamed := &pomdp.Ground{D: quadMetric}
 	cases := []struct {
 		name, src string
 		csv       bool
-		want      *Ground
+		want      *pomdp.Ground
 	}{
 		{"JSON matrix", `[[0, 0.5, 0.5, 1], [0.5, 0, 1, 0.5], [0.5, 1, 0, 0.5], [1, 0.5, 0.5, 0]]`, false, unnamed},
 		{"JSON object, permuted", `{"name": "quadrant-manhattan", "observations": ["SE", "NW", "NE", "SW"], "matrix": ` + permuted + `}`, false, named},
 		{"JSON object, observations last", `{"matrix": ` + permuted + `, "observations": ["SE", "NW", "NE", "SW"]}`, false, unnamed},
-		{"JSON discrete", ` "discrete" `, false, &Ground{Name: "discrete", D: ot.Discrete(4)}},
+		{"JSON discrete", ` "discrete" `, false, &pomdp.Ground{Name: "discrete", D: ot.Discrete(4)}},
 		{"CSV plain", "0,0.5,0.5,1\n0.5,0,1,0.5\n0.5,1,0,0.5\n1,0.5,0.5,0\n", true, unnamed},
 		{"CSV header, permuted", "SE,NW,NE,SW\n0,1,0.5,0.5\n1,0,0.5,0.5\n0.5,0.5,0,1\n0.5,0.5,1,0\n", true, unnamed},
 		{"CSV labelled, rows shuffled", "# name: quadrant-manhattan\n# a comment\n\n ,NW, NE ,SW,SE\nSE, 1,0.5,0.5,0\nNW,0,0.5,0.5,1\nSW,0.5,1,0,0.5\nNE,0.5,0,1,0.5", true, named},
 	}
 	for _, c := range cases {
-		read := ReadGroundJSON
+		read := pomdp.ReadGroundJSON
 		if c.csv {
-			read = ReadGroundCSV
+			read = pomdp.ReadGroundCSV
 		}
 		g, err := read(strings.NewReader(c.src), "g", quadrants)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		if err := sameGround(g, c.want); err != nil {
+		if err := pomdptest.SameGround(g, c.want); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -101,12 +101,12 @@ func TestReadGroundErrors(t *testing.T) {
 		{"JSON too large", `[[1e999]]`, false, "g.json:1:3: [0][0]: 1e999 is not a finite number"},
 	}
 	for _, c := range cases {
-		read, file := ReadGroundJSON, "g.json"
+		read, file := pomdp.ReadGroundJSON, "g.json"
 		if c.csv {
-			read, file = ReadGroundCSV, "g.csv"
+			read, file = pomdp.ReadGroundCSV, "g.csv"
 		}
 		_, err := read(strings.NewReader(c.src), file, quadrants)
-		var pe *ParseError
+		var pe *pomdp.ParseError
 		if !errors.As(err, &pe) {
 			t.Errorf("%s: %v, want a *ParseError", c.name, err)
 			continue
@@ -122,19 +122,19 @@ func TestReadGroundErrors(t *testing.T) {
 func TestGroundRoundTrip(t *testing.T) {
 	third := 1.0 / 3
 	grounds := []struct {
-		g   *Ground
+		g   *pomdp.Ground
 		obs []string
 	}{
-		{&Ground{Name: "quadrant-manhattan", D: quadMetric}, quadrants},
-		{&Ground{D: ot.Ground{{0, third, 2 * third}, {third, 0, third}, {2 * third, third, 0}}}, []string{"0", "1", "2"}},
-		{&Ground{Name: `a "quoted", name`, D: ot.Discrete(2)}, []string{"x,y", `"q"`}},
+		{&pomdp.Ground{Name: "quadrant-manhattan", D: quadMetric}, quadrants},
+		{&pomdp.Ground{D: ot.Ground{{0, third, 2 * third}, {third, 0, third}, {2 * third, third, 0}}}, []string{"0", "1", "2"}},
+		{&pomdp.Ground{Name: `a "quoted", name`, D: ot.Discrete(2)}, []string{"x,y", `"q"`}},
 	}
 	for _, c := range grounds {
 		for _, form := range []string{"json", "csv"} {
 			var buf bytes.Buffer
-			write, read := WriteGroundJSON, ReadGroundJSON
+			write, read := pomdp.WriteGroundJSON, pomdp.ReadGroundJSON
 			if form == "csv" {
-				write, read = WriteGroundCSV, ReadGroundCSV
+				write, read = pomdp.WriteGroundCSV, pomdp.ReadGroundCSV
 			}
 			if err := write(&buf, c.g, c.obs); err != nil {
 				t.Fatalf("%s: %v", form, err)
@@ -143,7 +143,7 @@ func TestGroundRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", form, err, buf.String())
 			}
-			if err := sameGround(back, c.g); err != nil {
+			if err := pomdptest.SameGround(back, c.g); err != nil {
 				t.Errorf("%s: %v\n%s", form, err, buf.String())
 			}
 		}
@@ -169,13 +169,13 @@ func FuzzReadGround(f *testing.F) {
 	obs := []string{"a", "b", "c"}
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, form := range []string{"json", "csv"} {
-			read := ReadGroundJSON
+			read := pomdp.ReadGroundJSON
 			if form == "csv" {
-				read = ReadGroundCSV
+				read = pomdp.ReadGroundCSV
 			}
 			g, err := read(strings.NewReader(src), "fuzz."+form, obs)
 			if err != nil {
-				var pe *ParseError
+				var pe *pomdp.ParseError
 				if !errors.As(err, &pe) {
 					t.Fatalf("%s: error %v is a %T, want *ParseError", form, err, err)
 				}
@@ -186,9 +186,9 @@ func FuzzReadGround(f *testing.F) {
 			}
 			for _, out := range []string{"json", "csv"} {
 				var buf bytes.Buffer
-				write, back := WriteGroundJSON, ReadGroundJSON
+				write, back := pomdp.WriteGroundJSON, pomdp.ReadGroundJSON
 				if out == "csv" {
-					write, back = WriteGroundCSV, ReadGroundCSV
+					write, back = pomdp.WriteGroundCSV, pomdp.ReadGroundCSV
 				}
 				if err := write(&buf, g, obs); err != nil {
 					if out == "csv" && strings.ContainsAny(g.Name, "\r\n") {
@@ -200,33 +200,10 @@ func FuzzReadGround(f *testing.F) {
 				if err != nil {
 					t.Fatalf("%s → %s: reading back: %v\n%s", form, out, err, buf.String())
 				}
-				if err := sameGround(h, g); err != nil {
+				if err := pomdptest.SameGround(h, g); err != nil {
 					t.Fatalf("%s → %s: %v\n%s", form, out, err, buf.String())
 				}
 			}
 		}
 	})
-}
-
-// sameGround reports a difference between two ground metrics, comparing
-// the entries bit for bit.
-func sameGround(got, want *Ground) error {
-	switch {
-	case got == nil && want == nil:
-		return nil
-	case got == nil || want == nil:
-		return fmt.Errorf("ground: got %v, want %v", got, want)
-	case got.Name != want.Name:
-		return fmt.Errorf("ground name: got %q, want %q", got.Name, want.Name)
-	case len(got.D) != len(want.D):
-		return fmt.Errorf("ground: got %d points, want %d", len(got.D), len(want.D))
-	}
-	for i := range want.D {
-		for j := range want.D[i] {
-			if len(got.D[i]) != len(want.D[i]) || math.Float64bits(got.D[i][j]) != math.Float64bits(want.D[i][j]) {
-				return fmt.Errorf("ground d(%d,%d): got %v, want %v", i, j, got.D[i], want.D[i])
-			}
-		}
-	}
-	return nil
 }
