@@ -69,7 +69,12 @@
 // equivprops.go, repindependence.go, canonical.go, morphism.go, search.go and
 // merges.go (the checks of the Myhill–Nerode notebook), pseudometric.go,
 // lipschitzsides.go, openloop.go, objectivegap.go, pullback.go, refine.go,
-// hankel.go, flipsearch.go, subset.go and leastcpu.go. kernel.go holds the
+// hankel.go, flipsearch.go, subset.go and leastcpu.go; notebook 03's in
+// sufficiency.go ([Sufficiency], [LatentStory], [RevealedCoin], [OpenLoop]),
+// witnesstheorem.go ([WitnessTheoremCase], [ExcessOf], [StageMixed]),
+// coarsening.go ([ProbeCoarsening], [CompareM2]), transfer.go
+// ([TransferStudy], [SubsetTransfer], [ClassDiameter]) and possible.go
+// ([PossibleHistories]). kernel.go holds the
 // one-step kernel helpers they share ([ObsKernel], [ActionProb],
 // [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
 // defined ([Must], [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look],
