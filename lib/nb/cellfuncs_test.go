@@ -37,8 +37,6 @@ var pendingCellFuncs = map[string]int{
 	"02-myhill-nerode.ipynb label":                          12,
 	"02-myhill-nerode.ipynb probeName":                      11,
 	"02-myhill-nerode.ipynb splitTiger":                     18,
-	"04-eps-quotients-wrappers-layering.ipynb channelTable": 36,
-	"04-eps-quotients-wrappers-layering.ipynb epsEquiv":     15,
 	"05-operational-certificates.ipynb anchorStudy":         14,
 	"05-operational-certificates.ipynb compute":             15,
 	"05-operational-certificates.ipynb lipschitzStudy":      13,

@@ -74,7 +74,9 @@
 // witnesstheorem.go ([WitnessTheoremCase], [ExcessOf], [StageMixed]),
 // coarsening.go ([ProbeCoarsening], [CompareM2]), transfer.go
 // ([TransferStudy], [SubsetTransfer], [ClassDiameter]) and possible.go
-// ([PossibleHistories]). kernel.go holds the
+// ([PossibleHistories]); notebook 04's in channels.go ([ChannelTable],
+// [GridMerge], [FlipChannel], [LineGround]) and epsequiv.go ([EpsEquiv]).
+// kernel.go holds the
 // one-step kernel helpers they share ([ObsKernel], [ActionProb],
 // [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
 // defined ([Must], [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look],
