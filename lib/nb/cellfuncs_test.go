@@ -37,12 +37,6 @@ var pendingCellFuncs = map[string]int{
 	"02-myhill-nerode.ipynb label":                          12,
 	"02-myhill-nerode.ipynb probeName":                      11,
 	"02-myhill-nerode.ipynb splitTiger":                     18,
-	"05-operational-certificates.ipynb anchorStudy":         14,
-	"05-operational-certificates.ipynb compute":             15,
-	"05-operational-certificates.ipynb lipschitzStudy":      13,
-	"05-operational-certificates.ipynb spectrumPlots":       29,
-	"05-operational-certificates.ipynb submodularStudy":     11,
-	"05-operational-certificates.ipynb supermodular":        11,
 	"10-bring-your-own-pomdp.ipynb greedySubset":            11,
 }
 

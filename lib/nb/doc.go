@@ -75,7 +75,9 @@
 // coarsening.go ([ProbeCoarsening], [CompareM2]), transfer.go
 // ([TransferStudy], [SubsetTransfer], [ClassDiameter]) and possible.go
 // ([PossibleHistories]); notebook 04's in channels.go ([ChannelTable],
-// [GridMerge], [FlipChannel], [LineGround]) and epsequiv.go ([EpsEquiv]).
+// [GridMerge], [FlipChannel], [LineGround]) and epsequiv.go ([EpsEquiv]);
+// notebook 05's in certstudy.go ([ComputeStudy], [SubmodularStudy],
+// [DiminishingReturns], [AnchorStudy], [SpectrumPlots], [LawLipschitz]).
 // kernel.go holds the
 // one-step kernel helpers they share ([ObsKernel], [ActionProb],
 // [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
