@@ -77,7 +77,9 @@
 // ([PossibleHistories]); notebook 04's in channels.go ([ChannelTable],
 // [GridMerge], [FlipChannel], [LineGround]) and epsequiv.go ([EpsEquiv]);
 // notebook 05's in certstudy.go ([ComputeStudy], [SubmodularStudy],
-// [DiminishingReturns], [AnchorStudy], [SpectrumPlots], [LawLipschitz]).
+// [DiminishingReturns], [AnchorStudy], [SpectrumPlots], [LawLipschitz]);
+// notebook 01's in variants.go ([Variant], [TigerVariants],
+// [TigerLipschitz], [ThetaSweep]) and keeprows.go ([KeepRows]).
 // kernel.go holds the
 // one-step kernel helpers they share ([ObsKernel], [ActionProb],
 // [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
