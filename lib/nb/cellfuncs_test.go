@@ -20,18 +20,12 @@ const maxCellFuncLines = 10
 
 // longCellFuncs are the notebook functions allowed to be longer, each with
 // its reason, keyed "notebook-file-name func-name".
-var longCellFuncs = map[string]string{
-	"02-myhill-nerode.ipynb bruteDistances": "the independent recomputation of the distances (every FSC, every pair, from the laws) that the library's D_T^Π is checked against in the notebook itself: moving it next to the library would make the check less independent",
-}
+var longCellFuncs = map[string]string{}
 
 // pendingCellFuncs are the long notebook functions not yet moved to this
 // package, with their length when the check was written: one of them may not
 // grow, and each is to leave this list as it moves. It is not an allowance.
 var pendingCellFuncs = map[string]int{
-	"02-myhill-nerode.ipynb family":              15,
-	"02-myhill-nerode.ipynb label":               12,
-	"02-myhill-nerode.ipynb probeName":           11,
-	"02-myhill-nerode.ipynb splitTiger":          18,
 	"10-bring-your-own-pomdp.ipynb greedySubset": 11,
 }
 

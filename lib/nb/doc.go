@@ -79,8 +79,9 @@
 // notebook 05's in certstudy.go ([ComputeStudy], [SubmodularStudy],
 // [DiminishingReturns], [AnchorStudy], [SpectrumPlots], [LawLipschitz]);
 // notebook 01's in variants.go ([Variant], [TigerVariants],
-// [TigerLipschitz], [ThetaSweep]) and keeprows.go ([KeepRows]).
-// kernel.go holds the
+// [TigerLipschitz], [ThetaSweep]) and keeprows.go ([KeepRows]); notebooks
+// 02's and 10's in probes.go ([ProbeFamily], [HistoryName], [ProbeName],
+// [SplitTiger], [GreedyAgreement], [Probes]). kernel.go holds the
 // one-step kernel helpers they share ([ObsKernel], [ActionProb],
 // [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
 // defined ([Must], [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look],
