@@ -228,3 +228,33 @@ func LawLipschitz(ctx context.Context, cases []LipschitzCase, samples int, seed 
 	}
 	return out, nil
 }
+
+// Ranks summarises the size measures of rem:anchor-vs-spectral for one
+// tensor (see [RankStudy]).
+type Ranks struct {
+	Columns, Distinct   int // family size, distinct columns
+	Numerical, Eff99    int // numerical rank, 99% effective rank (all depths, duplicates)
+	Extreme             int // vertices of the convex hull = exact anchor rank
+	Anchors01, Anchors0 int // greedy anchor family sizes for δ = 0.1 and δ = 0 (Anchors0 is left 0)
+	REnv0               int // exact r_env(δ = 0)
+}
+
+// RankStudy measures the ranks of st's tensor: spectral, convex-hull,
+// greedy-anchor (δ = 0.1) and envelope (δ = 0).
+func RankStudy(ctx context.Context, st Study) (Ranks, error) {
+	sp := st.Tensor.Spectrum(-1, true)
+	ex, err := certify.Extreme(ctx, st.Tensor, 0)
+	if err != nil {
+		return Ranks{}, err
+	}
+	a1, _, err := certify.GreedyAnchors(ctx, st.Tensor, 0.1, 0)
+	if err != nil {
+		return Ranks{}, err
+	}
+	cv, err := certify.EnvelopeRank(ctx, st.Tensor, 0, 0)
+	if err != nil {
+		return Ranks{}, err
+	}
+	return Ranks{Columns: st.R.FamilySize, Distinct: len(st.Tensor.Cols), Numerical: sp.NumericalRank(), Eff99: sp.EffectiveRank(0.99),
+		Extreme: len(ex), Anchors01: len(a1), REnv0: cv.Size}, nil
+}

@@ -63,27 +63,38 @@
 // small model.
 //
 // The studies the notebooks run (each returning its errors; a cell stops on
-// one with [Must] or [MustGet]) live in files named after them:
-// valuebound.go ([SweepBounds], [ProbeGaps], [Diameter], [MinGround]),
-// valuegap.go ([ValueGaps], [ValueBoundSweep], [FamilyDistances], [Excess]),
-// equivprops.go, repindependence.go, canonical.go, morphism.go, search.go and
-// merges.go (the checks of the Myhill–Nerode notebook), pseudometric.go,
-// lipschitzsides.go, openloop.go, objectivegap.go, pullback.go, refine.go,
-// hankel.go, flipsearch.go, subset.go and leastcpu.go; notebook 03's in
-// sufficiency.go ([Sufficiency], [LatentStory], [RevealedCoin], [OpenLoop]),
-// witnesstheorem.go ([WitnessTheoremCase], [ExcessOf], [StageMixed]),
-// coarsening.go ([ProbeCoarsening], [CompareM2]), transfer.go
-// ([TransferStudy], [SubsetTransfer], [ClassDiameter]) and possible.go
-// ([PossibleHistories]); notebook 04's in channels.go ([ChannelTable],
-// [GridMerge], [FlipChannel], [LineGround]) and epsequiv.go ([EpsEquiv]);
-// notebook 05's in certstudy.go ([ComputeStudy], [SubmodularStudy],
-// [DiminishingReturns], [AnchorStudy], [SpectrumPlots], [LawLipschitz]);
-// notebook 01's in variants.go ([Variant], [TigerVariants],
-// [TigerLipschitz], [ThetaSweep]) and keeprows.go ([KeepRows]); notebooks
-// 02's and 10's in probes.go ([ProbeFamily], [HistoryName], [ProbeName],
-// [SplitTiger], [GreedyAgreement], [Probes]). kernel.go holds the
-// one-step kernel helpers they share ([ObsKernel], [ActionProb],
-// [MaxAbsDiff]) and cellhelpers.go the tiny ones many notebooks had each
-// defined ([Must], [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look],
+// one with [Must] or [MustGet]) live in files named after them, so that a
+// notebook cell shows the call and no function of its own longer than ten
+// lines (TestNotebookFuncsShort checks it):
+//
+//   - notebook 01: pseudometric.go, lipschitzsides.go, variants.go
+//     ([Variant], [TigerVariants], [TigerLipschitz], [ThetaSweep],
+//     [LipschitzFrame]) and keeprows.go ([KeepRows]); with notebook 11,
+//     valuegap.go ([ValueGaps], [ValueBoundSweep], [FamilyDistances],
+//     [Excess]);
+//   - notebook 02 (the checks of the Myhill–Nerode notebook): equivprops.go,
+//     repindependence.go, canonical.go, morphism.go, search.go, merges.go and
+//     probes.go ([ProbeFamily], [HistoryName], [ProbeName], [ClassLabel],
+//     [SplitTiger]; [GreedyAgreement] and [Probes] for notebook 10);
+//   - notebook 03: openloop.go, objectivegap.go, sufficiency.go
+//     ([Sufficiency], [LatentStory], [RevealedCoin], [OpenLoop]),
+//     witnesstheorem.go ([WitnessTheoremCase], [ExcessOf], [StageMixed]),
+//     stationarywitness.go ([AfterLR], [SuffixLawText]), coarsening.go
+//     ([ProbeCoarsening], [CompareM2]), transfer.go ([TransferStudy],
+//     [SubsetTransfer], [ClassDiameter]) and possible.go
+//     ([PossibleHistories]);
+//   - notebook 04: pullback.go, flipsearch.go, channels.go ([ChannelTable],
+//     [GridMerge], [FlipChannel], [LineGround]) and epsequiv.go ([EpsEquiv]);
+//   - notebook 05: refine.go, hankel.go and certstudy.go ([ComputeStudy],
+//     [SubmodularStudy], [DiminishingReturns], [AnchorStudy],
+//     [SpectrumPlots], [LawLipschitz], [RankStudy]);
+//   - notebook 07: valuebound.go ([SweepBounds], [ProbeGaps], [Diameter],
+//     [MinGround]); notebook 08: subset.go and leastcpu.go.
+//
+// kernel.go holds the one-step kernel helpers they share ([ObsKernel],
+// [ActionProb], [MaxAbsDiff]), buildrepro.go [BuildRepro] (regenerate and
+// compare a paper table), texttable.go [ShowText] (a table of text cells as
+// written) and cellhelpers.go the tiny ones many notebooks had each defined
+// ([Must], [MustGet], [Mark], [ShowRows], [ShowPlot] with [Look],
 // [Positive]).
 package nb

@@ -9,6 +9,7 @@ import (
 	"github.com/pomdpq/pomdpq/lib/certify"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
@@ -122,4 +123,19 @@ func Probes(fam fsc.Family, idx []int) ([]*fsc.FSC, error) {
 		out = append(out, fam.At(i))
 	}
 	return out, nil
+}
+
+// ClassLabel names class c of depth t of partition p by its members'
+// labels (label(t, i) for history i), at most four shown then "…":
+// "{LL, LR, RL, …}".
+func ClassLabel(p *partition.Partition, t, c int, label func(t, i int) string) string {
+	var names []string
+	for k, i := range p.Members(t, c) {
+		if k == 4 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, label(t, i))
+	}
+	return "{" + strings.Join(names, ", ") + "}"
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
 	"github.com/pomdpq/pomdpq/lib/bench"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -158,4 +161,23 @@ func ThetaSweep(thetas []float64, split float64) (w1, dbel []float64, err error)
 		w1, dbel = append(w1, w), append(dbel, bel[off][0]-bel[off+1][0])
 	}
 	return w1, dbel, nil
+}
+
+// LipschitzFrame tabulates value.EstimateLipschitz results, one row per
+// family name fams[i], horizon Ts[i] and estimate ls[i]; slices of
+// different lengths are an error (in the DataFrame's Err).
+func LipschitzFrame(fams []string, Ts []int, ls []value.Lipschitz) dataframe.DataFrame {
+	if len(fams) != len(ls) || len(Ts) != len(ls) {
+		return dataframe.DataFrame{Err: fmt.Errorf("nb: LipschitzFrame: %d families, %d horizons, %d estimates", len(fams), len(Ts), len(ls))}
+	}
+	var pairs, viol []int
+	var lr, fin, rr []float64
+	for _, l := range ls {
+		pairs, viol = append(pairs, l.Pairs), append(viol, l.Violations)
+		lr, fin, rr = append(lr, l.LR), append(fin, l.Finite), append(rr, l.RewardRange)
+	}
+	return dataframe.New(series.New(fams, series.String, "family Π"), series.New(Ts, series.Int, "T"),
+		series.New(pairs, series.Int, "(probe, pair)s compared"), series.New(viol, series.Int, "zero-distance violations"),
+		series.New(lr, series.Float, "L̂_R"), series.New(fin, series.Float, "largest finite ratio"),
+		series.New(rr, series.Float, "reward range"))
 }
