@@ -134,3 +134,14 @@ func TestBuildRepro(t *testing.T) {
 		t.Error("unknown table: no error")
 	}
 }
+
+// TestPartitionText: six members shown, then "…", comma-separated, one
+// line per depth.
+func TestPartitionText(t *testing.T) {
+	p := partition.FromLabels([][]int{{0}, {0, 0, 0, 0, 0, 0, 0, 1}})
+	label := func(t, i int) string { return string(rune('a' + i)) }
+	want := "3 classes (per depth [1 2])\nt=0: {a}\nt=1: {a,b,c,d,e,f,…} {h}\n"
+	if got := PartitionText(p, label); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -129,13 +129,19 @@ func Probes(fam fsc.Family, idx []int) ([]*fsc.FSC, error) {
 // labels (label(t, i) for history i), at most four shown then "…":
 // "{LL, LR, RL, …}".
 func ClassLabel(p *partition.Partition, t, c int, label func(t, i int) string) string {
+	return "{" + strings.Join(memberNames(p, t, c, label, 4), ", ") + "}"
+}
+
+// memberNames returns the labels of the members of class c of depth t of
+// p, the first limit of them and then "…" if there are more.
+func memberNames(p *partition.Partition, t, c int, label func(t, i int) string, limit int) []string {
 	var names []string
 	for k, i := range p.Members(t, c) {
-		if k == 4 {
+		if k == limit {
 			names = append(names, "…")
 			break
 		}
 		names = append(names, label(t, i))
 	}
-	return "{" + strings.Join(names, ", ") + "}"
+	return names
 }

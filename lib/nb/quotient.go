@@ -25,15 +25,7 @@ func PartitionText(p *partition.Partition, label func(t, i int) string) string {
 	for t := 0; t < p.Depths(); t++ {
 		fmt.Fprintf(&b, "t=%d:", t)
 		for c := 0; c < p.Classes(t); c++ {
-			var names []string
-			for k, i := range p.Members(t, c) {
-				if k == 6 {
-					names = append(names, "…")
-					break
-				}
-				names = append(names, label(t, i))
-			}
-			fmt.Fprintf(&b, " {%s}", strings.Join(names, ","))
+			fmt.Fprintf(&b, " {%s}", strings.Join(memberNames(p, t, c, label, 6), ","))
 		}
 		b.WriteByte('\n')
 	}
