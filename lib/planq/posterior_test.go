@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -107,5 +108,56 @@ func TestPosteriorRandom(t *testing.T) {
 	}
 	if weakBad == 0 {
 		t.Error("the certificate weakened by 0.5 never fails: the test cannot fail")
+	}
+}
+
+// TestPosteriorFallback: when the model is not planned on (a tiny
+// --max-work refuses the baseline and the tightness valuation), B(π*) is
+// unknown. For m = 1 the certificate stands on B(π_Q) + Lip(v)·Σ e_t and
+// says the optimum's stand-in hypothesis is unchecked; it still bounds the
+// regret measured by the same run with the model planned on, and B(π_Q)
+// is within Lip(v)·Σ e_t (thm:a-posteriori (iii)). For m = 2 no
+// family-wide term exists and the certificate is not printed.
+func TestPosteriorFallback(t *testing.T) {
+	cases := []struct {
+		m       int
+		applies bool
+	}{{1, true}, {2, false}}
+	for _, tc := range cases {
+		cfg, _ := tigerObs(t)
+		cfg.M, cfg.Eps = tc.m, []float64{0.2, 0.5}
+		full, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.MaxWork = 1
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.BaselineRefused == "" {
+			t.Fatalf("m = %d: the baseline was not refused", tc.m)
+		}
+		for i, r := range res.Rows {
+			p := r.Posterior
+			if p.Applies != tc.applies {
+				t.Errorf("m = %d ε = %g: applies %v, want %v: %v", tc.m, r.Eps, p.Applies, tc.applies, p)
+				continue
+			}
+			if !tc.applies {
+				if !strings.Contains(p.Reason, "not planned on") || r.PosteriorVerdict != NotCovered {
+					t.Errorf("m = %d ε = %g: reason %q, verdict %s", tc.m, r.Eps, p.Reason, r.PosteriorVerdict)
+				}
+				continue
+			}
+			tol := 1e-9
+			if p.OptimumDev != p.LipDeviation || math.Abs(p.Value-(p.ChosenDev+p.LipDeviation)) > tol || p.ChosenDev > p.LipDeviation+tol ||
+				!p.standInHyp || !strings.Contains(p.Covers, "unchecked") {
+				t.Errorf("m = %d ε = %g: %v", tc.m, r.Eps, p)
+			}
+			if reg := full.Rows[i].Regret; reg > p.Value+tol {
+				t.Errorf("m = %d ε = %g: regret %g (model planned on) > %g", tc.m, r.Eps, reg, p.Value)
+			}
+		}
 	}
 }
