@@ -61,6 +61,10 @@ type planRowJSON struct {
 	BoundAPriori    *float64  `json:"bound_a_priori"`
 	BoundPosterior  *float64  `json:"bound_a_posteriori"`
 	DeviationPost   *float64  `json:"bound_a_posteriori_deviation"`
+	DeviationHow    string    `json:"bound_a_posteriori_deviation_how,omitempty"`
+	PostChosen      *float64  `json:"bound_a_posteriori_chosen"`
+	PostOptimum     *float64  `json:"bound_a_posteriori_optimum"`
+	PostLipDev      *float64  `json:"bound_a_posteriori_lip_steps,omitempty"`
 	PostTheorem     string    `json:"bound_a_posteriori_theorem,omitempty"`
 	PostFormula     string    `json:"bound_a_posteriori_formula,omitempty"`
 	PostLip         *float64  `json:"bound_a_posteriori_lip_v,omitempty"`
@@ -399,6 +403,7 @@ func certifyJSON(j *planRowJSON, r planq.Row) {
 	j.PostTheorem, j.PostFormula, j.PostReason, j.PostVerdict = p.Theorem, p.Formula, p.Reason, r.PosteriorVerdict.String()
 	if p.Applies {
 		j.BoundPosterior, j.DeviationPost, j.PostLip, j.PostSteps, j.PostCovers = finite(p.Value), finite(p.Deviation), finite(p.Lip), p.Steps, p.Covers
+		j.DeviationHow, j.PostChosen, j.PostOptimum, j.PostLipDev = p.DeviationHow, finite(p.ChosenDev), finite(p.OptimumDev), finite(p.LipDeviation)
 	}
 	t := r.Tightness
 	j.WorstDeviation, j.WorstController, j.TightChecked, j.TightnessReason = finite(t.Worst), t.Controller, t.Checked, t.Reason
@@ -639,7 +644,7 @@ func tightnessLine(r planq.Row) string {
 		}
 		return fmt.Sprintf("%.3g", x)
 	}
-	return fmt.Sprintf("tightness: worst exact |V_M(π) − V_Q(π)| over %d controllers of Π = %.6g (%s); a-priori L_R·T·ε / worst = %s, a-posteriori Lip(v)·Σ e_t / worst = %s",
+	return fmt.Sprintf("tightness: worst exact |V_M(π) − V_Q(π)| over %d controllers of Π = %.6g (%s); a-priori L_R·T·ε / worst = %s, a-posteriori max_π B(π) / worst = %s",
 		t.Checked, t.Worst, t.Controller, ratio(r.TightnessPrior), ratio(r.TightnessPosterior))
 }
 

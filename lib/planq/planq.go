@@ -148,8 +148,8 @@ type Row struct {
 	PosteriorVerdict Verdict
 	// Tightness is the worst exact |V_M(π) − V_Q(π)| over Π (when Π is
 	// enumerable within MaxWork); TightnessPrior and TightnessPosterior
-	// are the deviation bounds L_R·T·ε and Lip(v)·Σ e_t over it (NaN when
-	// either side is missing).
+	// are the deviation bounds L_R·T·ε and max_π B(π) (thm:a-posteriori)
+	// over it (NaN when either side is missing).
 	Tightness                          Tightness
 	TightnessPrior, TightnessPosterior float64
 	// StandInReach is the largest probability, over the quotient's choice
