@@ -651,8 +651,8 @@ func tightnessLine(r planq.Row) string {
 func printPayoff(w io.Writer, p planq.Payoff) {
 	fmt.Fprintf(w, "payoff: model %d states, %.3g histories at T; ε = %g quotient classes per depth %v\n", p.States, p.HistoriesT, p.Eps, p.Classes)
 	if p.ModelRefused != "" {
-		fmt.Fprintf(w, "  model: refused (%s; estimated %.3g steps)\n", p.ModelRefused, p.ModelWork)
-		if p.ModelAtLeast > 0 {
+		fmt.Fprintf(w, "  model: not run (%s)\n", p.ModelRefused)
+		if p.Outcome == planq.ModelOutOfReach && p.ModelAtLeast > 0 {
 			fmt.Fprintf(w, "  model: at least %.3g steps (%s)\n", p.ModelAtLeast, p.ModelAtLeastHow)
 		}
 	} else {
