@@ -124,6 +124,10 @@ type payoffJSON struct {
 	ModelSec      *float64 `json:"seconds_plan_model"`
 	ModelRefused  string   `json:"model_refused,omitempty"`
 	ModelWork     float64  `json:"model_estimated_steps"`
+	ModelAtLeast  float64  `json:"model_at_least_steps,omitempty"`
+	AtLeastHow    string   `json:"model_at_least_how,omitempty"`
+	Outcome       string   `json:"outcome"`
+	Pays          bool     `json:"quotient_pays"`
 	QuotientSec   float64  `json:"seconds_build_and_plan_quotient"`
 	ModelValue    *float64 `json:"value_model"`
 	QuotientValue float64  `json:"value_quotient_policy_on_model"`
@@ -389,7 +393,7 @@ func planJSONOf(res *planq.Result, maxWork float64) planOutJSON {
 	}
 	p := res.Payoff()
 	out.Payoff = payoffJSON{Verdict: p.Verdict, States: p.States, HistoriesT: p.HistoriesT, Eps: p.Eps, Classes: p.Classes, ModelSec: finite(p.ModelSec),
-		ModelRefused: p.ModelRefused, ModelWork: p.ModelWork, QuotientSec: p.QuotientSec, ModelValue: finite(p.ModelValue), QuotientValue: p.QuotientValue}
+		ModelRefused: p.ModelRefused, ModelWork: p.ModelWork, ModelAtLeast: p.ModelAtLeast, AtLeastHow: p.ModelAtLeastHow, Outcome: p.Outcome.String(), Pays: p.Outcome.Pays(), QuotientSec: p.QuotientSec, ModelValue: finite(p.ModelValue), QuotientValue: p.QuotientValue}
 	return out
 }
 
@@ -652,7 +656,10 @@ func tightnessLine(r planq.Row) string {
 func printPayoff(w io.Writer, p planq.Payoff) {
 	fmt.Fprintf(w, "payoff: model %d states, %.3g histories at T; ε = %g quotient classes per depth %v\n", p.States, p.HistoriesT, p.Eps, p.Classes)
 	if p.ModelRefused != "" {
-		fmt.Fprintf(w, "  model: refused (%s; estimated %.3g steps)\n", p.ModelRefused, p.ModelWork)
+		fmt.Fprintf(w, "  model: not run (%s)\n", p.ModelRefused)
+		if p.Outcome == planq.ModelOutOfReach && p.ModelAtLeast > 0 {
+			fmt.Fprintf(w, "  model: at least %.3g steps (%s)\n", p.ModelAtLeast, p.ModelAtLeastHow)
+		}
 	} else {
 		fmt.Fprintf(w, "  model: planned in %.3g s, value %.6g\n", p.ModelSec, p.ModelValue)
 	}

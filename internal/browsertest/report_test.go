@@ -87,6 +87,10 @@ func TestReportInBrowser(t *testing.T) {
 		// reward), their SVG plots drawn with a size, and their tables
 		// with rows.
 		PlanHeading, PlanDisplays, PlanSVGs, PlanTables int
+		// "Does the quotient pay?": its heading, its displays (one per
+		// reward) with their tables, cells that say "—", and the verdicts.
+		PayoffHeading, PayoffDisplays, PayoffTables, PayoffDashes int
+		PayoffVerdicts                                            []string
 	}
 	got, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
 			const d = document.querySelector('figure.diagram svg');
@@ -103,7 +107,12 @@ func TestReportInBrowser(t *testing.T) {
 					const b = s.getBoundingClientRect();
 					return b.width > 0 && b.height > 0 && s.querySelectorAll('path').length > 0;
 				}).length,
-				PlanTables: Array.from(document.querySelectorAll('div.pomdpq-plan table.pomdpq-table')).filter(t => t.querySelectorAll('tbody tr').length > 0).length};
+				PlanTables: Array.from(document.querySelectorAll('div.pomdpq-plan table.pomdpq-table')).filter(t => t.querySelectorAll('tbody tr').length > 0).length,
+				PayoffHeading: document.querySelectorAll('h2#payoff').length,
+				PayoffDisplays: document.querySelectorAll('div.pomdpq-payoff').length,
+				PayoffTables: Array.from(document.querySelectorAll('div.pomdpq-payoff table.pomdpq-table')).filter(t => t.querySelectorAll('tbody tr').length > 0).length,
+				PayoffDashes: Array.from(document.querySelectorAll('div.pomdpq-payoff td')).filter(c => c.textContent.trim() === '' || c.textContent.includes('—')).length,
+				PayoffVerdicts: Array.from(document.querySelectorAll('div.pomdpq-payoff p.verdict')).map(p => p.textContent)};
 		})()`))
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +138,16 @@ func TestReportInBrowser(t *testing.T) {
 	// an observation reward, each shown as one plot and two tables.
 	if got.PlanHeading != 1 || got.PlanDisplays != 2 || got.PlanSVGs != 2 || got.PlanTables != 4 {
 		t.Errorf("the planning section shows %+v: want its heading, 2 displays, 2 drawn SVG plots, 4 tables with rows", got)
+	}
+	// Does the quotient pay? One display per reward, two tables each, no
+	// cell empty or "—", and a verdict in words.
+	if got.PayoffHeading != 1 || got.PayoffDisplays != 2 || got.PayoffTables != 4 || got.PayoffDashes != 0 || len(got.PayoffVerdicts) != 2 {
+		t.Errorf("the payoff section shows %+v: want its heading, 2 displays, 4 tables with rows, no empty or \"—\" cell, 2 verdicts", got)
+	}
+	for _, v := range got.PayoffVerdicts {
+		if !strings.Contains(v, "plan on the") && !strings.Contains(v, "the quotient pays") {
+			t.Errorf("payoff verdict %q gives no advice", v)
+		}
 	}
 	t.Logf("report page: %+v; screenshot %s", got, shot)
 }

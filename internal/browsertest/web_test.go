@@ -277,6 +277,10 @@ func TestWebPage(t *testing.T) {
 		Curve, DiagramNodes, Downloads int
 		DiagramWidth                   float64
 		Title, PageSeconds             string
+		// The payoff section of the report: displays, tables with rows,
+		// cells empty or "—", and the first verdict.
+		PayoffDisplays, PayoffTables, PayoffDashes int
+		PayoffVerdict                              string
 	}
 	got, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
 		const d = document.querySelector('#pomdpq-quotient figure.diagram svg');
@@ -285,13 +289,23 @@ func TestWebPage(t *testing.T) {
 			DiagramWidth: d ? d.getBoundingClientRect().width : 0,
 			Downloads: Array.from(document.querySelectorAll('#downloads a[download]')).filter(a => a.href.startsWith('blob:')).length,
 			Title: document.querySelector('#report h1') ? document.querySelector('#report h1').textContent : '',
-			PageSeconds: document.body.dataset.runSeconds || ''};
+			PageSeconds: document.body.dataset.runSeconds || '',
+			PayoffDisplays: document.querySelectorAll('#report div.pomdpq-payoff').length,
+			PayoffTables: Array.from(document.querySelectorAll('#report div.pomdpq-payoff table.pomdpq-table')).filter(t => t.querySelectorAll('tbody tr').length > 0).length,
+			PayoffDashes: Array.from(document.querySelectorAll('#report div.pomdpq-payoff td')).filter(c => c.textContent.trim() === '' || c.textContent.includes('—')).length,
+			PayoffVerdict: (document.querySelector('#report div.pomdpq-payoff p.verdict') || {textContent: ''}).textContent};
 	})()`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Curve != 1 || got.DiagramNodes == 0 || got.DiagramWidth <= 0 || got.Downloads != 3 || !strings.Contains(got.Title, "maze4x3") {
 		t.Errorf("the page shows %+v: want the SVG curve, a drawn diagram with nodes, 3 downloads (.pomdp, JSON, report), the report of maze4x3", got)
+	}
+	// The page shows whether the quotient pays: the model beside the
+	// quotient for each reward planned, run in the browser.
+	if got.PayoffDisplays < 1 || got.PayoffTables != 2*got.PayoffDisplays || got.PayoffDashes != 0 || !strings.Contains(got.PayoffVerdict, "plan on the") && !strings.Contains(got.PayoffVerdict, "the quotient pays") {
+		t.Errorf("the payoff on the page: %d displays, %d tables with rows, %d empty or \"—\" cells, verdict %q: want ≥ 1 display with 2 tables each, none, a verdict with advice",
+			got.PayoffDisplays, got.PayoffTables, got.PayoffDashes, got.PayoffVerdict)
 	}
 	t.Logf("maze4x3.pomdp m = 1, T = 3: counts %v; %.2f s in the browser (page's own timing %s s); %+v", want, secs, got.PageSeconds, got)
 

@@ -56,7 +56,10 @@
 // shows it with render.PlanHTML, the renderer of the planning section of
 // `pomdpq analyze` too: one SVG (measured regret and certified bound, and
 // classes, against ε), the table of what the result depends on and the per-ε
-// table. workflow.go holds what the planning notebook calls around them:
+// table; payoff.go's [ShowPayoff] shows whether the quotient paid
+// (render.PayoffHTML, as `pomdpq analyze`'s "Does the quotient pay?") and
+// [CheckPayoff] checks its clock-free facts against the model and writes
+// them as key numbers. workflow.go holds what the planning notebook calls around them:
 // [ObservationConfig], [GuaranteeText], [PlanValue], [WriteFile],
 // [FindSARSOP] and [ReadSARSOPPolicy]; witness.go shows certificates of
 // package witness ([WitnessRow], [ShowWitnessQuotients]) and [ShowModel] a

@@ -193,10 +193,17 @@ type Result struct {
 	// BaselineWork is the planner's estimate of the steps of planning on
 	// the original (its pre-flight), a measure of the cost refused.
 	BaselineWork float64
+	// BaselineAtLeast is a lower bound on those steps and
+	// BaselineAtLeastHow how it is counted (payoff.go; 0 and "" when the
+	// planner has none).
+	BaselineAtLeast    float64
+	BaselineAtLeastHow string
 	// States is the model's number of states; HistoriesT the number of
 	// observation histories of length T (|O|^T).
 	States     int
 	HistoriesT float64
+	// Observations is the model's number of observations.
+	Observations int
 	// Optimum is the exact optimum over Π on the original.
 	Optimum        *value.Result
 	OptimumRefused string
@@ -322,6 +329,7 @@ func (cfg Config) setup() (*Env, *Result, ot.Ground, error) {
 	res := &Result{Model: m.Name, Family: fam.String(), Planner: cfg.Planner.Name(), Reward: cfg.Reward, T: cfg.T, Gamma: gamma,
 		Metric: "w1", Ground: groundLabel(cfg.GroundLabel, g), Convention: cfg.Distance.Convention.String(), MemBudget: cfg.Distance.MemBudget, MaxWork: maxWork, FamilySize: fam.Len()}
 	res.States, res.HistoriesT = m.NumStates(), math.Pow(float64(m.NumObservations()), float64(cfg.T))
+	res.Observations = m.NumObservations()
 	if res.MemBudget == 0 {
 		res.MemBudget = distance.DefaultMemBudget()
 	}
@@ -370,6 +378,7 @@ func (cfg Config) original(ctx context.Context, env *Env, res *Result) error {
 	var err error
 	maxWork, fam := res.MaxWork, env.Family
 	res.BaselineWork = cfg.Planner.Work(env)
+	res.BaselineAtLeast, res.BaselineAtLeastHow = atLeast(cfg.Planner, env)
 	if w := res.BaselineWork; w > maxWork {
 		res.BaselineRefused = fmt.Sprintf("%s on the original: estimated %.3g steps, above the limit %.3g (--max-work)", cfg.Planner.Name(), w, maxWork)
 	} else if res.Baseline, err = cfg.Planner.Original(ctx, env); errors.Is(err, ErrNoBaseline) {

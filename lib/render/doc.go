@@ -21,5 +21,6 @@
 // (model.go), [LatticeGraph] (curve.go), [LipschitzPlot] (lipschitz.go,
 // a check of package certify) and the planning run of package planq
 // (plan.go: [PlanHTML], [PlanText], [PlanSVG] and the tables they are made
-// of).
+// of) with its payoff (payoff.go: [PayoffHTML], [PayoffText], [PayoffRows],
+// [PayoffDepthRows]).
 package render

@@ -176,6 +176,9 @@ func (r *Report) body(b *strings.Builder, files []File) error {
 	if err := r.writePlanning(b); err != nil {
 		return err
 	}
+	if err := r.payoffSection(b); err != nil {
+		return err
+	}
 	b.WriteString("<div id=\"pomdpq-files\">\n")
 	r.filesSection(b, files)
 	b.WriteString("</div>\n")

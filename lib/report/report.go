@@ -3,7 +3,7 @@
 // their cost estimates, class-count curves over ε, certificates (the
 // envelope gap δ_S of greedy controller subsets, the cross-family gap
 // δ_clk, stand-in counts), the quotient diagram, the soundness check, an
-// optional policy's values, planning through the quotient (planning.go)
+// optional policy's values, planning through the quotient (planning.go), whether it pays (payoff.go)
 // and the exported quotient files.
 //
 // Build computes everything under a memory budget: a computation whose
