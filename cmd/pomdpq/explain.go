@@ -240,6 +240,11 @@ func printPair(w io.Writer, p pairJSON) {
 	fmt.Fprintln(w, p.Sentence)
 	fmt.Fprintf(w, "probes ranked by distance (first %d of %d):\n", len(p.Probes), p.NumProbes)
 	for _, q := range p.Probes {
+		if q.Bounded {
+			fmt.Fprintf(w, "≥ %10.6g  #%d %s (≤ %.6g: bounds show it is not first; not solved)\n",
+				q.Distance, q.Index, q.Probe, q.Upper)
+			continue
+		}
 		fmt.Fprintf(w, "  %10.6g  #%d %s\n", q.Distance, q.Index, q.Probe)
 	}
 	fmt.Fprintf(w, "laws of the next %d observations under probe #%d (shown: %.4g of the first, %.4g of the second):\n",

@@ -80,11 +80,35 @@ func TestGraphW1(t *testing.T) {
 	}
 }
 
+// hubGraph is the product graph of O^k for the discrete metric with its
+// arcs listed: a hub per line, joined to each member by an arc of cost ½
+// each way (the graph hamFlow keeps implicit).
+func hubGraph(nO, k int) *graphW1 {
+	n := ot.SeqLen(nO, k)
+	gr := &graphW1{nodes: n, nSeq: n, k: k}
+	stride := 1
+	for range k {
+		for x := 0; x < n; x++ {
+			if (x/stride)%nO != 0 {
+				continue
+			}
+			hub := gr.nodes
+			gr.nodes++
+			for o := range nO {
+				gr.add(x+o*stride, hub, 0.5)
+				gr.add(hub, x+o*stride, 0.5)
+			}
+		}
+		stride *= nO
+	}
+	return gr
+}
+
 // TestUnitFlowWide: on wider product graphs (|O| = 5 to 7, k = 3, laws
 // of sparse and of full support), where the primal-dual solver of a
-// uniform metric runs several phases and pushes back along reverse arcs,
-// it gives lib/ot's SeqW1 (the transportation problem) and the network
-// simplex on the same graph.
+// uniform metric (hamFlow) runs several phases and pushes back along
+// reverse arcs, it gives lib/ot's SeqW1 (the transportation problem) and
+// the network simplex on the explicit hub graph.
 func TestUnitFlowWide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := range 12 {
@@ -112,24 +136,25 @@ func TestUnitFlowWide(t *testing.T) {
 			t.Fatal(err)
 		}
 		gr := newGraphW1(g, k)
-		if gr.unit == nil {
+		if gr.ham == nil {
 			t.Fatal("discrete ground: no primal-dual solver")
 		}
 		got, _, err := gr.solve(p, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		supply := make([]float64, gr.nodes)
+		hg := hubGraph(nO, k)
+		supply := make([]float64, hg.nodes)
 		for x := range p {
 			supply[x] = p[x] - q[x]
 		}
-		ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
-		if !ns.run(50 * (gr.nodes + len(gr.src))) {
+		ns := newGraphSimplex(hg.nodes, hg.src, hg.dst, hg.cost, supply)
+		if !ns.run(50 * (hg.nodes + len(hg.src))) {
 			t.Fatal("simplex: pivot limit")
 		}
 		simplex := 0.0
-		for e, f := range ns.flow[:len(gr.src)] {
-			simplex += f * gr.cost[e]
+		for e, f := range ns.flow[:len(hg.src)] {
+			simplex += f * hg.cost[e]
 		}
 		if math.Abs(got-want) > 1e-9 || math.Abs(got-simplex) > 1e-9 {
 			t.Errorf("|O|=%d density %g: primal-dual %.12g, transport %.12g, simplex %.12g", nO, density, got, want, simplex)
