@@ -330,9 +330,10 @@ var denseArcs = float64(DenseArcs)
 const MaxArcs = 1_000_000
 
 // MaxUnitArcs bounds the arcs of the product graph of a uniform ground
-// metric (the discrete one), solved by the primal-dual method (unitFlow):
-// hallway's four-step suffixes, 1.6·10⁶ arcs, take seconds; the bound
-// keeps the graph's memory (about 40 bytes an arc) under 1 GiB.
+// metric (the discrete one), solved by the primal-dual method on the
+// implicit graph (hamFlow): hallway's four-step suffixes, 1.6·10⁶ arcs,
+// take 0.3–1 s; a solve's time grows with the arcs, and its memory is
+// about 10 bytes an arc.
 const MaxUnitArcs = 24_000_000
 
 // transport solves the W1 problems of one worker for one suffix length.
