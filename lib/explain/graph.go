@@ -90,27 +90,34 @@ func uniformGround(g ot.Ground) (bool, float64) {
 // arc of an optimal solution (the implicit solver keeps its own until
 // the next solve).
 func (gr *graphW1) solve(p, q []float64) (float64, []float64, error) {
+	v, _, flow, err := gr.solveBelow(p, q, 0)
+	return v, flow, err
+}
+
+// solveBelow is solve, except that the implicit solver may stop early
+// with exact false and an upper bound on W1 below below (> 0).
+func (gr *graphW1) solveBelow(p, q []float64, below float64) (float64, bool, []float64, error) {
 	supply := make([]float64, gr.nodes)
 	for x := range p {
 		supply[x] = p[x] - q[x]
 	}
 	if gr.ham != nil {
-		c, ok := gr.ham.solve(supply)
+		c, exact, ok := gr.ham.solve(supply, below/(gr.delta/2))
 		if !ok {
-			return 0, nil, fmt.Errorf("explain: the min-cost flow did not end within its phase limit")
+			return 0, false, nil, fmt.Errorf("explain: the min-cost flow did not end within its phase limit")
 		}
-		return c * gr.delta / 2, nil, nil
+		return c * gr.delta / 2, exact, nil, nil
 	}
 	ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
 	if !ns.run(50 * (gr.nodes + len(gr.src))) {
-		return 0, nil, fmt.Errorf("explain: the min-cost flow did not reach optimality within its pivot limit")
+		return 0, false, nil, fmt.Errorf("explain: the min-cost flow did not reach optimality within its pivot limit")
 	}
 	flow := ns.flow[:len(gr.src)]
 	v := 0.0
 	for e, f := range flow {
 		v += f * gr.cost[e]
 	}
-	return v, flow, nil
+	return v, true, flow, nil
 }
 
 // moves decomposes an optimal flow into paths from the sequences that

@@ -73,22 +73,50 @@ func (f *hamFlow) members(h int) (t, base, st int) {
 // entry per sequence; positive: excess to send, negative: deficit to
 // receive) in units of δ/2, and false if the phases did not end (they
 // always do when the supplies sum to 0).
-func (f *hamFlow) solve(supply []float64) (float64, bool) {
+//
+// With below > 0 it may stop early, after a round, with exact false: the
+// flow so far plus the excess left, each unit sent along a path of at
+// most 2k arcs, is a feasible flow, and when its cost is below below,
+// that cost is returned as an upper bound on the optimum.
+func (f *hamFlow) solve(supply []float64, below float64) (cost float64, exact, ok bool) {
 	clear(f.fl)
 	clear(f.excess)
 	copy(f.excess, supply)
 	f.warm(supply)
-	done := false
 	for range 4*len(f.pot) + 16 {
 		if !f.price() {
-			done = true
-			break
+			return f.cost(), true, true
 		}
 		f.twoHop()
 		for f.levels() {
 			f.block()
+			if ub, stop := f.upper(below); stop {
+				return ub, false, true
+			}
 		}
 	}
+	return f.cost(), true, false
+}
+
+// upper returns the cost of the current flow completed by sending every
+// excess left along a path of at most 2k arcs, a feasible flow, and
+// whether it is below below (> 0).
+func (f *hamFlow) upper(below float64) (float64, bool) {
+	if below <= 0 {
+		return 0, false
+	}
+	left := 0.0
+	for _, e := range f.excess {
+		if e > 0 {
+			left += e
+		}
+	}
+	ub := f.cost() + left*float64(2*f.k)
+	return ub, ub < below
+}
+
+// cost is the cost of the current flow in units of δ/2.
+func (f *hamFlow) cost() float64 {
 	c := 0.0
 	for _, v := range f.fl {
 		if v < 0 {
@@ -96,7 +124,7 @@ func (f *hamFlow) solve(supply []float64) (float64, bool) {
 		}
 		c += v
 	}
-	return c, done
+	return c
 }
 
 // warm sets the potentials to the optimal dual of the problem of the

@@ -291,9 +291,15 @@ func (s *Setup) solveLarge(ctx context.Context, out []ProbeDistance, h1, h2 []in
 		c := s.Family.At(i)
 		p, _ := lw.suffix(c, h1)
 		q, _ := lw.suffix(c, h2)
-		v, flows, err := tp.w1(p, q, true)
+		// Once a distance is known, a solve may stop as soon as a
+		// feasible flow shows this probe cannot reach it.
+		v, exact, flows, err := tp.w1Below(p, q, true, max(topV-boundSlack, 0))
 		if err != nil {
 			return nil, fmt.Errorf("explain: probe %d: %w", i, err)
+		}
+		if !exact {
+			out[i].Upper = min(out[i].Upper, v)
+			continue
 		}
 		out[i].Distance, out[i].Upper, out[i].Bounded = v, 0, false
 		if v > topV || (v == topV && i < top) {
@@ -361,12 +367,19 @@ func (tp *transport) small(p, q []float64) bool {
 
 // w1 returns W1(p, q) and, with flows, an optimal coupling's entries.
 func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) {
+	v, _, fl, err := tp.w1Below(p, q, flows, 0)
+	return v, fl, err
+}
+
+// w1Below is w1, except that a large problem may stop early, with exact
+// false, at an upper bound on W1 below below (> 0).
+func (tp *transport) w1Below(p, q []float64, flows bool, below float64) (float64, bool, []ot.Flow, error) {
 	if tp.small(p, q) {
 		r, err := tp.sol.SeqW1(tp.g, tp.k, p, q)
 		if err != nil || !flows {
-			return r.Value, nil, err
+			return r.Value, true, nil, err
 		}
-		return r.Value, tp.sol.Flows(nil), nil
+		return r.Value, true, tp.sol.Flows(nil), nil
 	}
 	if tp.graph == nil {
 		nO := float64(len(tp.g))
@@ -376,15 +389,15 @@ func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) 
 			arcs, limit = 2*float64(tp.k)*math.Pow(nO, float64(tp.k)), MaxUnitArcs
 		}
 		if arcs > limit {
-			return 0, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %.0f; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, limit)
+			return 0, false, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %.0f; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, limit)
 		}
 		tp.graph = newGraphW1(tp.g, tp.k)
 	}
-	v, fl, err := tp.graph.solve(p, q)
-	if err != nil || !flows {
-		return v, nil, err
+	v, exact, fl, err := tp.graph.solveBelow(p, q, below)
+	if err != nil || !flows || !exact {
+		return v, exact, nil, err
 	}
-	return v, tp.graph.moves(p, q, fl), nil
+	return v, true, tp.graph.moves(p, q, fl), nil
 }
 
 // detail fills the laws, plan and sentence of the best probe, from b
