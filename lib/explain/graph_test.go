@@ -198,3 +198,50 @@ func TestSeqUpper(t *testing.T) {
 		}
 	}
 }
+
+// TestHamFlowEarlyStop: asked to stop below a threshold, the implicit
+// solver either solves exactly (the optimum of an unbounded solve) or
+// stops at a feasible cost, at least the optimum and below the
+// threshold; with a generous threshold it stops early on most laws.
+func TestHamFlowEarlyStop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	early := 0
+	for trial := range 30 {
+		nO, k := 4+trial%3, 3
+		n := ot.SeqLen(nO, k)
+		supply := make([]float64, n)
+		for _, sign := range []float64{1, -1} {
+			s, w := 0.0, make([]float64, n)
+			for x := range w {
+				if rng.Float64() < 0.5 {
+					w[x] = rng.Float64()
+					s += w[x]
+				}
+			}
+			for x := range w {
+				supply[x] += sign * w[x] / max(s, 1e-300)
+			}
+		}
+		f := newHamFlow(nO, k)
+		opt, exact, ok := f.solve(supply, 0)
+		if !ok || !exact {
+			t.Fatalf("trial %d: unbounded solve not exact", trial)
+		}
+		for _, below := range []float64{opt * 1.01, opt + float64(2*k)} {
+			v, exact, ok := f.solve(supply, below)
+			switch {
+			case !ok:
+				t.Fatalf("trial %d: no end", trial)
+			case exact && math.Abs(v-opt) > 1e-9:
+				t.Errorf("trial %d below %g: exact %g, optimum %g", trial, below, v, opt)
+			case !exact && (v < opt-1e-9 || v >= below):
+				t.Errorf("trial %d below %g: stopped at %g, optimum %g", trial, below, v, opt)
+			case !exact:
+				early++
+			}
+		}
+	}
+	if early < 10 {
+		t.Errorf("stopped early %d times of 60: the check is too weak", early)
+	}
+}
