@@ -115,7 +115,8 @@ type Pair struct {
 	History1 string `json:"history_1"`
 	History2 string `json:"history_2"`
 	// Probes holds the Top probes ranked by distance (largest first,
-	// ties by family index); NumProbes is the family size searched.
+	// ties by family index; a Bounded probe by its lower bound);
+	// NumProbes is the family size searched.
 	Probes    []ProbeDistance `json:"probes"`
 	NumProbes int             `json:"num_probes"`
 	// Best is the argmax probe and Distance its distance, d^Π(h, h').
