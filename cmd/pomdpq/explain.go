@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -98,6 +99,10 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	md := in.model
 	fam, err := fsc.New(in.kind, md.NumActions(), md.NumObservations(), in.M, in.T, fsc.Options{Limit: in.limit, Indexed: true})
 	if err != nil {
+		var big *fsc.TooLargeError
+		if errors.As(err, &big) {
+			return usageError{msg: searchedRefusal(big, md.NumActions(), md.NumObservations(), md.Name)}
+		}
 		return fmt.Errorf("explain runs every probe of the family on the explained histories: %w", err)
 	}
 	a := explainArgs{kind: in.kind, m: in.M, eps: in.eps, histories: *o.histories, classes: *o.classes, class: *o.class,
@@ -240,6 +245,11 @@ func printPair(w io.Writer, p pairJSON) {
 	fmt.Fprintln(w, p.Sentence)
 	fmt.Fprintf(w, "probes ranked by distance (first %d of %d):\n", len(p.Probes), p.NumProbes)
 	for _, q := range p.Probes {
+		if q.Bounded {
+			fmt.Fprintf(w, "≥ %10.6g  #%d %s (≤ %.6g: bounds show it is not first; not solved)\n",
+				q.Distance, q.Index, q.Probe, q.Upper)
+			continue
+		}
 		fmt.Fprintf(w, "  %10.6g  #%d %s\n", q.Distance, q.Index, q.Probe)
 	}
 	fmt.Fprintf(w, "laws of the next %d observations under probe #%d (shown: %.4g of the first, %.4g of the second):\n",
@@ -301,4 +311,44 @@ func printMerges(w io.Writer, st *explain.Merges) {
 		fmt.Fprintf(w, "  ε = %g merges %s into %s (%d histories): the nearest probe, #%d %s, sees “%s” and “%s” %s%.4g apart\n",
 			st.EpsTo, strings.Join(mg.Joined, " + "), mg.Class, mg.Members, mg.Nearest.Index, mg.Nearest.Probe, mg.History1, mg.History2, bound, mg.Diameter)
 	}
+}
+
+// searchedRefusal says why explain refuses a family above the
+// enumeration limit and what would help. `quotient` searches such a
+// family (lib/clock2, lib/statbb) instead of enumerating it, but its
+// branch and bound keeps the distance of each pair, not the controller
+// that attains it, and every part of an explanation (the laws, the plan,
+// the sentence, a class belief) is computed under that controller.
+func searchedRefusal(e *fsc.TooLargeError, nA, nO int, model string) string {
+	var b strings.Builder
+	searcher := "lib/statbb"
+	if e.Kind == fsc.KindClock {
+		searcher = "lib/clock2"
+	}
+	fmt.Fprintf(&b, "explain: the %s family of %s with m = %d", e.Kind, model, e.M)
+	if e.Kind == fsc.KindClock {
+		fmt.Fprintf(&b, ", T = %d,", e.T)
+	}
+	fmt.Fprintf(&b, " has %s controllers, above the enumeration limit %d (--limit). "+
+		"`pomdpq quotient` searches such a family by branch and bound (%s) instead of enumerating it, "+
+		"but the search keeps each pair's distance, not the controller that attains it, and explain needs that "+
+		"controller: the laws, the transport plan, the sentence and a class belief are all computed under it. "+
+		"What would help: --limit %s (explain then runs every controller on the explained histories only, one "+
+		"transport problem each, so time grows with the family)", e.Size, e.Limit, searcher, e.Size)
+	var alts []string
+	if e.Kind == fsc.KindClock && e.T > 1 {
+		if n, err := fsc.Size(e.Kind, nA, nO, e.M, e.T-1); err == nil {
+			alts = append(alts, fmt.Sprintf("T = %d (%s controllers)", e.T-1, n))
+		}
+	}
+	if e.M > 1 {
+		if n, err := fsc.Size(e.Kind, nA, nO, e.M-1, e.T); err == nil {
+			alts = append(alts, fmt.Sprintf("m = %d (%s controllers)", e.M-1, n))
+		}
+	}
+	if len(alts) > 0 {
+		fmt.Fprintf(&b, "; a smaller family: %s", strings.Join(alts, " or "))
+	}
+	b.WriteString("; or `pomdpq quotient` with the same flags for the distances and classes alone.")
+	return b.String()
 }

@@ -43,7 +43,11 @@ func pairSummary(p pairJSON, agent string) []string {
 		subject, p.Distance, agent, p.Best.Probe, mdiff.Words, mdiff.P1, mdiff.P2)}
 	if len(p.Probes) > 1 {
 		next := p.Probes[1]
-		lines = append(lines, fmt.Sprintf("%d probes compared; the runner-up, “%s”, sees them %.4g apart", p.NumProbes, next.Probe, next.Distance))
+		apart := fmt.Sprintf("%.4g apart", next.Distance)
+		if next.Bounded {
+			apart = fmt.Sprintf("between %.4g and %.4g apart", next.Distance, next.Upper)
+		}
+		lines = append(lines, fmt.Sprintf("%d probes compared; the runner-up, “%s”, sees them %s", p.NumProbes, next.Probe, apart))
 	}
 	return lines
 }

@@ -146,6 +146,10 @@ func TestExplainErrors(t *testing.T) {
 		{[]string{"--merges", "--eps", "0.1"}, "at least two values"},
 		{[]string{}, "exactly one of"},
 		{[]string{"--class", "1:0", "--merges"}, "exactly one of"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "186624 controllers, above the enumeration limit 1000 (--limit)"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "the controller that attains it"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "T = 2 (1296 controllers) or m = 1 (27 controllers)"},
+		{[]string{"--histories", "L ; R", "--m", "3", "--limit", "1000"}, "(lib/statbb)"},
 	} {
 		_, err := runCLI(t, append(append([]string{}, base...), c.args...)...)
 		var u usageError

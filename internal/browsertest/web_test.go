@@ -76,7 +76,8 @@ func (l *requestLog) snapshot() (browser, served []string) {
 // runs a built-in on load; a malformed file ends with the parser's error
 // naming file and line; datasets/models/maze4x3.pomdp chosen through the
 // file input, m = 1, T = 3, ε = 0, 0.1, 0.3, gives the class counts the
-// library gives, with the SVG curve and the diagram; the ε slider redraws
+// library gives, with the SVG curve and the diagram; a class of the
+// diagram opens its card in "Why these classes" (whyCase); the ε slider redraws
 // the diagram; an over-budget request is refused with its estimate; a
 // cancelled run ends with a message; after each of these the page runs
 // again; no request leaves localhost. Screenshot: out/browser/web.png.
@@ -309,6 +310,11 @@ func TestWebPage(t *testing.T) {
 	}
 	t.Logf("maze4x3.pomdp m = 1, T = 3: counts %v; %.2f s in the browser (page's own timing %s s); %+v", want, secs, got.PageSeconds, got)
 
+	// 3b. "Why these classes": a class of the diagram links to its card;
+	// the click opens the card (members, belief, where it goes), and the
+	// section has the largest splits and what the curve's steps merged.
+	whyCase(t, bctx, step)
+
 	// 4. The slider redraws the partition and the diagram.
 	before := diagram()
 	if err := chromedp.Do(bctx, chromedp.SetValue(chromedp.CSS("#slider"), "2")); err != nil {
@@ -405,4 +411,64 @@ func TestWebPage(t *testing.T) {
 		}
 	}
 	t.Logf("requests seen by the browser: %d, all on localhost; served %v; screenshot %s", len(browser), served, shot)
+}
+
+// whyCase clicks the first class of depth 2 of the diagram (each links
+// to its card) and checks that the card opens and shows the class (its
+// summary names the class the link names; its belief, the classes it
+// comes from and those it goes to are laid out), and
+// that "Why these classes" explains splits and lists merges of the
+// curve's steps (maze4x3, ε = 0, 0.1, 0.3, merges classes at 0.1).
+func whyCase(t *testing.T, bctx context.Context, step func(name string, d time.Duration, expr string)) {
+	t.Helper()
+	// A class of depth 2 (several members, neighbours on both sides).
+	link, err := chromedp.Run(bctx, chromedp.Evaluate[string](`(() => {
+		const a = document.querySelector('#pomdpq-quotient figure.diagram svg a[href^="#class-2-"]');
+		return a ? a.getAttribute('href') : ''; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(link, "#class-") {
+		t.Fatalf("no class of depth 2 in the diagram links to its card (got %q)", link)
+	}
+	if err := chromedp.Do(bctx, chromedp.Click(chromedp.CSS(`#pomdpq-quotient figure.diagram svg a[href="`+link+`"]`))); err != nil {
+		t.Fatal(err)
+	}
+	// The link's target is the card's body, inside the collapsed
+	// <details>: following it opens the card.
+	card := `document.getElementById('` + link[1:] + `').closest('details.class-card')`
+	step("the class card", 30*time.Second, card+` !== null && `+card+`.open === true`)
+	type shown struct {
+		Summary      string
+		Height       float64
+		Paragraphs   int
+		Splits       int
+		MergeRows    int
+		MergeCaption string
+	}
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
+		const c = `+card+`;
+		const tables = Array.from(document.querySelectorAll('#report table'));
+		const cap = tb => tb.caption ? tb.caption.textContent : '';
+		const splits = tables.find(tb => cap(tb).startsWith('Largest splits'));
+		const merges = tables.find(tb => cap(tb).startsWith("What the curve's steps merged"));
+		return {Summary: c.querySelector('summary').textContent,
+			Height: c.getBoundingClientRect().height,
+			Paragraphs: Array.from(c.querySelectorAll('p')).filter(p => p.getBoundingClientRect().height > 0).length,
+			Splits: splits ? splits.tBodies[0].rows.length : 0,
+			MergeRows: merges ? merges.tBodies[0].rows.length : 0,
+			MergeCaption: merges ? cap(merges) : ''};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "#class-T-C" names class T:C.
+	id := strings.Replace(strings.TrimPrefix(link, "#class-"), "-", ":", 1)
+	if !strings.HasPrefix(got.Summary, "class "+id+":") || !strings.Contains(got.Summary, "histor") || got.Paragraphs < 3 || got.Height <= 0 {
+		t.Errorf("clicking %s shows the card %+v: want the open card of class %s with its belief and neighbours", link, got, id)
+	}
+	if got.Splits == 0 || got.MergeRows == 0 {
+		t.Errorf("Why these classes shows %d splits and %d merge rows (%q): want both", got.Splits, got.MergeRows, got.MergeCaption)
+	}
+	t.Logf("why these classes: %s opens %q (%d paragraphs shown); %d splits, %d merge rows", link, got.Summary, got.Paragraphs, got.Splits, got.MergeRows)
 }

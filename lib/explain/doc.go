@@ -10,7 +10,12 @@
 //     both probabilities, the largest moves of an optimal transport plan
 //     (whose total cost is the distance) and the sequence whose
 //     probability differs most, as a sentence. The distances are exact
-//     whatever mode the quotient ran in.
+//     whatever mode the quotient ran in. A transport problem too large
+//     for lib/ot's solver is bounded first (the marginals' distances
+//     below, a sequential coupling above) and solved, on the implicit
+//     product graph of O^k (hamFlow for the discrete metric), only while
+//     it can still be the argmax: the argmax's distance and plan are
+//     always exact, another probe may be reported as bounds.
 //   - ExplainClass describes class c of depth t of a partition: its
 //     members, its class belief under a named probe (beliefs depend on the
 //     actions taken along a history, so on the probe), the classes it

@@ -23,31 +23,29 @@ type graphW1 struct {
 	cost     []float64
 	nodes    int
 	nSeq     int
-	// unit solves the problems of a uniform metric; nil otherwise.
-	unit *unitFlow
+	k        int
+	// ham solves the problems of a uniform metric δ·[o ≠ o′]; nil
+	// otherwise.
+	ham   *hamFlow
+	delta float64
 }
 
-// newGraphW1 builds the product graph of O^k for ground g.
+// newGraphW1 builds the product graph of O^k for ground g: implicit
+// (hamFlow) for a uniform metric, arc lists for the network simplex
+// otherwise.
 func newGraphW1(g ot.Ground, k int) *graphW1 {
 	nO := len(g)
 	n := ot.SeqLen(nO, k)
-	gr := &graphW1{nodes: n, nSeq: n}
-	uniform, delta := uniformGround(g)
+	gr := &graphW1{nodes: n, nSeq: n, k: k}
+	if uniform, delta := uniformGround(g); uniform {
+		gr.ham, gr.delta = newHamFlow(nO, k), delta
+		return gr
+	}
 	stride := 1
 	for range k {
 		// Lines of position with weight stride: sequences x with digit 0 there.
 		for x := 0; x < n; x++ {
 			if (x/stride)%nO != 0 {
-				continue
-			}
-			if uniform {
-				hub := gr.nodes
-				gr.nodes++
-				for o := range nO {
-					y := x + o*stride
-					gr.add(y, hub, delta/2)
-					gr.add(hub, y, delta/2)
-				}
 				continue
 			}
 			for a := range nO {
@@ -59,9 +57,6 @@ func newGraphW1(g ot.Ground, k int) *graphW1 {
 			}
 		}
 		stride *= nO
-	}
-	if uniform {
-		gr.unit = newUnitFlow(gr.nodes, gr.src, gr.dst)
 	}
 	return gr
 }
@@ -91,30 +86,38 @@ func uniformGround(g ot.Ground) (bool, float64) {
 	return delta > 0, delta
 }
 
-// solve returns W1(p, q) and the flow on every arc of an optimal solution.
+// solve returns W1(p, q) and, for the network simplex, the flow on every
+// arc of an optimal solution (the implicit solver keeps its own until
+// the next solve).
 func (gr *graphW1) solve(p, q []float64) (float64, []float64, error) {
+	v, _, flow, err := gr.solveBelow(p, q, 0)
+	return v, flow, err
+}
+
+// solveBelow is solve, except that the implicit solver may stop early
+// with exact false and an upper bound on W1 below below (> 0).
+func (gr *graphW1) solveBelow(p, q []float64, below float64) (float64, bool, []float64, error) {
 	supply := make([]float64, gr.nodes)
 	for x := range p {
 		supply[x] = p[x] - q[x]
 	}
-	var flow []float64
-	if gr.unit != nil {
-		var ok bool
-		if flow, ok = gr.unit.solve(supply); !ok {
-			return 0, nil, fmt.Errorf("explain: the min-cost flow did not end within its phase limit")
+	if gr.ham != nil {
+		c, exact, ok := gr.ham.solve(supply, below/(gr.delta/2))
+		if !ok {
+			return 0, false, nil, fmt.Errorf("explain: the min-cost flow did not end within its phase limit")
 		}
-	} else {
-		ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
-		if !ns.run(50 * (gr.nodes + len(gr.src))) {
-			return 0, nil, fmt.Errorf("explain: the min-cost flow did not reach optimality within its pivot limit")
-		}
-		flow = ns.flow[:len(gr.src)]
+		return c * gr.delta / 2, exact, nil, nil
 	}
+	ns := newGraphSimplex(gr.nodes, gr.src, gr.dst, gr.cost, supply)
+	if !ns.run(50 * (gr.nodes + len(gr.src))) {
+		return 0, false, nil, fmt.Errorf("explain: the min-cost flow did not reach optimality within its pivot limit")
+	}
+	flow := ns.flow[:len(gr.src)]
 	v := 0.0
 	for e, f := range flow {
 		v += f * gr.cost[e]
 	}
-	return v, flow, nil
+	return v, true, flow, nil
 }
 
 // moves decomposes an optimal flow into paths from the sequences that
@@ -122,6 +125,13 @@ func (gr *graphW1) solve(p, q []float64) (float64, []float64, error) {
 // cost is the ground cost of its two ends. It returns the couplings as
 // ot.Flow values over sequence indices.
 func (gr *graphW1) moves(p, q, flow []float64) []ot.Flow {
+	if gr.ham != nil {
+		var res []ot.Flow
+		for _, m := range gr.ham.paths(p, q) {
+			res = append(res, ot.Flow{I: int(m[0]), J: int(m[1]), Mass: m[2]})
+		}
+		return res
+	}
 	out := make([][]int, gr.nodes)
 	for e, f := range flow {
 		if f > 0 {

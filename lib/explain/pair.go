@@ -80,6 +80,13 @@ type ProbeDistance struct {
 	// probe and its law is the stand-in (docs/conventions.md#stand-ins).
 	StandIn1 bool `json:"stand_in_1,omitempty"`
 	StandIn2 bool `json:"stand_in_2,omitempty"`
+	// Bounded reports that the probe's transport problem was too large to
+	// solve (see DenseArcs) and did not need to be: cheap bounds (lib/ot's
+	// LowerBound, the cost of a sequential coupling) settled that it is
+	// not the argmax. Distance is then the lower bound and Upper the upper one;
+	// the distance lies between them, and at most the argmax's.
+	Bounded bool    `json:"bounded,omitempty"`
+	Upper   float64 `json:"upper,omitempty"`
 }
 
 // SeqMass is one suffix sequence with its probability under both laws.
@@ -108,7 +115,8 @@ type Pair struct {
 	History1 string `json:"history_1"`
 	History2 string `json:"history_2"`
 	// Probes holds the Top probes ranked by distance (largest first,
-	// ties by family index); NumProbes is the family size searched.
+	// ties by family index; a Bounded probe by its lower bound);
+	// NumProbes is the family size searched.
 	Probes    []ProbeDistance `json:"probes"`
 	NumProbes int             `json:"num_probes"`
 	// Best is the argmax probe and Distance its distance, d^Π(h, h').
@@ -144,21 +152,33 @@ func ExplainPair(ctx context.Context, s *Setup, h1, h2 []int) (*Pair, error) {
 		return nil, fmt.Errorf("explain: histories %s and %s have depths %d and %d; only histories of one depth are compared",
 			HistoryWords(s.Model, h1), HistoryWords(s.Model, h2), len(h1), len(h2))
 	}
-	ranked, err := s.rank(ctx, h1, h2)
+	ranked, b, err := s.rank(ctx, h1, h2)
 	if err != nil {
 		return nil, err
 	}
 	p := &Pair{Depth: len(h1), Suffix: s.T - len(h1), History1: HistoryWords(s.Model, h1), History2: HistoryWords(s.Model, h2),
 		NumProbes: len(ranked), Best: ranked[0], Distance: ranked[0].Distance}
 	p.Probes = ranked[:min(len(ranked), s.top())]
-	if err := s.detail(p, h1, h2); err != nil {
+	if err := s.detail(p, h1, h2, b); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// rank computes every probe's distance for the pair and sorts them.
-func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error) {
+// best is the argmax of a ranking whose transport problem was solved on
+// the product graph: its laws and optimal coupling, kept for detail.
+type best struct {
+	index  int
+	l1, l2 []float64
+	flows  []ot.Flow
+}
+
+// rank computes every probe's distance for the pair and sorts them. A
+// small transport problem is solved at once; a large one (above
+// DenseArcs) only gets bounds first, and is solved, largest upper bound
+// first, while its upper bound can reach the best distance solved so far
+// (solveLarge): the argmax's distance is always exact.
+func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, *best, error) {
 	n := s.Family.Len()
 	out := make([]ProbeDistance, n)
 	workers := s.Workers
@@ -184,24 +204,41 @@ func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error)
 				c := s.Family.At(i)
 				p, si1 := lw.suffix(c, h1)
 				q, si2 := lw.suffix(c, h2)
+				out[i] = ProbeDistance{Index: i, StandIn1: si1, StandIn2: si2}
+				if !tp.small(p, q) {
+					out[i].Bounded = true
+					out[i].Distance = tp.sol.LowerBound(g, k, p, q)
+					out[i].Upper = min(ot.UpperBound(g, k, p, q), seqUpper(&tp.sol, g, k, p, q))
+					continue
+				}
 				v, _, err := tp.w1(p, q, false)
 				if err != nil {
 					errs[w] = fmt.Errorf("explain: probe %d: %w", i, err)
 					return
 				}
-				out[i] = ProbeDistance{Index: i, Distance: v, StandIn1: si1, StandIn2: si2}
+				out[i].Distance = v
 			}
 		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+	}
+	b, err := s.solveLarge(ctx, out, h1, h2)
+	if err != nil {
+		return nil, nil, err
 	}
 	slices.SortStableFunc(out, func(a, b ProbeDistance) int {
 		if a.Distance != b.Distance {
 			if a.Distance > b.Distance {
+				return -1
+			}
+			return 1
+		}
+		if a.Bounded != b.Bounded {
+			if b.Bounded {
 				return -1
 			}
 			return 1
@@ -211,7 +248,70 @@ func (s *Setup) rank(ctx context.Context, h1, h2 []int) ([]ProbeDistance, error)
 	for i := range out[:min(len(out), s.top())] {
 		s.name(&out[i])
 	}
-	return out, nil
+	return out, b, nil
+}
+
+// boundSlack is the margin by which an upper bound must fall below the
+// best distance for its probe to be left unsolved (rounding).
+const boundSlack = 1e-9
+
+// solveLarge solves, one at a time (the result does not depend on the
+// workers), the bounded probes of out whose upper bound can reach the
+// largest exact distance, largest upper bound first, and returns the
+// argmax's laws and coupling when it is one of them.
+func (s *Setup) solveLarge(ctx context.Context, out []ProbeDistance, h1, h2 []int) (*best, error) {
+	top, topV := -1, -1.0
+	var cand []int
+	for i, p := range out {
+		if p.Bounded {
+			cand = append(cand, i)
+		} else if p.Distance > topV {
+			top, topV = i, p.Distance
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b int) int {
+		if out[a].Upper != out[b].Upper {
+			if out[a].Upper > out[b].Upper {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	k := s.T - len(h1)
+	tp := &transport{g: s.ground(), k: k}
+	lw := newLawer(s.Model, s.T, s.Convention)
+	var b *best
+	for _, i := range cand {
+		if out[i].Upper+boundSlack < topV {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := s.Family.At(i)
+		p, _ := lw.suffix(c, h1)
+		q, _ := lw.suffix(c, h2)
+		// Once a distance is known, a solve may stop as soon as a
+		// feasible flow shows this probe cannot reach it.
+		v, exact, flows, err := tp.w1Below(p, q, true, max(topV-boundSlack, 0))
+		if err != nil {
+			return nil, fmt.Errorf("explain: probe %d: %w", i, err)
+		}
+		if !exact {
+			out[i].Upper = min(out[i].Upper, v)
+			continue
+		}
+		out[i].Distance, out[i].Upper, out[i].Bounded = v, 0, false
+		if v > topV || (v == topV && i < top) {
+			top, topV = i, v
+			b = &best{index: i, l1: p, l2: q, flows: flows}
+		}
+	}
+	if b != nil && b.index != top {
+		b = nil
+	}
+	return b, nil
 }
 
 func (s *Setup) name(p *ProbeDistance) {
@@ -237,9 +337,10 @@ var denseArcs = float64(DenseArcs)
 const MaxArcs = 1_000_000
 
 // MaxUnitArcs bounds the arcs of the product graph of a uniform ground
-// metric (the discrete one), solved by the primal-dual method (unitFlow):
-// hallway's four-step suffixes, 1.6·10⁶ arcs, take seconds; the bound
-// keeps the graph's memory (about 40 bytes an arc) under 1 GiB.
+// metric (the discrete one), solved by the primal-dual method on the
+// implicit graph (hamFlow): hallway's four-step suffixes, 1.6·10⁶ arcs,
+// take 0.3–1 s; a solve's time grows with the arcs, and its memory is
+// about 10 bytes an arc.
 const MaxUnitArcs = 24_000_000
 
 // transport solves the W1 problems of one worker for one suffix length.
@@ -250,8 +351,9 @@ type transport struct {
 	graph *graphW1
 }
 
-// w1 returns W1(p, q) and, with flows, an optimal coupling's entries.
-func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) {
+// small reports whether the transportation problem between p and q (the
+// product of the residual supports) is at most denseArcs pairs.
+func (tp *transport) small(p, q []float64) bool {
 	var n, m int
 	for x := range p {
 		switch {
@@ -261,12 +363,24 @@ func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) 
 			m++
 		}
 	}
-	if float64(n)*float64(m) <= denseArcs {
+	return float64(n)*float64(m) <= denseArcs
+}
+
+// w1 returns W1(p, q) and, with flows, an optimal coupling's entries.
+func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) {
+	v, _, fl, err := tp.w1Below(p, q, flows, 0)
+	return v, fl, err
+}
+
+// w1Below is w1, except that a large problem may stop early, with exact
+// false, at an upper bound on W1 below below (> 0).
+func (tp *transport) w1Below(p, q []float64, flows bool, below float64) (float64, bool, []ot.Flow, error) {
+	if tp.small(p, q) {
 		r, err := tp.sol.SeqW1(tp.g, tp.k, p, q)
 		if err != nil || !flows {
-			return r.Value, nil, err
+			return r.Value, true, nil, err
 		}
-		return r.Value, tp.sol.Flows(nil), nil
+		return r.Value, true, tp.sol.Flows(nil), nil
 	}
 	if tp.graph == nil {
 		nO := float64(len(tp.g))
@@ -276,33 +390,39 @@ func (tp *transport) w1(p, q []float64, flows bool) (float64, []ot.Flow, error) 
 			arcs, limit = 2*float64(tp.k)*math.Pow(nO, float64(tp.k)), MaxUnitArcs
 		}
 		if arcs > limit {
-			return 0, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %.0f; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, limit)
+			return 0, false, nil, fmt.Errorf("the transport problem between the two suffix laws needs about %.3g arcs, above %.0f; explain a pair of a larger depth (shorter suffixes) or a shorter horizon", arcs, limit)
 		}
 		tp.graph = newGraphW1(tp.g, tp.k)
 	}
-	v, fl, err := tp.graph.solve(p, q)
-	if err != nil || !flows {
-		return v, nil, err
+	v, exact, fl, err := tp.graph.solveBelow(p, q, below)
+	if err != nil || !flows || !exact {
+		return v, exact, nil, err
 	}
-	return v, tp.graph.moves(p, q, fl), nil
+	return v, true, tp.graph.moves(p, q, fl), nil
 }
 
-// detail fills the laws, plan and sentence of the best probe.
-func (s *Setup) detail(p *Pair, h1, h2 []int) error {
-	c := s.Family.At(p.Best.Index)
-	lw := newLawer(s.Model, s.T, s.Convention)
-	l1, _ := lw.suffix(c, h1)
-	l2, _ := lw.suffix(c, h2)
+// detail fills the laws, plan and sentence of the best probe, from b
+// when the ranking kept them (a large problem is not solved twice).
+func (s *Setup) detail(p *Pair, h1, h2 []int, b *best) error {
 	k := s.T - len(h1)
 	g := s.ground()
-	tp := &transport{g: g, k: k}
-	v, flows, err := tp.w1(l1, l2, true)
-	if err != nil {
-		return fmt.Errorf("explain: probe %d: %w", p.Best.Index, err)
+	if b == nil || b.index != p.Best.Index {
+		c := s.Family.At(p.Best.Index)
+		lw := newLawer(s.Model, s.T, s.Convention)
+		b = &best{index: p.Best.Index}
+		b.l1, _ = lw.suffix(c, h1)
+		b.l2, _ = lw.suffix(c, h2)
+		tp := &transport{g: g, k: k}
+		v, flows, err := tp.w1(b.l1, b.l2, true)
+		if err != nil {
+			return fmt.Errorf("explain: probe %d: %w", p.Best.Index, err)
+		}
+		if v != p.Distance {
+			return fmt.Errorf("explain: probe %d: distance %g on a second solve, %g on the first", p.Best.Index, v, p.Distance)
+		}
+		b.flows = flows
 	}
-	if v != p.Distance {
-		return fmt.Errorf("explain: probe %d: distance %g on a second solve, %g on the first", p.Best.Index, v, p.Distance)
-	}
+	l1, l2, flows := b.l1, b.l2, b.flows
 	p.Laws, p.Shown1, p.Shown2 = s.topLaws(l1, l2, k)
 	p.Moves, p.MovesTotal, p.MovesShown = s.moves(flows, g, k)
 	best := -1

@@ -151,13 +151,29 @@ func bruteMax(t *testing.T, s *Setup, h1, h2 []int) float64 {
 	return best
 }
 
+// probeW1 is W1 between package law's suffix laws of h1 and h2 under
+// probe i.
+func probeW1(t *testing.T, s *Setup, i int, h1, h2 []int) float64 {
+	l, err := law.Compute(s.Model, s.Family.At(i), s.T, s.Convention)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ot.SeqW1(s.ground(), s.T-len(h1), l.Suffix(len(h1), l.Tree.Index(h1)), l.Suffix(len(h2), l.Tree.Index(h2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // TestPairAgainstOracles: on 200 random models (families stationary and
 // clock, m = 1 and 2, random pairs of histories), the argmax's distance is
 // the brute-force maximum over Π of W1 between package law's laws, the
 // distance recomputed from the printed laws by gonum's LP equals it, the
-// plan's total cost equals it, and the ranking is sorted.
+// plan's total cost equals it, and the ranking is sorted; a probe left
+// unsolved (odd seeds make every transport problem large) has its
+// distance within its bounds, the upper one at most the argmax's.
 func TestPairAgainstOracles(t *testing.T) {
-	positive := 0
+	positive, bounded := 0, 0
 	for seed := uint64(0); seed < 200; seed++ {
 		nS, nA, nO := 2+int(seed%3), 2, 2+int(seed/3%2)
 		m := randomModel(seed, nS, nA, nO)
@@ -201,6 +217,17 @@ func TestPairAgainstOracles(t *testing.T) {
 				t.Fatalf("%s: ranking not sorted at %d", name, i)
 			}
 		}
+		if p.Best.Bounded {
+			t.Fatalf("%s: the argmax is only bounded", name)
+		}
+		for _, pr := range p.Probes {
+			if pr.Bounded {
+				bounded++
+				if v := probeW1(t, s, pr.Index, h1, h2); v < pr.Distance-1e-9 || v > pr.Upper+1e-9 || pr.Upper > p.Distance+boundSlack {
+					t.Errorf("%s: probe %d bounded by [%g, %g] (argmax %g), its distance is %g", name, pr.Index, pr.Distance, pr.Upper, p.Distance, v)
+				}
+			}
+		}
 		checkPair(t, name, s, p)
 		if p.Distance > 0 {
 			positive++
@@ -208,6 +235,9 @@ func TestPairAgainstOracles(t *testing.T) {
 	}
 	if positive < 100 {
 		t.Errorf("only %d of 200 pairs apart: the check is too weak", positive)
+	}
+	if bounded < 20 {
+		t.Errorf("only %d probes left bounded: the pruning is not exercised", bounded)
 	}
 }
 

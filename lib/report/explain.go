@@ -72,12 +72,19 @@ func (r *Report) whySection(b *strings.Builder) {
 			cards++
 			if err != nil {
 				// Still a card: the diagram links to the first WhyCards.
-				fmt.Fprintf(b, "<details class=\"class-card\" id=\"class-%d-%d\"><summary>class %d:%d</summary>\n<p class=\"refused\">%s</p>\n</details>\n",
+				fmt.Fprintf(b, "<details class=\"class-card\"><summary>class %d:%d</summary>\n<div id=\"class-%d-%d\"><p class=\"refused\">%s</p></div>\n</details>\n",
 					t, c, t, c, esc(err.Error()))
 				continue
 			}
-			fmt.Fprintf(b, "<details class=\"class-card\" id=\"class-%d-%d\"><summary>class %s: %d histories, first %s</summary>\n<p>",
-				t, c, card.ID, card.Members, esc(strings.Join(card.First, " | ")))
+			// The anchor is inside the collapsed part: following a
+			// link to it opens the card (browsers expand a closed
+			// <details> holding a fragment's target).
+			histories := "histories"
+			if card.Members == 1 {
+				histories = "history"
+			}
+			fmt.Fprintf(b, "<details class=\"class-card\"><summary>class %s: %d %s, first %s</summary>\n<div id=\"class-%d-%d\"><p>",
+				card.ID, card.Members, histories, esc(strings.Join(card.First, " | ")), t, c)
 			for k, st := range card.Belief {
 				if k > 0 {
 					b.WriteString(", ")
@@ -98,7 +105,7 @@ func (r *Report) whySection(b *strings.Builder) {
 				}
 				fmt.Fprintf(b, "<p>%s: %s</p>\n", nb.what, strings.Join(links, ", "))
 			}
-			b.WriteString("</details>\n")
+			b.WriteString("</div></details>\n")
 		}
 	}
 	if n := q.Classes(); n > cards {
