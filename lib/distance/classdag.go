@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/pomdpq/pomdpq/lib/law"
@@ -42,8 +43,9 @@ type probeClasses struct {
 // under d's probe, from depth T − 1 down: two nodes are equal when their
 // next-observation probabilities are equal to the tolerances of refine
 // (entry-wise LawTol, Σ within sumTolerance) and every observation of
-// positive probability leads to nodes of one class. Nodes are compared
-// with the first node of each class, in node order.
+// positive probability leads to nodes of one class. A node joins the
+// first class (in order of creation) whose first node it equals, as in
+// refine.
 func nodeClasses(d *law.DAG, tol func(k int) float64) [][]int32 {
 	T, nO := d.T, d.NumObs
 	cls := make([][]int32, T+1)
@@ -53,8 +55,7 @@ func nodeClasses(d *law.DAG, tol func(k int) float64) [][]int32 {
 		n := d.Len[t]
 		out := make([]int32, n)
 		sumTol := tol(T - t)
-		type sub struct{ rep, label int32 }
-		groups := map[string][]sub{}
+		groups := map[string]*nodeGroup{}
 		next := int32(0)
 		for v := 0; v < n; v++ {
 			row, ch := d.Prob[t][v*nO:(v+1)*nO], d.Child[t][v*nO:(v+1)*nO]
@@ -66,23 +67,85 @@ func nodeClasses(d *law.DAG, tol func(k int) float64) [][]int32 {
 				binary.LittleEndian.PutUint32(key[4*o:], uint32(k))
 			}
 			g := groups[string(key)]
-			found := int32(-1)
-			for _, s := range g {
-				if equalLaws(row, d.Prob[t][int(s.rep)*nO:(int(s.rep)+1)*nO], sumTol) {
-					found = s.label
-					break
-				}
+			if g == nil {
+				g = &nodeGroup{cells: map[uint64][]int32{}}
+				groups[string(key)] = g
 			}
+			cell, near := probCell(row)
+			found := g.find(d.Prob[t], nO, row, cell, near, sumTol)
 			if found < 0 {
 				found = next
 				next++
-				groups[string(key)] = append(g, sub{int32(v), found})
+				g.add(int32(v), found, cell)
 			}
 			out[v] = found
 		}
 		cls[t] = out
 	}
 	return cls
+}
+
+// nodeGroup holds the classes of nodes with one pattern of children
+// classes: their first nodes in order of creation, and by grid cell of
+// their probabilities.
+type nodeGroup struct {
+	reps, labels []int32
+	cells        map[uint64][]int32 // cell → positions in reps, in order
+}
+
+// probGrid is the cell size of the probabilities' grid (2^−30), and
+// probMargin the distance to a cell's edge below which a node is compared
+// with every class of its group: a node farther than LawTol from every
+// edge can equal (to LawTol) only first nodes of its own cell.
+const (
+	probGrid   = 1 << 30
+	probMargin = 1e-12
+	probShift  = 0.381966
+)
+
+// probCell returns the grid cell of row and whether a coordinate lies
+// within probMargin of a cell edge.
+func probCell(row []float64) (uint64, bool) {
+	h := uint64(14695981039346656037)
+	near := false
+	for _, x := range row {
+		// The grid is shifted so that round values (0, 1/2, 1) lie
+		// inside cells.
+		y := x*probGrid + probShift
+		f := math.Floor(y)
+		if y-f < probMargin*probGrid || f+1-y < probMargin*probGrid {
+			near = true
+		}
+		h ^= uint64(int64(f))
+		h *= 1099511628211
+	}
+	return h, near
+}
+
+// find returns the label of the first class of g whose first node's
+// probabilities equal row, or −1.
+func (g *nodeGroup) find(prob []float64, nO int, row []float64, cell uint64, near bool, sumTol float64) int32 {
+	if near {
+		for i, r := range g.reps {
+			if equalLaws(row, prob[int(r)*nO:(int(r)+1)*nO], sumTol) {
+				return g.labels[i]
+			}
+		}
+		return -1
+	}
+	for _, i := range g.cells[cell] {
+		r := g.reps[i]
+		if equalLaws(row, prob[int(r)*nO:(int(r)+1)*nO], sumTol) {
+			return g.labels[i]
+		}
+	}
+	return -1
+}
+
+func (g *nodeGroup) add(v, label int32, cell uint64) {
+	g.cells[cell] = append(g.cells[cell], int32(len(g.reps)))
+	g.reps = append(g.reps, v)
+	g.labels = append(g.labels, label)
 }
 
 // classDAGs builds the DAG and node classes of the family members idx on
