@@ -30,8 +30,11 @@ import (
 // forward states of one depth.
 var classDAGLimit = 1 << 26
 
-// useClassDAG, when set, makes every run take the class path (tests).
-var useClassDAG = false
+// noClassDAG makes runs refine the history tree's laws instead (the
+// oracle of the class path), and useRepLaws makes the later phases read
+// the representatives' laws from the DAGs on every class-path run, not
+// only above law.MaxHistories (tests).
+var noClassDAG, useRepLaws = false, false
 
 // probeClasses is one probe's DAG and its per-node classes.
 type probeClasses struct {
@@ -395,44 +398,64 @@ func (r *runner) exactFromDAGs(ctx context.Context, reps []int, members [][]int)
 	return p, probes, cl, nil
 }
 
+// classMode says how a run computes its exact classes and laws.
+type classMode struct {
+	// dag: the exact classes from the probes' posterior DAGs (the class
+	// path) rather than by refining the laws of every history.
+	dag bool
+	// repLaws: the later phases read the representatives' laws from the
+	// DAGs; taken when the history tree is above law.MaxHistories, where
+	// no engine over the tree is built.
+	repLaws bool
+}
+
 // protoEngine returns the engine that checks and groups the family, and
-// whether the run takes the class path: a history tree above
-// law.MaxHistories (up to maxTreeHistories), or useClassDAG. The
-// all-pairs, tensor and sharded paths keep the history tree's limit.
-func protoEngine(m *pomdp.Model, T int, opt Options, gv given) (*law.Engine, bool, error) {
+// the run's classMode. The all-pairs, tensor and sharded paths refine the
+// history tree and keep its limit (law.MaxHistories).
+func protoEngine(m *pomdp.Model, T int, opt Options, gv given) (*law.Engine, classMode, error) {
 	e, err := law.NewEngine(m, T, opt.Convention)
-	plain := opt.AllPairs || gv.probes != nil || gv.classes != nil
+	plain := opt.AllPairs || gv.probes != nil || gv.classes != nil || noClassDAG
 	if err == nil {
-		return e, useClassDAG && !plain, nil
+		return e, classMode{dag: !plain, repLaws: useRepLaws && !plain}, nil
 	}
 	if plain {
-		return nil, false, err
+		return nil, classMode{}, err
 	}
 	big, err2 := law.NewEngineLimit(m, T, opt.Convention, maxTreeHistories)
 	if err2 != nil {
-		return nil, false, err2
+		return nil, classMode{}, err2
 	}
-	return big, true, nil
+	return big, classMode{dag: true, repLaws: true}, nil
 }
 
-// classPathCost replaces the law term of c on the class path: per worker,
-// the representatives' laws Σ_t c_t·|O|^{T−t} floats (with c_t the
-// histories before the classes are known) and, once known, the DAGs
-// (a probability, a child and a class per node and observation).
-func classPathCost(c Cost, classPath bool, cl *classLaws) Cost {
-	if !classPath {
+// classPathCost adjusts c to the class path: with the representatives'
+// laws, the law term is per worker Σ_t c_t·|O|^{T−t} floats (with c_t
+// the histories before the classes are known) in place of the engine's
+// buffers over the tree; once the classes are known the DAGs are added (a
+// probability, a child and a class per node and observation), and the
+// labels are the partition's only (8 bytes a history) plus a forward
+// state per history of two depths.
+func classPathCost(c Cost, mode classMode, cl *classLaws) Cost {
+	if !mode.dag {
 		return c
 	}
-	var laws int64
 	T := len(c.Classes) - 1
 	nO := 0
-	if T >= 1 && c.Histories[1] > 0 {
+	if T >= 1 {
 		nO = c.Histories[1]
 	}
-	for t, k := range c.Classes {
-		laws += int64(k) * pow(nO, T-t)
+	if mode.repLaws {
+		var laws int64
+		for t, k := range c.Classes {
+			laws += int64(k) * pow(nO, T-t)
+		}
+		c.Laws = int64(c.Workers) * 8 * laws
+		var n int64
+		for _, h := range c.Histories {
+			n += int64(h)
+		}
+		c.Labels = 8*n + 4*int64(c.Histories[T]) + 4*int64(c.Histories[max(T-1, 0)])
 	}
-	c.Laws = int64(c.Workers) * 8 * laws
 	if cl != nil {
 		for _, pc := range cl.pcs {
 			for t := 0; t < pc.dag.T; t++ {

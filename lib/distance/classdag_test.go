@@ -85,35 +85,46 @@ func TestClassPathMatchesTree(t *testing.T) {
 	runs := classRuns(t, n)
 	impossible := 0
 	for _, r := range runs {
+		noClassDAG = true
 		want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
+		noClassDAG = false
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
-		useClassDAG = true
-		got, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
-		useClassDAG = false
-		if err != nil {
-			t.Fatalf("%s: class path: %v", r.name, err)
-		}
-		for d := range want.Classes.Labels {
-			if !slices.Equal(got.Classes.Labels[d], want.Classes.Labels[d]) {
-				t.Fatalf("%s: depth %d: labels %v, want %v", r.name, d, got.Classes.Labels[d], want.Classes.Labels[d])
+		for _, rep := range []bool{false, true} {
+			useRepLaws = rep
+			got, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
+			useRepLaws = false
+			if err != nil {
+				t.Fatalf("%s: class path: %v", r.name, err)
 			}
-		}
-		if !slices.Equal(got.Classes.Counts(), want.Classes.Counts()) || got.Tree.Len() != want.Tree.Len() {
-			t.Fatalf("%s: %v classes of %d histories, want %v of %d", r.name, got.Classes.Counts(), got.Tree.Len(), want.Classes.Counts(), want.Tree.Len())
-		}
-		if got.StandIns != want.StandIns || got.Distinct != want.Distinct {
-			t.Fatalf("%s: %d stand-ins, %d distinct; want %d, %d", r.name, got.StandIns, got.Distinct, want.StandIns, want.Distinct)
+			sameClassRun(t, fmt.Sprintf("%s, representatives' laws %v", r.name, rep), got, want, r.opt.Eps)
 		}
 		if want.StandIns > 0 {
 			impossible++
 		}
-		sameDecisions(t, r.name, got, want, r.opt.Eps)
 	}
 	if impossible < len(runs)/4 {
 		t.Fatalf("only %d of %d runs had impossible histories", impossible, len(runs))
 	}
+}
+
+// sameClassRun compares a class-path run with the history tree's: labels,
+// class and history counts, stand-ins, distances and partitions.
+func sameClassRun(t *testing.T, name string, got, want *Result, eps []float64) {
+	t.Helper()
+	for d := range want.Classes.Labels {
+		if !slices.Equal(got.Classes.Labels[d], want.Classes.Labels[d]) {
+			t.Fatalf("%s: depth %d: labels %v, want %v", name, d, got.Classes.Labels[d], want.Classes.Labels[d])
+		}
+	}
+	if !slices.Equal(got.Classes.Counts(), want.Classes.Counts()) || got.Tree.Len() != want.Tree.Len() {
+		t.Fatalf("%s: %v classes of %d histories, want %v of %d", name, got.Classes.Counts(), got.Tree.Len(), want.Classes.Counts(), want.Tree.Len())
+	}
+	if got.StandIns != want.StandIns || got.Distinct != want.Distinct {
+		t.Fatalf("%s: %d stand-ins, %d distinct; want %d, %d", name, got.StandIns, got.Distinct, want.StandIns, want.Distinct)
+	}
+	sameDecisions(t, name, got, want, eps)
 }
 
 // TestClassPathCompact runs the class path in compact decision mode (the
@@ -125,13 +136,15 @@ func TestClassPathCompact(t *testing.T) {
 			continue
 		}
 		r.opt.Eps, r.opt.Compact = []float64{0, 0.1, 0.3}, true
+		noClassDAG = true
 		want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
+		noClassDAG = false
 		if err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
-		useClassDAG = true
+		useRepLaws = true
 		got, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
-		useClassDAG = false
+		useRepLaws = false
 		if err != nil {
 			t.Fatalf("%s: class path: %v", r.name, err)
 		}

@@ -478,7 +478,7 @@ type prepared struct {
 	phases    []PhaseTime
 	phaseAt   time.Time
 	planOnly  bool                             // Plan: estimate, do not refuse after the laws
-	classPath bool                             // exact classes from classes (classdag.go)
+	mode      classMode                        // exact classes from classes (classdag.go)
 	check     func(c Cost, stage string) error // the budget check
 }
 
@@ -512,7 +512,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if opt.Tensor {
 		opt.AllPairs = true
 	}
-	proto, classPath, err := protoEngine(m, T, opt, gv)
+	proto, mode, err := protoEngine(m, T, opt, gv)
 	if err != nil {
 		return nil, err
 	}
@@ -538,10 +538,10 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil
 	}
 	n := fam.Len()
-	if err := check(classPathCost(estimate(tree, m.NumStates(), n, n, workers, nil, opt, fullLimit), classPath, nil), "before the laws"); err != nil {
+	if err := check(classPathCost(estimate(tree, m.NumStates(), n, n, workers, nil, opt, fullLimit), mode, nil), "before the laws"); err != nil {
 		return nil, err
 	}
-	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now(), check: check, classPath: classPath}
+	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now(), check: check, mode: mode}
 	pr.phase("probes")
 	// Check every controller once and group by action tree.
 	var column []int
@@ -569,7 +569,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	pr.probes = probes
 	res.Distinct = len(probes)
 	res.Reps = representatives(res.Classes)
-	res.Cost = classPathCost(estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit), classPath, r.cls)
+	res.Cost = classPathCost(estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit), mode, r.cls)
 	res.Cost.Base = base
 	if plan {
 		return pr, nil
@@ -631,13 +631,16 @@ func (pr *prepared) classesPhase(ctx context.Context, gv given, members [][]int)
 			return nil, err
 		}
 		probes = expandGroups(reps, members, standIns)
-	} else if pr.classPath {
+	} else if pr.mode.dag {
 		pr.phase("classes")
 		p, all, cl, err := r.exactFromDAGs(ctx, reps, members)
 		if err != nil {
 			return nil, err
 		}
-		res.Classes, r.cls, probes = p, cl, all
+		res.Classes, probes = p, all
+		if pr.mode.repLaws {
+			r.cls = cl
+		}
 	} else {
 		pr.phase("classes")
 		labels := make([][]int, T+1)
