@@ -429,15 +429,19 @@ func protoEngine(m *pomdp.Model, T int, opt Options, gv given) (*law.Engine, cla
 }
 
 // classPathCost adjusts c to the class path: with the representatives'
-// laws, the law term is per worker Σ_t c_t·|O|^{T−t} floats (with c_t
-// the histories before the classes are known) in place of the engine's
-// buffers over the tree; once the classes are known the DAGs are added (a
-// probability, a child and a class per node and observation), and the
-// labels are the partition's only (8 bytes a history) plus a forward
-// state per history of two depths.
+// laws, the law term is per worker Σ_t c_t·|O|^{T−t} floats in place of
+// the engine's buffers over the tree, counted once the classes are known
+// (before, when cl is nil, it is 0: those blocks are allocated after the
+// check that knows the classes, and the DAGs are bounded as they grow by
+// classDAGLimit); the DAGs are added (a probability, a child and a class
+// per node and observation), and the labels are the partition's only (8
+// bytes a history) plus a forward state per history of two depths.
 func classPathCost(c Cost, mode classMode, cl *classLaws) Cost {
 	if !mode.dag {
 		return c
+	}
+	if mode.repLaws && cl == nil {
+		c.Laws = 0
 	}
 	T := len(c.Classes) - 1
 	nO := 0
@@ -449,7 +453,9 @@ func classPathCost(c Cost, mode classMode, cl *classLaws) Cost {
 		for t, k := range c.Classes {
 			laws += int64(k) * pow(nO, T-t)
 		}
-		c.Laws = int64(c.Workers) * 8 * laws
+		if cl != nil {
+			c.Laws = int64(c.Workers) * 8 * laws
+		}
 		var n int64
 		for _, h := range c.Histories {
 			n += int64(h)
