@@ -30,11 +30,13 @@ import (
 // forward states of one depth.
 var classDAGLimit = 1 << 26
 
-// noClassDAG makes runs refine the history tree's laws instead (the
-// oracle of the class path), and useRepLaws makes the later phases read
-// the representatives' laws from the DAGs on every class-path run, not
-// only above law.MaxHistories (tests).
-var noClassDAG, useRepLaws = false, false
+// useClassDAG makes every run but the all-pairs, tensor and sharded ones
+// take the class path, also below law.MaxHistories (where runs refine
+// the tree's laws: their outputs stay byte for byte those of the engine's
+// laws); useRepLaws makes the later phases of a class-path run read the
+// representatives' laws from the DAGs there too; noClassDAG refuses the
+// class path (the oracle's reference). Tests set them.
+var useClassDAG, useRepLaws, noClassDAG = false, false, false
 
 // probeClasses is one probe's DAG and its per-node classes.
 type probeClasses struct {
@@ -398,7 +400,9 @@ func (r *runner) exactFromDAGs(ctx context.Context, reps []int, members [][]int)
 	return p, probes, cl, nil
 }
 
-// classMode says how a run computes its exact classes and laws.
+// classMode says how a run computes its exact classes and laws: by
+// default the class path is taken above law.MaxHistories only, where the
+// history tree's laws are refused.
 type classMode struct {
 	// dag: the exact classes from the probes' posterior DAGs (the class
 	// path) rather than by refining the laws of every history.
@@ -416,7 +420,8 @@ func protoEngine(m *pomdp.Model, T int, opt Options, gv given) (*law.Engine, cla
 	e, err := law.NewEngine(m, T, opt.Convention)
 	plain := opt.AllPairs || gv.probes != nil || gv.classes != nil || noClassDAG
 	if err == nil {
-		return e, classMode{dag: !plain, repLaws: useRepLaws && !plain}, nil
+		dag := useClassDAG && !plain
+		return e, classMode{dag: dag, repLaws: dag && useRepLaws}, nil
 	}
 	if plain {
 		return nil, classMode{}, err

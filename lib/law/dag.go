@@ -154,13 +154,21 @@ func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error
 				continue
 			}
 			e.jointStep(c, t, cur.post[v*width:(v+1)*width], children, pred)
+			// The row is normalised by its own total, as the tree's laws
+			// are (leaf masses over their sum): a posterior sums to 1
+			// only up to rounding, 10⁻¹² over 10⁵ states.
+			total := 0.0
 			for o := 0; o < nO; o++ {
-				p := sum(children[o][:width])
+				row[o] = sum(children[o][:width])
+				total += row[o]
+			}
+			for o := 0; o < nO; o++ {
+				p := row[o]
 				if p == 0 {
 					ch[o] = -1
 					continue
 				}
-				row[o] = p
+				row[o] = p / total
 				if next == nil {
 					continue // depth T: the single node 0
 				}
