@@ -98,12 +98,12 @@ type nodeGroup struct {
 	cells        map[uint64][]int32 // cell → positions in reps, in order
 }
 
-// probGrid is the cell size of the probabilities' grid (2^−30), and
+// probGrid is the cell size of the probabilities' grid (2^−20), and
 // probMargin the distance to a cell's edge below which a node is compared
 // with every class of its group: a node farther than LawTol from every
 // edge can equal (to LawTol) only first nodes of its own cell.
 const (
-	probGrid   = 1 << 30
+	probGrid   = 1 << 20
 	probMargin = 1e-12
 	probShift  = 0.381966
 )
