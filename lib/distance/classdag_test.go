@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -215,6 +216,27 @@ func TestStandInNodes(t *testing.T) {
 				}
 				walk(0, 0, 0)
 			}
+		}
+	}
+}
+
+// TestClassPathLimit checks that a class path whose DAG or forward states
+// outgrow classDAGLimit is refused with an error naming the depth, not
+// run out of memory.
+func TestClassPathLimit(t *testing.T) {
+	m := gridModel(7, 5, 2, 3)
+	fam, err := fsc.New(fsc.KindStationary, 2, 3, 1, 4, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v int) { classDAGLimit = v }(classDAGLimit)
+	for _, limit := range []int{1, 2, 4} {
+		classDAGLimit = limit
+		useClassDAG = true
+		_, err := Compute(context.Background(), m, fam, 4, Options{Workers: 1})
+		useClassDAG = false
+		if err == nil || !strings.Contains(err.Error(), "at depth") || !strings.Contains(err.Error(), "above the limit") {
+			t.Fatalf("limit %d: error %v, want a refusal naming the depth", limit, err)
 		}
 	}
 }
