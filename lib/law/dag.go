@@ -55,39 +55,49 @@ const mergeGrid = 1 << 40
 type dagLevel struct {
 	width int
 	post  []float64 // node v's posterior: post[v·width:(v+1)·width]
-	index map[uint64][]int32
+	// index maps a hash to the last node with it; chain[v] is the
+	// previous node with v's hash (−1: none).
+	index map[uint64]int32
+	chain []int32
 	n     int
-	quant []int64
 }
 
 func newDagLevel(width int) *dagLevel {
-	return &dagLevel{width: width, index: map[uint64][]int32{}, quant: make([]int64, width)}
+	return &dagLevel{width: width, index: map[uint64]int32{}}
 }
 
 // intern returns the node of posterior b (normalised), adding it if new.
 func (l *dagLevel) intern(b []float64) int32 {
 	h := uint64(14695981039346656037)
-	for k, x := range b {
-		q := int64(math.Round(x * mergeGrid))
-		l.quant[k] = q
-		h ^= uint64(q)
+	for _, x := range b {
+		h ^= uint64(int64(math.Round(x * mergeGrid)))
 		h *= 1099511628211
 		h ^= h >> 29
 	}
-	for _, v := range l.index[h] {
+	last, ok := l.index[h]
+	if !ok {
+		last = -1
+	}
+	// The oldest node first, as a list in order of creation would.
+	var match int32 = -1
+	for v := last; v >= 0; v = l.chain[v] {
 		p := l.post[int(v)*l.width : (int(v)+1)*l.width]
 		d := 0.0
 		for k, x := range b {
 			d += math.Abs(x - p[k])
 		}
 		if d <= MergeTol {
-			return v
+			match = v
 		}
+	}
+	if match >= 0 {
+		return match
 	}
 	v := int32(l.n)
 	l.n++
 	l.post = append(l.post, b...)
-	l.index[h] = append(l.index[h], v)
+	l.chain = append(l.chain, last)
+	l.index[h] = v
 	return v
 }
 
@@ -96,6 +106,7 @@ func (l *dagLevel) synthetic() int32 {
 	v := int32(l.n)
 	l.n++
 	l.post = append(l.post, make([]float64, l.width)...)
+	l.chain = append(l.chain, -1)
 	return v
 }
 
