@@ -11,7 +11,8 @@ import (
 // DAG is the forward graph of one probe's distinct joint posteriors over
 // (state, node), depth by depth (docs/algorithms.md#classes-not-histories):
 // node v of depth t < T stands for every history whose normalised
-// posterior is v's (to MergeTol), with the next-observation
+// posterior is v's (to MergeTol; at depth T − 1 ≥ 1, whose
+// next-observation probabilities are v's, its whole law), with the next-observation
 // probabilities P^π(o | v) and the node each observation leads to. The
 // suffix law of a node is the recursion
 //
@@ -125,72 +126,33 @@ func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error
 	if T == 0 {
 		return d, nil
 	}
+	b := &dagBuild{e: e, c: c, d: d, width: width, pointMass: e.conv == PointMassStandIn,
+		kids: make([][]float64, nO), kids2: make([][]float64, nO), pred: make([]float64, nS), rowBuf: make([]float64, nO)}
+	for o := range b.kids {
+		b.kids[o], b.kids2[o] = make([]float64, width), make([]float64, width)
+	}
+	b.uniform = make([]float64, width)
+	for k := range b.uniform {
+		b.uniform[k] = 1 / float64(width)
+	}
 	cur := newDagLevel(width)
 	root := make([]float64, width)
 	copy(root, e.m.B0)
 	cur.intern(root)
-	uniform := make([]float64, width)
-	for k := range uniform {
-		uniform[k] = 1 / float64(width)
-	}
-	children := make([][]float64, nO)
-	for o := range children {
-		children[o] = make([]float64, width)
-	}
-	pred := make([]float64, nS)
-	pointMass := e.conv == PointMassStandIn
 	for t := 0; t < T; t++ {
-		if pointMass {
-			d.StandIn[t] = cur.synthetic()
-		} else {
-			d.StandIn[t] = cur.intern(uniform)
-		}
+		b.standIn(cur, t)
 		var next *dagLevel
 		if t+1 < T {
-			next = newDagLevel(width)
+			next = newDagLevel(b.levelWidth(t + 1))
 		}
-		n := cur.n
-		prob := make([]float64, n*nO)
-		child := make([]int32, n*nO)
-		for v := 0; v < n; v++ {
+		d.Len[t] = cur.n
+		d.Prob[t], d.Child[t] = make([]float64, cur.n*nO), make([]int32, cur.n*nO)
+		for v := 0; v < cur.n; v++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			row, ch := prob[v*nO:(v+1)*nO], child[v*nO:(v+1)*nO]
-			if pointMass && int32(v) == d.StandIn[t] {
-				for o := range ch {
-					ch[o] = -1
-				}
-				row[0], ch[0] = 1, 0 // the next depth's stand-in, set below
-				continue
-			}
-			e.jointStep(c, t, cur.post[v*width:(v+1)*width], children, pred)
-			// The row is normalised by its own total, as the tree's laws
-			// are (leaf masses over their sum): a posterior sums to 1
-			// only up to rounding, 10⁻¹² over 10⁵ states.
-			total := 0.0
-			for o := 0; o < nO; o++ {
-				row[o] = sum(children[o][:width])
-				total += row[o]
-			}
-			for o := 0; o < nO; o++ {
-				p := row[o]
-				if p == 0 {
-					ch[o] = -1
-					continue
-				}
-				row[o] = p / total
-				if next == nil {
-					continue // depth T: the single node 0
-				}
-				b := children[o][:width]
-				for k := range b {
-					b[k] /= p
-				}
-				ch[o] = next.intern(b)
-			}
+			b.expand(cur, next, t, v)
 		}
-		d.Len[t], d.Prob[t], d.Child[t] = n, prob, child
 		if next != nil && maxNodes > 0 && next.n > maxNodes {
 			return nil, fmt.Errorf("law: the probe has %d distinct posteriors at depth %d, above the limit %d", next.n, t+1, maxNodes)
 		}
@@ -198,13 +160,115 @@ func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error
 			cur = next
 		}
 	}
-	if pointMass {
+	if b.pointMass {
 		// The point-mass node of depth t leads by o_0 to that of t+1.
 		for t := 0; t < T; t++ {
 			d.Child[t][int(d.StandIn[t])*nO] = d.StandIn[t+1]
 		}
 	}
 	return d, nil
+}
+
+// dagBuild is the state of one DAG construction. The nodes of depth
+// T − 1 (the most numerous) are interned by their next-observation
+// probabilities, their whole law, not by their posteriors: a row of |O|
+// floats in place of |S|·nodes.
+type dagBuild struct {
+	e             *Engine
+	c             *fsc.FSC
+	d             *DAG
+	width         int
+	pointMass     bool
+	uniform, pred []float64
+	kids, kids2   [][]float64 // per observation, width
+	rowBuf        []float64
+}
+
+// rowLevel reports whether depth t's nodes are interned by their rows.
+func (b *dagBuild) rowLevel(t int) bool { return t == b.d.T-1 && t >= 1 }
+
+// levelWidth is the length of the vectors depth t interns.
+func (b *dagBuild) levelWidth(t int) int {
+	if b.rowLevel(t) {
+		return b.d.NumObs
+	}
+	return b.width
+}
+
+// standIn adds (or finds) depth t's stand-in node.
+func (b *dagBuild) standIn(cur *dagLevel, t int) {
+	switch {
+	case b.pointMass:
+		b.d.StandIn[t] = cur.synthetic()
+	case b.rowLevel(t):
+		b.row(b.rowBuf, t, b.uniform, b.kids2)
+		b.d.StandIn[t] = cur.intern(b.rowBuf)
+	default:
+		b.d.StandIn[t] = cur.intern(b.uniform)
+	}
+}
+
+// row sets out to the next-observation probabilities of posterior joint
+// at depth t, normalised by their own total as the tree's laws are (leaf
+// masses over their sum: a posterior sums to 1 only up to rounding,
+// 10⁻¹² over 10⁵ states); kids receive the unnormalised children.
+func (b *dagBuild) row(out []float64, t int, joint []float64, kids [][]float64) {
+	b.e.jointStep(b.c, t, joint, kids, b.pred)
+	total := 0.0
+	for o := range out {
+		out[o] = sum(kids[o][:b.width])
+		total += out[o]
+	}
+	if total > 0 {
+		for o := range out {
+			out[o] /= total
+		}
+	}
+}
+
+// expand sets node v of depth t's row and children, interning them in
+// next.
+func (b *dagBuild) expand(cur, next *dagLevel, t, v int) {
+	nO := b.d.NumObs
+	row, ch := b.d.Prob[t][v*nO:(v+1)*nO], b.d.Child[t][v*nO:(v+1)*nO]
+	for o := range ch {
+		ch[o] = -1
+	}
+	if b.pointMass && int32(v) == b.d.StandIn[t] {
+		row[0], ch[0] = 1, 0 // the next depth's stand-in, set at the end
+		return
+	}
+	if b.rowLevel(t) {
+		copy(row, cur.post[v*nO:(v+1)*nO])
+		for o, p := range row {
+			if p != 0 {
+				ch[o] = 0 // depth T: the single node 0
+			}
+		}
+		return
+	}
+	w := b.width
+	b.row(row, t, cur.post[v*w:(v+1)*w], b.kids)
+	for o, p := range row {
+		if p == 0 {
+			continue
+		}
+		if next == nil {
+			ch[o] = 0 // depth T: the single node 0
+			continue
+		}
+		post := b.kids[o][:w]
+		m := sum(post)
+		for k := range post {
+			post[k] /= m
+		}
+		if b.rowLevel(t + 1) {
+			b.row(b.rowBuf, t+1, post, b.kids2)
+			ch[o] = next.intern(b.rowBuf)
+		} else {
+			ch[o] = next.intern(post)
+		}
+	}
 }
 
 // Fill writes the suffix law P^π(O_{t+1:T} | v) of depth-t node v into
