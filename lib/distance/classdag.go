@@ -31,11 +31,10 @@ import (
 var classDAGLimit = 1 << 26
 
 // useClassDAG makes every run but the all-pairs, tensor and sharded ones
-// take the class path, also below law.MaxHistories (where runs refine
-// the tree's laws: their outputs stay byte for byte those of the engine's
-// laws); useRepLaws makes the later phases of a class-path run read the
-// representatives' laws from the DAGs there too; noClassDAG refuses the
-// class path (the oracle's reference). Tests set them.
+// take the class path, also below classPathMin; useRepLaws makes the
+// later phases of a class-path run read the representatives' laws from
+// the DAGs below law.MaxHistories too; noClassDAG refuses the class path
+// (the oracle's reference). Tests set them.
 var useClassDAG, useRepLaws, noClassDAG = false, false, false
 
 // probeClasses is one probe's DAG and its per-node classes.
@@ -400,9 +399,19 @@ func (r *runner) exactFromDAGs(ctx context.Context, reps []int, members [][]int)
 	return p, probes, cl, nil
 }
 
-// classMode says how a run computes its exact classes and laws: by
-// default the class path is taken above law.MaxHistories only, where the
-// history tree's laws are refused.
+// classPathMin is the number of histories above which a run's exact
+// classes take the class path by default: the refinement of every
+// history's laws costs a pass over the tree per probe and a copy of the
+// labels per worker, the class path the distinct posteriors (hallway
+// m = 1, T = 5: 4.3 million histories, 156,218 DAG nodes at most per
+// depth and probe). Below law.MaxHistories the later phases still read
+// the engine's laws, so the outputs are unchanged.
+const classPathMin = 1 << 20
+
+// classMode says how a run computes its exact classes and laws: the class
+// path above classPathMin histories, with the representatives' laws from
+// the DAGs above law.MaxHistories, where the history tree's laws are
+// refused.
 type classMode struct {
 	// dag: the exact classes from the probes' posterior DAGs (the class
 	// path) rather than by refining the laws of every history.
@@ -420,7 +429,7 @@ func protoEngine(m *pomdp.Model, T int, opt Options, gv given) (*law.Engine, cla
 	e, err := law.NewEngine(m, T, opt.Convention)
 	plain := opt.AllPairs || gv.probes != nil || gv.classes != nil || noClassDAG
 	if err == nil {
-		dag := useClassDAG && !plain
+		dag := (useClassDAG || e.Tree().Len() > classPathMin) && !plain
 		return e, classMode{dag: dag, repLaws: dag && useRepLaws}, nil
 	}
 	if plain {
