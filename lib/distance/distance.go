@@ -412,6 +412,10 @@ func (pr *prepared) boundsPhase(ctx context.Context) error {
 	res, opt, tree := pr.res, pr.opt, pr.res.Tree
 	T := tree.T
 	pr.r.reps = res.Reps
+	if pr.r.cls != nil {
+		// The laws are the representatives' blocks, in class order.
+		pr.r.reps = identityReps(pr.r.cls.counts)
+	}
 	pr.r.nT = len(res.Reps[T])
 	if opt.AllPairs {
 		pr.r.nT = tree.Count(T)
@@ -474,6 +478,7 @@ type prepared struct {
 	phases    []PhaseTime
 	phaseAt   time.Time
 	planOnly  bool                             // Plan: estimate, do not refuse after the laws
+	mode      classMode                        // exact classes from classes (classdag.go)
 	check     func(c Cost, stage string) error // the budget check
 }
 
@@ -504,14 +509,14 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	if fam.Len() == 0 {
 		return nil, fmt.Errorf("distance: empty probe family")
 	}
-	proto, err := law.NewEngine(m, T, opt.Convention)
+	if opt.Tensor {
+		opt.AllPairs = true
+	}
+	proto, mode, err := protoEngine(m, T, opt, gv)
 	if err != nil {
 		return nil, err
 	}
 	tree := proto.Tree()
-	if opt.Tensor {
-		opt.AllPairs = true
-	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -533,10 +538,10 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 		return nil
 	}
 	n := fam.Len()
-	if err := check(estimate(tree, m.NumStates(), n, n, workers, nil, opt, fullLimit), "before the laws"); err != nil {
+	if err := check(classPathCost(estimate(tree, m.NumStates(), n, n, workers, nil, opt, fullLimit), mode, nil), "before the laws"); err != nil {
 		return nil, err
 	}
-	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now(), check: check}
+	pr := &prepared{opt: opt, fullLimit: fullLimit, phaseAt: time.Now(), check: check, mode: mode}
 	pr.phase("probes")
 	// Check every controller once and group by action tree.
 	var column []int
@@ -564,7 +569,7 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	pr.probes = probes
 	res.Distinct = len(probes)
 	res.Reps = representatives(res.Classes)
-	res.Cost = estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit)
+	res.Cost = classPathCost(estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit), mode, r.cls)
 	res.Cost.Base = base
 	if plan {
 		return pr, nil
@@ -626,6 +631,16 @@ func (pr *prepared) classesPhase(ctx context.Context, gv given, members [][]int)
 			return nil, err
 		}
 		probes = expandGroups(reps, members, standIns)
+	} else if pr.mode.dag {
+		pr.phase("classes")
+		p, all, cl, err := r.exactFromDAGs(ctx, reps, members)
+		if err != nil {
+			return nil, err
+		}
+		res.Classes, probes = p, all
+		if pr.mode.repLaws {
+			r.cls = cl
+		}
 	} else {
 		pr.phase("classes")
 		labels := make([][]int, T+1)

@@ -11,8 +11,13 @@
 //
 //   - probes: controllers with the same action tree have the same laws and
 //     are computed once (docs/algorithms.md#duplicate-probes; the family size is unchanged);
-//   - classes: the exact (ε = 0) classes by refinement of law vectors, no
-//     transport problem (docs/algorithms.md#exact-classes);
+//   - classes: the exact (ε = 0) classes, no transport problem, by
+//     refinement of the law vectors of every history
+//     (docs/algorithms.md#exact-classes) or, above 2²⁰ histories, depth
+//     by depth from the previous depth's classes over each probe's DAG of
+//     distinct posteriors (docs/algorithms.md#classes-not-histories; not
+//     on the all-pairs, tensor and sharded runs); above law.MaxHistories
+//     the later phases read the representatives' laws from those DAGs;
 //   - bounds (long suffixes only): family-wide lower bounds on each pair of
 //     class representatives, from one-step marginals (docs/algorithms.md#small-transport-problems);
 //   - distances: one transport problem per pair of class representatives

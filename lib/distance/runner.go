@@ -2,6 +2,7 @@ package distance
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -42,6 +43,10 @@ type runner struct {
 	pivotBytes      int64 // the pivot pass's coordinates and largest float32 copy
 	pivotSweep      int64 // the largest float32 copy of one depth's sweep
 	visited         int64
+	// cls, on the class path (classdag.go), gives the laws of the class
+	// representatives instead of the engine's laws over the tree; reps
+	// then index its blocks.
+	cls *classLaws
 }
 
 // pool runs do(worker, k, laws) for k = 0 … count−1 on the workers, each
@@ -98,17 +103,16 @@ func (r *runner) poolTicks(ctx context.Context, idx []int, pairs int64, setup fu
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			e, err := law.NewEngine(r.m, r.T, r.opt.Convention)
+			compute, laws, err := r.lawSource(ctx)
 			if err != nil {
 				fail(err)
 				return
 			}
-			laws := e.NewLaws()
 			for k := range jobs {
 				if ctx.Err() != nil {
 					continue
 				}
-				if err := e.ComputeIntoContext(ctx, laws, r.fam.At(idx[k])); err != nil {
+				if err := compute(idx[k]); err != nil {
 					fail(err)
 					continue
 				}
@@ -145,6 +149,29 @@ loop:
 		return firstErr
 	}
 	return ctx.Err()
+}
+
+// lawSource returns a worker's laws and the function that fills them
+// with family member i's: the engine's laws over the tree, or on the
+// class path the representatives' laws from the DAGs.
+func (r *runner) lawSource(ctx context.Context) (func(i int) error, *law.Laws, error) {
+	if r.cls != nil {
+		laws := law.NewBlocks(r.tree, r.cls.counts)
+		return func(i int) error {
+			k, ok := r.cls.column[i]
+			if !ok {
+				return fmt.Errorf("distance: controller %d has no class DAG", i)
+			}
+			r.cls.fill(laws, k)
+			return nil
+		}, laws, nil
+	}
+	e, err := law.NewEngine(r.m, r.T, r.opt.Convention)
+	if err != nil {
+		return nil, nil, err
+	}
+	laws := e.NewLaws()
+	return func(i int) error { return e.ComputeIntoContext(ctx, laws, r.fam.At(i)) }, laws, nil
 }
 
 // refine computes the laws of the family members idx, returns their

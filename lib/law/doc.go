@@ -10,6 +10,10 @@
 // P^π(h·y) / P^π(h), a block of the same leaf masses. Subtrees of mass zero
 // are skipped.
 //
+// Engine.DAG gives the same laws without the tree: a graph of the
+// probe's distinct posteriors, depth by depth, whose size follows the
+// distinct beliefs (docs/algorithms.md#classes-not-histories).
+//
 // Impossible histories (P^π(h) = 0) have no conditional law; a stand-in is
 // used and counted (docs/conventions.md#stand-ins):
 //

@@ -73,7 +73,10 @@ func (l *Laws) Depth(t int) []float64 { return l.data[t] }
 func (l *Laws) Trajectory() []float64 { return l.Leaf }
 
 // StandIn reports whether the law of history (t, i) is a stand-in.
-func (l *Laws) StandIn(t, i int) bool { return l.standIn[l.Tree.Offset(t)+i] }
+// It is false on a Laws value from NewBlocks.
+func (l *Laws) StandIn(t, i int) bool {
+	return l.standIn != nil && l.standIn[l.Tree.Offset(t)+i]
+}
 
 // Engine computes laws of probes on one model, horizon and convention. It
 // owns scratch memory reused across calls, so an Engine must not be used by
@@ -90,7 +93,6 @@ type Engine struct {
 	nodes  int           // node count the joint buffers are sized for
 	jchild [][][]float64 // [depth][o] joint child buffers, nodes·|S|
 	jroot  []float64
-	block  []float64
 	// standInRuns counts the stand-in laws propagated (uniform
 	// convention, depth < T), for the tests.
 	standInRuns int
@@ -126,7 +128,15 @@ func (e *Engine) stopped() bool {
 // NewEngine returns an engine for model m, horizon T and convention conv.
 // It fails when the history tree is too large (see NewTree).
 func NewEngine(m *pomdp.Model, T int, conv Convention) (*Engine, error) {
-	tree, err := NewTree(m.NumObservations(), T)
+	return NewEngineLimit(m, T, conv, MaxHistories)
+}
+
+// NewEngineLimit is NewEngine with an explicit limit on the histories
+// (NewTreeLimit): an engine over a larger tree is for DAG, whose cost
+// follows the distinct posteriors, not the tree (NewLaws still allocates
+// (T+1)·|O|^T floats).
+func NewEngineLimit(m *pomdp.Model, T int, conv Convention, limit int) (*Engine, error) {
+	tree, err := NewTreeLimit(m.NumObservations(), T, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +147,6 @@ func NewEngine(m *pomdp.Model, T int, conv Convention) (*Engine, error) {
 		e.alpha[t] = make([]float64, e.nS)
 		e.pred[t] = make([]float64, e.nS)
 	}
-	e.block = make([]float64, tree.SuffixLen(0))
 	return e, nil
 }
 
