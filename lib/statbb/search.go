@@ -41,113 +41,12 @@ func (p *problem) seqCost(K, x, y int) float64 {
 	return v
 }
 
-// Belief IDs of the two roots every table starts with.
-const (
-	initialID = 0 // the model's initial belief
-	uniformID = 1 // the uniform belief (the uniform stand-in's state part)
-	noBelief  = -1
-)
-
-// stepRec is one belief step: the observation probabilities under an
-// action, the predicted state distribution, and the normalised posterior
-// after each observation, built when first asked for (unset: not yet,
-// noBelief: probability 0).
-type stepRec struct {
-	a    int
-	p    []float64
-	pred []float64
-	next []int32
-}
-
-// unset marks a posterior not built yet.
-const unset = -2
-
-// beliefs is one worker's table of the beliefs met and their steps. Beliefs
-// are keyed by the path that reached them (not interned by value): a
-// belief's step under an action is computed once, and a posterior only
-// when a search reads past it (the last level of a law needs only the
-// observation probabilities).
-type beliefs struct {
-	m     *pomdp.Model
-	nA    int
-	nO    int
-	vecs  [][]float64
-	steps []*stepRec // [b·|A| + a], nil: not computed
-	tmp   []float64
-	bytes int64 // bytes held (estimate)
-}
-
-// bytesPerBelief and bytesPerStep are the per-item costs of a belief table
-// beside the vectors (map entry, slice headers, pointers).
-const (
-	bytesPerBelief = 64
-	bytesPerStep   = 128
-)
-
-func newBeliefs(m *pomdp.Model) *beliefs {
-	nS := m.NumStates()
-	bs := &beliefs{m: m, nA: m.NumActions(), nO: m.NumObservations(),
-		tmp: make([]float64, nS)}
-	bs.add(slices.Clone(m.B0))
-	u := make([]float64, nS)
-	for i := range u {
-		u[i] = 1 / float64(nS)
-	}
-	bs.add(u)
-	return bs
-}
-
-func (bs *beliefs) add(v []float64) int32 {
-	bs.vecs = append(bs.vecs, v)
-	for range bs.nA {
-		bs.steps = append(bs.steps, nil)
-	}
-	bs.bytes += bytesPerBelief + 8*int64(len(v))
-	return int32(len(bs.vecs) - 1)
-}
-
-// step returns the step of belief b under action a.
-func (bs *beliefs) step(b int32, a int) *stepRec {
-	key := int(b)*bs.nA + a
-	if st := bs.steps[key]; st != nil {
-		return st
-	}
-	nS := len(bs.tmp)
-	st := &stepRec{a: a, p: make([]float64, bs.nO), pred: make([]float64, nS), next: make([]int32, bs.nO)}
-	bs.m.Predict(st.pred, bs.vecs[b], a)
-	for o := 0; o < bs.nO; o++ {
-		st.p[o] = bs.m.Observe(bs.tmp, st.pred, a, o)
-		st.next[o] = unset
-		if st.p[o] == 0 {
-			st.next[o] = noBelief
-		}
-	}
-	bs.steps[key] = st
-	bs.bytes += bytesPerStep + 8*int64(nS) + 12*int64(bs.nO)
-	return st
-}
-
-// child returns the posterior after observation o of step st (noBelief at
-// probability 0).
-func (bs *beliefs) child(st *stepRec, o int) int32 {
-	if st.next[o] != unset {
-		return st.next[o]
-	}
-	mass := bs.m.Observe(bs.tmp, st.pred, st.a, o)
-	v := slices.Clone(bs.tmp)
-	for i := range v {
-		v[i] /= mass
-	}
-	st.next[o] = bs.add(v)
-	return st.next[o]
-}
-
 // comp is one component of a law's level: the observation prefix x, the
 // belief b and node (−1: not yet known) reached, its probability mass,
 // and the next-node entry that placed it (src = n·|O| + o, −1 at the root).
 type comp struct {
 	x    int
-	b    int32
+	b    *belief
 	node int
 	src  int
 	mass float64
@@ -173,8 +72,9 @@ type evalRes struct {
 type searcher struct {
 	p   *problem
 	ctx context.Context
-	bs  *beliefs
-	k   int // nodes
+	tab *table
+	g   *generation // the table's generation held for the current pair
+	k   int         // nodes
 	L   int
 	h   [2][]int
 	act []int // −1: not assigned
@@ -200,14 +100,20 @@ type searcher struct {
 	err         error
 }
 
-func newSearcher(p *problem, ctx context.Context, bs *beliefs) *searcher {
-	s := &searcher{p: p, ctx: ctx, bs: bs, weight: make(map[int]float64),
+func newSearcher(p *problem, ctx context.Context, tab *table) *searcher {
+	s := &searcher{p: p, ctx: ctx, tab: tab, weight: make(map[int]float64),
 		lx: make([]float64, p.nO), ly: make([]float64, p.nO)}
 	for sd := range 2 {
 		s.law[sd] = make([]float64, p.pow[p.T])
 	}
 	return s
 }
+
+// step returns the step of belief b under action a (the shared table).
+func (s *searcher) step(b *belief, a int) *stepRec { return s.tab.step(s.g, b, a) }
+
+// child returns the posterior after observation o of step st.
+func (s *searcher) child(st *stepRec, o int) *belief { return s.tab.child(s.g, st, o) }
 
 // run maximises W1 over the k-node controllers for the depth-t histories
 // h0, h1 (L = T − t steps left), starting from the best value lb already
@@ -332,15 +238,15 @@ func (s *searcher) eval() evalRes {
 	nO := p.nO
 	inf := float64(s.L) * p.gmax * (1 + 1e-12)
 	for sd := range 2 {
-		b, n, impossible := int32(initialID), 0, false
+		b, n, dead := s.g.initial, 0, false
 		for _, o := range s.h[sd] {
 			a := s.act[n]
 			if a < 0 {
 				return evalRes{value: inf, v: varRef{true, n}}
 			}
-			nb := s.bs.child(s.bs.step(b, a), o)
-			if nb == noBelief {
-				impossible = true
+			nb := s.child(s.step(b, a), o)
+			if nb == impossible {
+				dead = true
 				break
 			}
 			b = nb
@@ -353,11 +259,11 @@ func (s *searcher) eval() evalRes {
 		s.pm[sd] = false
 		s.cur[sd] = s.cur[sd][:0]
 		switch {
-		case !impossible:
+		case !dead:
 			s.cur[sd] = append(s.cur[sd], comp{x: 0, b: b, node: n, src: -1, mass: 1})
 		case p.uniform:
 			for q := 0; q < s.k; q++ {
-				s.cur[sd] = append(s.cur[sd], comp{x: 0, b: uniformID, node: q, src: -1, mass: 1 / float64(s.k)})
+				s.cur[sd] = append(s.cur[sd], comp{x: 0, b: s.g.uniform, node: q, src: -1, mass: 1 / float64(s.k)})
 			}
 		default:
 			s.pm[sd] = true
@@ -379,7 +285,7 @@ func (s *searcher) eval() evalRes {
 		for sd := range 2 {
 			nx := s.nxtL[sd][:0]
 			for _, c := range s.cur[sd] {
-				st := s.bs.step(c.b, s.act[c.node])
+				st := s.step(c.b, s.act[c.node])
 				for o, q := range st.p {
 					if q == 0 {
 						continue
@@ -392,9 +298,9 @@ func (s *searcher) eval() evalRes {
 							s.weight[e] += c.mass * q
 						}
 					}
-					nb := int32(noBelief) // the last level needs no posterior
+					var nb *belief // the last level needs no posterior
 					if !last {
-						nb = s.bs.child(st, o)
+						nb = s.child(st, o)
 					}
 					nx = append(nx, comp{x: c.x*nO + o, b: nb, node: node, src: e, mass: c.mass * q})
 				}
@@ -589,8 +495,8 @@ func (s *searcher) cont(gx, gy [2]int, r int) float64 {
 func (s *searcher) jointTV(cx, cy []comp, nodeOf func(comp) int) float64 {
 	p := s.p
 	w := s.k * p.nS
-	s.jx = fillJoint(s.jx, w, p.nS, cx, nodeOf, s.bs)
-	s.jy = fillJoint(s.jy, w, p.nS, cy, nodeOf, s.bs)
+	s.jx = fillJoint(s.jx, w, p.nS, cx, nodeOf)
+	s.jy = fillJoint(s.jy, w, p.nS, cy, nodeOf)
 	tv := 0.0
 	for i := range s.jx {
 		tv += math.Abs(s.jx[i] - s.jy[i])
@@ -598,7 +504,7 @@ func (s *searcher) jointTV(cx, cy []comp, nodeOf func(comp) int) float64 {
 	return math.Min(1, tv/2)
 }
 
-func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int, bs *beliefs) []float64 {
+func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int) []float64 {
 	dst = slices.Grow(dst[:0], w)[:w]
 	clear(dst)
 	tot := 0.0
@@ -608,7 +514,7 @@ func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int, bs *b
 	for _, c := range cs {
 		off := nodeOf(c) * nS
 		f := c.mass / tot
-		for i, v := range bs.vecs[c.b] {
+		for i, v := range c.b.v {
 			dst[off+i] += f * v
 		}
 	}
@@ -674,7 +580,7 @@ func (s *searcher) oneStep(cx, cy []comp, nodeOf func(comp) int) float64 {
 // unless cs is one component (its step's own probabilities).
 func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts []int) []float64 {
 	if len(cs) == 1 {
-		return s.bs.step(cs[0].b, acts[nodeOf(cs[0])]).p
+		return s.step(cs[0].b, acts[nodeOf(cs[0])]).p
 	}
 	clear(dst)
 	if cs == nil {
@@ -686,7 +592,7 @@ func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts
 		tot += c.mass
 	}
 	for _, c := range cs {
-		st := s.bs.step(c.b, acts[nodeOf(c)])
+		st := s.step(c.b, acts[nodeOf(c)])
 		f := c.mass / tot
 		for o, q := range st.p {
 			dst[o] += f * q
