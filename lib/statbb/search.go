@@ -82,7 +82,10 @@ type searcher struct {
 	// Simulation scratch.
 	cur, nxtL [2][]comp
 	pm        [2]bool
-	weight    map[int]float64
+	weight    []float64 // [n·|O| + o]: mass reaching an unknown entry
+	isTouched []bool
+	touched   []int // the entries of weight set, in the order first set
+	stps      []*stepRec
 	law       [2][]float64
 	solver    ot.Solver
 	bsolver   ot.Solver
@@ -101,8 +104,7 @@ type searcher struct {
 }
 
 func newSearcher(p *problem, ctx context.Context, tab *table) *searcher {
-	s := &searcher{p: p, ctx: ctx, tab: tab, weight: make(map[int]float64),
-		lx: make([]float64, p.nO), ly: make([]float64, p.nO)}
+	s := &searcher{p: p, ctx: ctx, tab: tab, lx: make([]float64, p.nO), ly: make([]float64, p.nO)}
 	for sd := range 2 {
 		s.law[sd] = make([]float64, p.pow[p.T])
 	}
@@ -280,51 +282,95 @@ func (s *searcher) eval() evalRes {
 				}
 			}
 		}
-		last := K+1 == s.L
-		clear(s.weight)
+		if K+1 == s.L {
+			return evalRes{leaf: true, value: s.leafValue()}
+		}
+		s.clearWeights()
 		for sd := range 2 {
-			nx := s.nxtL[sd][:0]
-			for _, c := range s.cur[sd] {
-				st := s.step(c.b, s.act[c.node])
-				for o, q := range st.p {
-					if q == 0 {
-						continue
-					}
-					e := c.node*nO + o
-					node := 0
-					if !last {
-						node = s.nxt[e]
-						if node < 0 {
-							s.weight[e] += c.mass * q
-						}
-					}
-					var nb *belief // the last level needs no posterior
-					if !last {
-						nb = s.child(st, o)
-					}
-					nx = append(nx, comp{x: c.x*nO + o, b: nb, node: node, src: e, mass: c.mass * q})
-				}
-			}
-			if len(s.cur[sd]) > 1 {
-				slices.SortStableFunc(nx, func(a, b comp) int { return cmp.Compare(a.x, b.x) })
-			}
-			s.nxtL[sd] = nx
+			s.nxtL[sd] = s.expand(s.nxtL[sd][:0], s.cur[sd])
 		}
 		s.cur, s.nxtL = s.nxtL, s.cur
-		if len(s.weight) > 0 {
+		if len(s.touched) > 0 {
 			best, bw := -1, -1.0
-			for e, w := range s.weight {
-				if w > bw || (w == bw && e < best) {
+			for _, e := range s.touched {
+				if w := s.weight[e]; w > bw || (w == bw && e < best) {
 					best, bw = e, w
 				}
 			}
 			return evalRes{value: s.bound(K+1, s.L-K-1), v: varRef{false, best}}
 		}
 	}
-	return evalRes{leaf: true, value: s.leafValue()}
+	panic("statbb: eval ran past the last level") // the loop returns at K = L − 1
 }
 
-// leafValue returns the W1 of the two complete laws at level L.
+// clearWeights empties the weights of the unknown next-node entries.
+func (s *searcher) clearWeights() {
+	if len(s.weight) != s.k*s.p.nO {
+		s.weight = make([]float64, s.k*s.p.nO)
+		s.isTouched = make([]bool, s.k*s.p.nO)
+	}
+	for _, e := range s.touched {
+		s.weight[e], s.isTouched[e] = 0, false
+	}
+	s.touched = s.touched[:0]
+}
+
+// expand appends to nx the components of the level after cur (sorted by
+// prefix x), in the order of prefix x and, for equal x, of cur: the order
+// a stable sort by x of cur's children listed component by component
+// would give (cur is sorted by x, and the children of the components of
+// one prefix interleave by observation). It adds the mass reaching each
+// unknown next-node entry to its weight (in cur's order for each entry)
+// (the last level is not expanded: leafValue reads it from the level
+// before).
+func (s *searcher) expand(nx, cur []comp) []comp {
+	nO := s.p.nO
+	emit := func(c comp, st *stepRec, o int) []comp {
+		q := st.p[o]
+		e := c.node*nO + o
+		node := s.nxt[e]
+		if node < 0 {
+			if !s.isTouched[e] {
+				s.isTouched[e] = true
+				s.touched = append(s.touched, e)
+			}
+			s.weight[e] += c.mass * q
+		}
+		return append(nx, comp{x: c.x*nO + o, b: s.child(st, o), node: node, src: e, mass: c.mass * q})
+	}
+	s.eachChild(cur, func(c comp, st *stepRec, o int) { nx = emit(c, st, o) })
+	return nx
+}
+
+// eachChild calls f for every child (component c, its step st under its
+// node's action, observation o of positive probability) of the level cur
+// (sorted by x), in the order of the child's prefix c.x·|O| + o and, for
+// equal prefixes, of cur.
+func (s *searcher) eachChild(cur []comp, f func(c comp, st *stepRec, o int)) {
+	nO := s.p.nO
+	for i := 0; i < len(cur); {
+		j := i + 1
+		for j < len(cur) && cur[j].x == cur[i].x {
+			j++
+		}
+		s.stps = s.stps[:0]
+		for _, c := range cur[i:j] {
+			s.stps = append(s.stps, s.step(c.b, s.act[c.node]))
+		}
+		for o := 0; o < nO; o++ {
+			for ci, c := range cur[i:j] {
+				if st := s.stps[ci]; st.p[o] != 0 {
+					f(c, st, o)
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// leafValue returns the W1 of the two complete laws at level L, read
+// from the level L − 1 in s.cur (every action there assigned): each
+// prefix's mass added in the order of the children (eachChild).
 func (s *searcher) leafValue() float64 {
 	p := s.p
 	n := p.pow[s.L]
@@ -335,9 +381,8 @@ func (s *searcher) leafValue() float64 {
 			law[0] = 1
 			continue
 		}
-		for _, c := range s.cur[sd] {
-			law[c.x] += c.mass
-		}
+		nO := p.nO
+		s.eachChild(s.cur[sd], func(c comp, st *stepRec, o int) { law[c.x*nO+o] += c.mass * st.p[o] })
 	}
 	if s.L == 1 && p.discrete {
 		return ot.TV(s.law[0][:n], s.law[1][:n])
