@@ -95,7 +95,8 @@ type searcher struct {
 	gx, gy    [][2]int // groups: [start, end) in a level's comps
 	lx, ly    []float64
 	jx, jy    []float64
-	asg, acts []int // option assignments (cont, oneStep)
+	asg, acts []int    // option assignments (cont, oneStep)
+	seenKeys  []oneKey // the one-step keys one cont call has bounded
 	// Search state.
 	own, lb, th float64
 	stopped     bool
@@ -522,9 +523,26 @@ func (s *searcher) cont(gx, gy [2]int, r int) float64 {
 			v /= s.k
 		}
 		var d float64
-		if r == 1 {
+		switch {
+		case r == 1 && p.discrete && len(cx)+len(cy) <= len(oneKey{}.v) && p.nA < 128:
+			// The laws depend on the nodes only through their actions:
+			// assignments that leave the same actions fixed and the same
+			// pattern of free nodes give the same value (oneKey).
+			key := s.oneKeyOf(cx, cy, func(c comp) int { return nodeOf(c, asg) })
+			if o == 0 {
+				s.seenKeys = s.seenKeys[:0]
+			} else if slices.Contains(s.seenKeys, key) {
+				continue
+			}
+			s.seenKeys = append(s.seenKeys, key)
+			if len(cx) == 1 && len(cy) == 1 {
+				d = s.oneStepTV(cx[0].b, cy[0].b, key)
+			} else {
+				d = s.oneStep(cx, cy, func(c comp) int { return nodeOf(c, asg) })
+			}
+		case r == 1:
 			d = s.oneStep(cx, cy, func(c comp) int { return nodeOf(c, asg) })
-		} else {
+		default:
 			d = triv * s.jointTV(cx, cy, func(c comp) int { return nodeOf(c, asg) })
 		}
 		best = max(best, d)
@@ -564,6 +582,74 @@ func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int) []flo
 		}
 	}
 	return dst
+}
+
+// oneKey is what the one-step bound of the components cx, cy reads of
+// their nodes: for each component (cx's, then cy's) the action of its
+// node, or −(1 + i) when the node's action is not assigned and the node
+// is the i-th such node met in that order (oneStep enumerates the actions
+// of those nodes in that order). Equal keys give equal bounds.
+type oneKey struct {
+	n int
+	v [8]int8
+}
+
+// oneKeyOf returns the oneKey of cx, cy (at most 8 components in all)
+// with the nodes nodeOf gives.
+func (s *searcher) oneKeyOf(cx, cy []comp, nodeOf func(comp) int) oneKey {
+	var key oneKey
+	var free [8]int
+	nf := 0
+	for _, cs := range [2][]comp{cx, cy} {
+		for _, c := range cs {
+			n := nodeOf(c)
+			v := s.act[n]
+			if v < 0 {
+				i := slices.Index(free[:nf], n)
+				if i < 0 {
+					i, free[nf] = nf, n
+					nf++
+				}
+				v = -1 - i
+			}
+			key.v[key.n] = int8(v)
+			key.n++
+		}
+	}
+	return key
+}
+
+// oneStepTV is oneStep for one component on each side (beliefs bx, by)
+// under the discrete metric, from their oneKey: the same maximum of the
+// same total variations, without building the laws.
+func (s *searcher) oneStepTV(bx, by *belief, key oneKey) float64 {
+	p := s.p
+	kx, ky := int(key.v[0]), int(key.v[1])
+	free := 0
+	for _, v := range [2]int{kx, ky} {
+		free = max(free, -v)
+	}
+	total := 1
+	for range free {
+		total *= p.nA
+		if total > maxOptions {
+			return p.gmax
+		}
+	}
+	best := 0.0
+	for ax := range p.nA {
+		if kx >= 0 && ax != kx {
+			continue
+		}
+		lx := s.step(bx, ax).p
+		for ay := range p.nA {
+			if (ky >= 0 && ay != ky) || (ky < 0 && ky == kx && ay != ax) {
+				continue
+			}
+			best = max(best, ot.TV(lx, s.step(by, ay).p))
+		}
+	}
+	return best
 }
 
 // oneStep returns the maximum, over the unknown actions of the nodes
