@@ -111,7 +111,7 @@ type Cost struct {
 // MinTableLimit is the smallest limit of the belief table: below it the
 // recomputation would cost more than the memory saved, and a budget that
 // leaves less is refused.
-const MinTableLimit = 32 << 20
+const MinTableLimit = 8 << 20
 
 // gcFactor converts live memory into peak resident memory.
 const gcFactor = 2
@@ -123,7 +123,7 @@ func (c Cost) Bytes() int64 { return gcFactor * (c.Matrices + c.Beliefs + c.Scra
 // largest term.
 func (c Cost) Largest() (string, int64) {
 	switch {
-	case c.Beliefs >= c.Matrices && c.Beliefs >= c.Scratch:
+	case c.Beliefs > c.Matrices && c.Beliefs >= c.Scratch:
 		return "belief table (shared by the workers, every action and observation sequence of length < T, up to its limit)", gcFactor * c.Beliefs
 	case c.Scratch > c.Matrices:
 		return "the workers' scratch laws (two over |O|^T sequences per worker)", gcFactor * c.Scratch
