@@ -306,9 +306,11 @@ func (s *searcher) eval() evalRes {
 
 // clearWeights empties the weights of the unknown next-node entries.
 func (s *searcher) clearWeights() {
-	if len(s.weight) != s.k*s.p.nO {
+	if len(s.weight) != s.k*s.p.nO { // the node count changed (m ≥ 3)
 		s.weight = make([]float64, s.k*s.p.nO)
 		s.isTouched = make([]bool, s.k*s.p.nO)
+		s.touched = s.touched[:0]
+		return
 	}
 	for _, e := range s.touched {
 		s.weight[e], s.isTouched[e] = 0, false

@@ -24,14 +24,18 @@ type tableCase struct {
 }
 
 // tableCases returns 200 seeded random models (2–4 states, 2–3 actions
-// and observations, m ≤ 1 … 3, T = 2 … 4, impossible histories included)
-// and the built-in models at small horizons.
+// and observations, m ≤ 1 … 3, T = 2 … 4, m ≤ 3 at T = 3 every 17th,
+// impossible histories included)
+// and the built-in models at small horizons (m ≤ 3 at T = 3 twice, so that each
+// stand-in meets it: under the uniform one the search runs k = 2 and 3).
 func tableCases(t *testing.T) []tableCase {
 	var cs []tableCase
 	for seed := uint64(1); seed <= 200; seed++ {
 		nS, nA, nO := 2+int(seed%3), 2+int(seed/3%2), 2+int(seed/7%2)
 		M, T := 2, 3
 		switch {
+		case seed%17 == 0:
+			M, nO = 3, 3 // k = 2 and 3 under the uniform stand-in
 		case seed%5 == 0:
 			M, T = 3, 2
 		case seed%11 == 0:
@@ -44,7 +48,7 @@ func tableCases(t *testing.T) []tableCase {
 	for _, c := range []struct {
 		spec string
 		M, T int
-	}{{"tiger", 2, 4}, {"tiger:0.7:0.2", 2, 3}, {"gridworld:3", 2, 2}, {"witness", 2, 3}, {"tiger", 3, 3}} {
+	}{{"tiger", 2, 4}, {"tiger:0.7:0.2", 2, 3}, {"gridworld:3", 2, 2}, {"witness", 2, 3}, {"tiger", 3, 3}, {"tiger", 3, 3}, {"tiger:0.7:0.2", 3, 3}, {"tiger:0.7:0.2", 3, 3}} {
 		b := lookup(t, c.spec)
 		cs = append(cs, tableCase{c.spec, b.Model, b.Ground, c.M, c.T})
 	}
