@@ -41,113 +41,12 @@ func (p *problem) seqCost(K, x, y int) float64 {
 	return v
 }
 
-// Belief IDs of the two roots every table starts with.
-const (
-	initialID = 0 // the model's initial belief
-	uniformID = 1 // the uniform belief (the uniform stand-in's state part)
-	noBelief  = -1
-)
-
-// stepRec is one belief step: the observation probabilities under an
-// action, the predicted state distribution, and the normalised posterior
-// after each observation, built when first asked for (unset: not yet,
-// noBelief: probability 0).
-type stepRec struct {
-	a    int
-	p    []float64
-	pred []float64
-	next []int32
-}
-
-// unset marks a posterior not built yet.
-const unset = -2
-
-// beliefs is one worker's table of the beliefs met and their steps. Beliefs
-// are keyed by the path that reached them (not interned by value): a
-// belief's step under an action is computed once, and a posterior only
-// when a search reads past it (the last level of a law needs only the
-// observation probabilities).
-type beliefs struct {
-	m     *pomdp.Model
-	nA    int
-	nO    int
-	vecs  [][]float64
-	steps []*stepRec // [b·|A| + a], nil: not computed
-	tmp   []float64
-	bytes int64 // bytes held (estimate)
-}
-
-// bytesPerBelief and bytesPerStep are the per-item costs of a belief table
-// beside the vectors (map entry, slice headers, pointers).
-const (
-	bytesPerBelief = 64
-	bytesPerStep   = 128
-)
-
-func newBeliefs(m *pomdp.Model) *beliefs {
-	nS := m.NumStates()
-	bs := &beliefs{m: m, nA: m.NumActions(), nO: m.NumObservations(),
-		tmp: make([]float64, nS)}
-	bs.add(slices.Clone(m.B0))
-	u := make([]float64, nS)
-	for i := range u {
-		u[i] = 1 / float64(nS)
-	}
-	bs.add(u)
-	return bs
-}
-
-func (bs *beliefs) add(v []float64) int32 {
-	bs.vecs = append(bs.vecs, v)
-	for range bs.nA {
-		bs.steps = append(bs.steps, nil)
-	}
-	bs.bytes += bytesPerBelief + 8*int64(len(v))
-	return int32(len(bs.vecs) - 1)
-}
-
-// step returns the step of belief b under action a.
-func (bs *beliefs) step(b int32, a int) *stepRec {
-	key := int(b)*bs.nA + a
-	if st := bs.steps[key]; st != nil {
-		return st
-	}
-	nS := len(bs.tmp)
-	st := &stepRec{a: a, p: make([]float64, bs.nO), pred: make([]float64, nS), next: make([]int32, bs.nO)}
-	bs.m.Predict(st.pred, bs.vecs[b], a)
-	for o := 0; o < bs.nO; o++ {
-		st.p[o] = bs.m.Observe(bs.tmp, st.pred, a, o)
-		st.next[o] = unset
-		if st.p[o] == 0 {
-			st.next[o] = noBelief
-		}
-	}
-	bs.steps[key] = st
-	bs.bytes += bytesPerStep + 8*int64(nS) + 12*int64(bs.nO)
-	return st
-}
-
-// child returns the posterior after observation o of step st (noBelief at
-// probability 0).
-func (bs *beliefs) child(st *stepRec, o int) int32 {
-	if st.next[o] != unset {
-		return st.next[o]
-	}
-	mass := bs.m.Observe(bs.tmp, st.pred, st.a, o)
-	v := slices.Clone(bs.tmp)
-	for i := range v {
-		v[i] /= mass
-	}
-	st.next[o] = bs.add(v)
-	return st.next[o]
-}
-
 // comp is one component of a law's level: the observation prefix x, the
 // belief b and node (−1: not yet known) reached, its probability mass,
 // and the next-node entry that placed it (src = n·|O| + o, −1 at the root).
 type comp struct {
 	x    int
-	b    int32
+	b    *belief
 	node int
 	src  int
 	mass float64
@@ -173,8 +72,9 @@ type evalRes struct {
 type searcher struct {
 	p   *problem
 	ctx context.Context
-	bs  *beliefs
-	k   int // nodes
+	tab *table
+	g   *generation // the table's generation held for the current pair
+	k   int         // nodes
 	L   int
 	h   [2][]int
 	act []int // −1: not assigned
@@ -182,7 +82,10 @@ type searcher struct {
 	// Simulation scratch.
 	cur, nxtL [2][]comp
 	pm        [2]bool
-	weight    map[int]float64
+	weight    []float64 // [n·|O| + o]: mass reaching an unknown entry
+	isTouched []bool
+	touched   []int // the entries of weight set, in the order first set
+	stps      []*stepRec
 	law       [2][]float64
 	solver    ot.Solver
 	bsolver   ot.Solver
@@ -192,7 +95,8 @@ type searcher struct {
 	gx, gy    [][2]int // groups: [start, end) in a level's comps
 	lx, ly    []float64
 	jx, jy    []float64
-	asg, acts []int // option assignments (cont, oneStep)
+	asg, acts []int    // option assignments (cont, oneStep)
+	seenKeys  []oneKey // the one-step keys one cont call has bounded
 	// Search state.
 	own, lb, th float64
 	stopped     bool
@@ -200,14 +104,19 @@ type searcher struct {
 	err         error
 }
 
-func newSearcher(p *problem, ctx context.Context, bs *beliefs) *searcher {
-	s := &searcher{p: p, ctx: ctx, bs: bs, weight: make(map[int]float64),
-		lx: make([]float64, p.nO), ly: make([]float64, p.nO)}
+func newSearcher(p *problem, ctx context.Context, tab *table) *searcher {
+	s := &searcher{p: p, ctx: ctx, tab: tab, lx: make([]float64, p.nO), ly: make([]float64, p.nO)}
 	for sd := range 2 {
 		s.law[sd] = make([]float64, p.pow[p.T])
 	}
 	return s
 }
+
+// step returns the step of belief b under action a (the shared table).
+func (s *searcher) step(b *belief, a int) *stepRec { return s.tab.step(s.g, b, a) }
+
+// child returns the posterior after observation o of step st.
+func (s *searcher) child(st *stepRec, o int) *belief { return s.tab.child(s.g, st, o) }
 
 // run maximises W1 over the k-node controllers for the depth-t histories
 // h0, h1 (L = T − t steps left), starting from the best value lb already
@@ -332,15 +241,15 @@ func (s *searcher) eval() evalRes {
 	nO := p.nO
 	inf := float64(s.L) * p.gmax * (1 + 1e-12)
 	for sd := range 2 {
-		b, n, impossible := int32(initialID), 0, false
+		b, n, dead := s.g.initial, 0, false
 		for _, o := range s.h[sd] {
 			a := s.act[n]
 			if a < 0 {
 				return evalRes{value: inf, v: varRef{true, n}}
 			}
-			nb := s.bs.child(s.bs.step(b, a), o)
-			if nb == noBelief {
-				impossible = true
+			nb := s.child(s.step(b, a), o)
+			if nb == impossible {
+				dead = true
 				break
 			}
 			b = nb
@@ -353,11 +262,11 @@ func (s *searcher) eval() evalRes {
 		s.pm[sd] = false
 		s.cur[sd] = s.cur[sd][:0]
 		switch {
-		case !impossible:
+		case !dead:
 			s.cur[sd] = append(s.cur[sd], comp{x: 0, b: b, node: n, src: -1, mass: 1})
 		case p.uniform:
 			for q := 0; q < s.k; q++ {
-				s.cur[sd] = append(s.cur[sd], comp{x: 0, b: uniformID, node: q, src: -1, mass: 1 / float64(s.k)})
+				s.cur[sd] = append(s.cur[sd], comp{x: 0, b: s.g.uniform, node: q, src: -1, mass: 1 / float64(s.k)})
 			}
 		default:
 			s.pm[sd] = true
@@ -374,51 +283,97 @@ func (s *searcher) eval() evalRes {
 				}
 			}
 		}
-		last := K+1 == s.L
-		clear(s.weight)
+		if K+1 == s.L {
+			return evalRes{leaf: true, value: s.leafValue()}
+		}
+		s.clearWeights()
 		for sd := range 2 {
-			nx := s.nxtL[sd][:0]
-			for _, c := range s.cur[sd] {
-				st := s.bs.step(c.b, s.act[c.node])
-				for o, q := range st.p {
-					if q == 0 {
-						continue
-					}
-					e := c.node*nO + o
-					node := 0
-					if !last {
-						node = s.nxt[e]
-						if node < 0 {
-							s.weight[e] += c.mass * q
-						}
-					}
-					nb := int32(noBelief) // the last level needs no posterior
-					if !last {
-						nb = s.bs.child(st, o)
-					}
-					nx = append(nx, comp{x: c.x*nO + o, b: nb, node: node, src: e, mass: c.mass * q})
-				}
-			}
-			if len(s.cur[sd]) > 1 {
-				slices.SortStableFunc(nx, func(a, b comp) int { return cmp.Compare(a.x, b.x) })
-			}
-			s.nxtL[sd] = nx
+			s.nxtL[sd] = s.expand(s.nxtL[sd][:0], s.cur[sd])
 		}
 		s.cur, s.nxtL = s.nxtL, s.cur
-		if len(s.weight) > 0 {
+		if len(s.touched) > 0 {
 			best, bw := -1, -1.0
-			for e, w := range s.weight {
-				if w > bw || (w == bw && e < best) {
+			for _, e := range s.touched {
+				if w := s.weight[e]; w > bw || (w == bw && e < best) {
 					best, bw = e, w
 				}
 			}
 			return evalRes{value: s.bound(K+1, s.L-K-1), v: varRef{false, best}}
 		}
 	}
-	return evalRes{leaf: true, value: s.leafValue()}
+	panic("statbb: eval ran past the last level") // the loop returns at K = L − 1
 }
 
-// leafValue returns the W1 of the two complete laws at level L.
+// clearWeights empties the weights of the unknown next-node entries.
+func (s *searcher) clearWeights() {
+	if len(s.weight) != s.k*s.p.nO { // the node count changed (m ≥ 3)
+		s.weight = make([]float64, s.k*s.p.nO)
+		s.isTouched = make([]bool, s.k*s.p.nO)
+		s.touched = s.touched[:0]
+		return
+	}
+	for _, e := range s.touched {
+		s.weight[e], s.isTouched[e] = 0, false
+	}
+	s.touched = s.touched[:0]
+}
+
+// expand appends to nx the components of the level after cur (sorted by
+// prefix x), in the order of prefix x and, for equal x, of cur: the order
+// a stable sort by x of cur's children listed component by component
+// would give (cur is sorted by x, and the children of the components of
+// one prefix interleave by observation). It adds the mass reaching each
+// unknown next-node entry to its weight (in cur's order for each entry)
+// (the last level is not expanded: leafValue reads it from the level
+// before).
+func (s *searcher) expand(nx, cur []comp) []comp {
+	nO := s.p.nO
+	emit := func(c comp, st *stepRec, o int) []comp {
+		q := st.p[o]
+		e := c.node*nO + o
+		node := s.nxt[e]
+		if node < 0 {
+			if !s.isTouched[e] {
+				s.isTouched[e] = true
+				s.touched = append(s.touched, e)
+			}
+			s.weight[e] += c.mass * q
+		}
+		return append(nx, comp{x: c.x*nO + o, b: s.child(st, o), node: node, src: e, mass: c.mass * q})
+	}
+	s.eachChild(cur, func(c comp, st *stepRec, o int) { nx = emit(c, st, o) })
+	return nx
+}
+
+// eachChild calls f for every child (component c, its step st under its
+// node's action, observation o of positive probability) of the level cur
+// (sorted by x), in the order of the child's prefix c.x·|O| + o and, for
+// equal prefixes, of cur.
+func (s *searcher) eachChild(cur []comp, f func(c comp, st *stepRec, o int)) {
+	nO := s.p.nO
+	for i := 0; i < len(cur); {
+		j := i + 1
+		for j < len(cur) && cur[j].x == cur[i].x {
+			j++
+		}
+		s.stps = s.stps[:0]
+		for _, c := range cur[i:j] {
+			s.stps = append(s.stps, s.step(c.b, s.act[c.node]))
+		}
+		for o := 0; o < nO; o++ {
+			for ci, c := range cur[i:j] {
+				if st := s.stps[ci]; st.p[o] != 0 {
+					f(c, st, o)
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// leafValue returns the W1 of the two complete laws at level L, read
+// from the level L − 1 in s.cur (every action there assigned): each
+// prefix's mass added in the order of the children (eachChild).
 func (s *searcher) leafValue() float64 {
 	p := s.p
 	n := p.pow[s.L]
@@ -429,9 +384,8 @@ func (s *searcher) leafValue() float64 {
 			law[0] = 1
 			continue
 		}
-		for _, c := range s.cur[sd] {
-			law[c.x] += c.mass
-		}
+		nO := p.nO
+		s.eachChild(s.cur[sd], func(c comp, st *stepRec, o int) { law[c.x*nO+o] += c.mass * st.p[o] })
 	}
 	if s.L == 1 && p.discrete {
 		return ot.TV(s.law[0][:n], s.law[1][:n])
@@ -571,9 +525,26 @@ func (s *searcher) cont(gx, gy [2]int, r int) float64 {
 			v /= s.k
 		}
 		var d float64
-		if r == 1 {
+		switch {
+		case r == 1 && p.discrete && len(cx)+len(cy) <= len(oneKey{}.v) && p.nA < 128:
+			// The laws depend on the nodes only through their actions:
+			// assignments that leave the same actions fixed and the same
+			// pattern of free nodes give the same value (oneKey).
+			key := s.oneKeyOf(cx, cy, func(c comp) int { return nodeOf(c, asg) })
+			if o == 0 {
+				s.seenKeys = s.seenKeys[:0]
+			} else if slices.Contains(s.seenKeys, key) {
+				continue
+			}
+			s.seenKeys = append(s.seenKeys, key)
+			if len(cx) == 1 && len(cy) == 1 {
+				d = s.oneStepTV(cx[0].b, cy[0].b, key)
+			} else {
+				d = s.oneStep(cx, cy, func(c comp) int { return nodeOf(c, asg) })
+			}
+		case r == 1:
 			d = s.oneStep(cx, cy, func(c comp) int { return nodeOf(c, asg) })
-		} else {
+		default:
 			d = triv * s.jointTV(cx, cy, func(c comp) int { return nodeOf(c, asg) })
 		}
 		best = max(best, d)
@@ -589,8 +560,8 @@ func (s *searcher) cont(gx, gy [2]int, r int) float64 {
 func (s *searcher) jointTV(cx, cy []comp, nodeOf func(comp) int) float64 {
 	p := s.p
 	w := s.k * p.nS
-	s.jx = fillJoint(s.jx, w, p.nS, cx, nodeOf, s.bs)
-	s.jy = fillJoint(s.jy, w, p.nS, cy, nodeOf, s.bs)
+	s.jx = fillJoint(s.jx, w, p.nS, cx, nodeOf)
+	s.jy = fillJoint(s.jy, w, p.nS, cy, nodeOf)
 	tv := 0.0
 	for i := range s.jx {
 		tv += math.Abs(s.jx[i] - s.jy[i])
@@ -598,7 +569,7 @@ func (s *searcher) jointTV(cx, cy []comp, nodeOf func(comp) int) float64 {
 	return math.Min(1, tv/2)
 }
 
-func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int, bs *beliefs) []float64 {
+func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int) []float64 {
 	dst = slices.Grow(dst[:0], w)[:w]
 	clear(dst)
 	tot := 0.0
@@ -608,11 +579,79 @@ func fillJoint(dst []float64, w, nS int, cs []comp, nodeOf func(comp) int, bs *b
 	for _, c := range cs {
 		off := nodeOf(c) * nS
 		f := c.mass / tot
-		for i, v := range bs.vecs[c.b] {
+		for i, v := range c.b.v {
 			dst[off+i] += f * v
 		}
 	}
 	return dst
+}
+
+// oneKey is what the one-step bound of the components cx, cy reads of
+// their nodes: for each component (cx's, then cy's) the action of its
+// node, or −(1 + i) when the node's action is not assigned and the node
+// is the i-th such node met in that order (oneStep enumerates the actions
+// of those nodes in that order). Equal keys give equal bounds.
+type oneKey struct {
+	n int
+	v [8]int8
+}
+
+// oneKeyOf returns the oneKey of cx, cy (at most 8 components in all)
+// with the nodes nodeOf gives.
+func (s *searcher) oneKeyOf(cx, cy []comp, nodeOf func(comp) int) oneKey {
+	var key oneKey
+	var free [8]int
+	nf := 0
+	for _, cs := range [2][]comp{cx, cy} {
+		for _, c := range cs {
+			n := nodeOf(c)
+			v := s.act[n]
+			if v < 0 {
+				i := slices.Index(free[:nf], n)
+				if i < 0 {
+					i, free[nf] = nf, n
+					nf++
+				}
+				v = -1 - i
+			}
+			key.v[key.n] = int8(v)
+			key.n++
+		}
+	}
+	return key
+}
+
+// oneStepTV is oneStep for one component on each side (beliefs bx, by)
+// under the discrete metric, from their oneKey: the same maximum of the
+// same total variations, without building the laws.
+func (s *searcher) oneStepTV(bx, by *belief, key oneKey) float64 {
+	p := s.p
+	kx, ky := int(key.v[0]), int(key.v[1])
+	free := 0
+	for _, v := range [2]int{kx, ky} {
+		free = max(free, -v)
+	}
+	total := 1
+	for range free {
+		total *= p.nA
+		if total > maxOptions {
+			return p.gmax
+		}
+	}
+	best := 0.0
+	for ax := range p.nA {
+		if kx >= 0 && ax != kx {
+			continue
+		}
+		lx := s.step(bx, ax).p
+		for ay := range p.nA {
+			if (ky >= 0 && ay != ky) || (ky < 0 && ky == kx && ay != ax) {
+				continue
+			}
+			best = max(best, ot.TV(lx, s.step(by, ay).p))
+		}
+	}
+	return best
 }
 
 // oneStep returns the maximum, over the unknown actions of the nodes
@@ -674,7 +713,7 @@ func (s *searcher) oneStep(cx, cy []comp, nodeOf func(comp) int) float64 {
 // unless cs is one component (its step's own probabilities).
 func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts []int) []float64 {
 	if len(cs) == 1 {
-		return s.bs.step(cs[0].b, acts[nodeOf(cs[0])]).p
+		return s.step(cs[0].b, acts[nodeOf(cs[0])]).p
 	}
 	clear(dst)
 	if cs == nil {
@@ -686,7 +725,7 @@ func (s *searcher) stepLaw(dst []float64, cs []comp, nodeOf func(comp) int, acts
 		tot += c.mass
 	}
 	for _, c := range cs {
-		st := s.bs.step(c.b, acts[nodeOf(c)])
+		st := s.step(c.b, acts[nodeOf(c)])
 		f := c.mass / tot
 		for o, q := range st.p {
 			dst[o] += f * q

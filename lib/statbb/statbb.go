@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,13 +41,17 @@ type Result struct {
 	bb.Distances
 	M int
 	// FamilySize is the number of controllers of the family (not
-	// enumerated), Nodes the branch-and-bound nodes visited, Beliefs the
-	// beliefs the workers' tables held at the end.
+	// enumerated), Nodes the branch-and-bound nodes visited.
 	FamilySize *big.Int
 	Nodes      int64
-	Beliefs    int
-	Seconds    float64
-	Convention law.Convention
+	// Beliefs and Steps count the belief vectors and belief steps
+	// computed into the shared table (each once per generation, whatever
+	// the number of workers); TablePeak is the most bytes the table held
+	// (estimate), TableResets the generations started past its limit.
+	Beliefs, Steps         int64
+	TablePeak, TableResets int64
+	Seconds                float64
+	Convention             law.Convention
 }
 
 // nodeCounts returns the node counts k whose k-node families the search
@@ -89,63 +92,113 @@ type Cost struct {
 	// Matrices is Result.Lower and Result.Upper over every pair of
 	// histories of every depth below T.
 	Matrices int64
-	// Beliefs bounds the workers' belief tables: per worker, the beliefs
-	// of every (action sequence, observation sequence) of length < T from
-	// the initial belief and from the uniform stand-in, |S| numbers each,
-	// and a step of |S| + |O| numbers per belief and action.
+	// Beliefs bounds the belief table, one for all the workers: the
+	// beliefs of every (action sequence, observation sequence) of length
+	// < T from the initial belief and from the uniform stand-in, |S|
+	// numbers each, and a step of |S| + 2|O| numbers per belief and
+	// action; or the table's limit when that is smaller (past it the
+	// table starts again and recomputes, see Limit).
 	Beliefs int64
+	// Limit is the bytes past which the belief table starts a new
+	// generation at the next history pair: the larger of Matrices and
+	// MinTableLimit, lowered by Compute to fit a tight budget.
+	Limit int64
+	// Scratch is the workers' own buffers: two laws over |O|^T sequences
+	// each.
+	Scratch int64
 }
+
+// MinTableLimit is the smallest limit of the belief table: below it the
+// recomputation would cost more than the memory saved, and a budget that
+// leaves less is refused.
+const MinTableLimit = 8 << 20
 
 // gcFactor converts live memory into peak resident memory.
 const gcFactor = 2
 
 // Bytes returns the estimated peak memory, the collector's factor included.
-func (c Cost) Bytes() int64 { return gcFactor * (c.Matrices + c.Beliefs) }
+func (c Cost) Bytes() int64 { return gcFactor * (c.Matrices + c.Beliefs + c.Scratch) }
 
 // Largest returns the name and bytes (collector's factor included) of the
 // largest term.
 func (c Cost) Largest() (string, int64) {
-	if c.Beliefs > c.Matrices {
-		return "belief tables (one per worker, every action and observation sequence of length < T)", gcFactor * c.Beliefs
+	switch {
+	case c.Beliefs > c.Matrices && c.Beliefs >= c.Scratch:
+		return "belief table (shared by the workers, every action and observation sequence of length < T, up to its limit)", gcFactor * c.Beliefs
+	case c.Scratch > c.Matrices:
+		return "the workers' scratch laws (two over |O|^T sequences per worker)", gcFactor * c.Scratch
 	}
 	return "distance matrices over all history pairs", gcFactor * c.Matrices
 }
 
-// EstimateCost returns the memory estimate of Compute for model m at
-// horizon T with the given workers (0: runtime.GOMAXPROCS(0)). It
-// allocates nothing.
-func EstimateCost(m *pomdp.Model, T, workers int) Cost {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// fullTable returns the bytes of the whole belief table of m at horizon
+// T (every sequence of length < T from both roots), saturated.
+func fullTable(m *pomdp.Model, T int) float64 {
+	nS, nA, nO := m.NumStates(), m.NumActions(), m.NumObservations()
+	per := float64(beliefBytes(nS, nA)) + float64(nA)*float64(stepBytes(nS, nO))
+	bel := 0.0
+	for k := 0; k < T; k++ {
+		bel += 2 * math.Pow(float64(nA*nO), float64(k)) * per
 	}
-	nS, nA, nO := float64(m.NumStates()), float64(m.NumActions()), float64(m.NumObservations())
-	sat := func(x float64) int64 { return int64(min(x, math.MaxInt64/4)) }
-	var mat, bel float64
+	return bel
+}
+
+// EstimateCost returns the memory estimate of Compute for model m at
+// horizon T with the given workers (0: runtime.GOMAXPROCS(0)) under no
+// tighter budget than the estimate itself. It allocates nothing.
+func EstimateCost(m *pomdp.Model, T, workers int) Cost {
+	workers = bb.Workers(workers)
+	nO := float64(m.NumObservations())
+	sat := func(x float64) int64 { return int64(min(x, math.MaxInt64/8)) }
+	var mat float64
 	for t := 0; t < T; t++ { // depth T needs no matrix
 		n := math.Pow(nO, float64(t))
 		mat += 2 * 8 * n * (n - 1) / 2
 	}
-	for k := 0; k < T; k++ {
-		n := 2 * math.Pow(nA*nO, float64(k))
-		bel += n * (bytesPerBelief + 8*nS + (bytesPerStep+8*nS+12*nO)*nA)
+	c := Cost{Matrices: sat(mat), Scratch: sat(float64(workers) * 2 * 8 * math.Pow(nO, float64(T)))}
+	c.Limit = max(c.Matrices, MinTableLimit)
+	c.Beliefs = min(sat(fullTable(m, T)), c.Limit)
+	return c
+}
+
+// fit lowers the table's limit of c so that the estimate fits budget
+// (negative: none), not below MinTableLimit; ok is false when even that
+// does not fit.
+func (c Cost) fit(budget int64) (Cost, bool) {
+	if budget < 0 || c.Bytes() <= budget {
+		return c, true
 	}
-	return Cost{Matrices: sat(mat), Beliefs: sat(float64(workers) * bel)}
+	room := budget/gcFactor - c.Matrices - c.Scratch
+	if room < c.Beliefs && room >= MinTableLimit {
+		c.Limit, c.Beliefs = room, room
+	}
+	return c, c.Bytes() <= budget
 }
 
 // Compute returns the distances of the stationary family with at most M
 // nodes (1 ≤ M ≤ MaxM) of model m at horizon T, searched, not enumerated
 // (see the package comment). It is cancelled with ctx.
 func Compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options) (*Result, error) {
+	return compute(ctx, m, M, T, opt, 0)
+}
+
+// compute is Compute with the belief table's limit forced to limit bytes
+// when positive (the tests' recomputation check).
+func compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options, limit int64) (*Result, error) {
 	start := time.Now()
 	p, err := newProblem(m, M, T, opt)
 	if err != nil {
 		return nil, err
 	}
 	budget, workers := bb.Budget(opt.MemBudget), bb.Workers(opt.Workers)
-	cost := EstimateCost(m, T, workers)
-	if budget >= 0 && gcFactor*cost.Matrices > budget {
-		return nil, fmt.Errorf("%w: %s at T = %d: the distance matrices over all history pairs need %s, above the budget %s; lower T or raise the budget (--mem)",
-			ErrTooLarge, m.Name, T, distance.FormatBytes(gcFactor*cost.Matrices), distance.FormatBytes(budget))
+	cost, ok := EstimateCost(m, T, workers).fit(budget)
+	if !ok {
+		name, v := cost.Largest()
+		return nil, fmt.Errorf("%w: %s at T = %d, m ≤ %d: estimated memory %s above the budget %s (largest term: %s, %s); lower T or raise the budget (--mem)",
+			ErrTooLarge, m.Name, T, M, distance.FormatBytes(cost.Bytes()), distance.FormatBytes(budget), name, distance.FormatBytes(v))
+	}
+	if limit > 0 {
+		cost.Limit = limit
 	}
 	tree, err := law.NewTree(p.nO, T)
 	if err != nil {
@@ -168,7 +221,8 @@ func Compute(ctx context.Context, m *pomdp.Model, M, T int, opt Options) (*Resul
 	}
 	run := bb.NewRun(ctx, total, opt.Progress)
 	defer run.Stop()
-	w := &pool{p: p, res: res, run: run, M: M, ks: nodeCounts(M, opt.Convention), budget: budget, fixed: gcFactor * cost.Matrices}
+	w := &pool{p: p, res: res, run: run, M: M, ks: nodeCounts(M, opt.Convention), budget: budget,
+		fixed: gcFactor * (cost.Matrices + cost.Scratch), tab: newTable(m, cost.Limit)}
 	jobs := make(chan job, 256)
 	var wg sync.WaitGroup
 	for range workers {
@@ -194,7 +248,9 @@ feed:
 	if err := run.Err(); err != nil {
 		return nil, err
 	}
-	res.Nodes, res.Beliefs = w.nodes.Load(), int(w.nbel.Load())
+	res.Nodes = w.nodes.Load()
+	res.Beliefs, res.Steps = w.tab.beliefs.Load(), w.tab.steps.Load()
+	res.TablePeak, res.TableResets = w.tab.peak.Load(), w.tab.resets.Load()
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -210,28 +266,24 @@ type pool struct {
 	M      int
 	ks     []int // the node counts searched (nodeCounts)
 	budget int64
-	fixed  int64        // the matrices' bytes (collector's factor included)
-	held   atomic.Int64 // bytes of the belief tables
+	fixed  int64  // the matrices' and scratch bytes (collector's factor included)
+	tab    *table // the belief table, shared
 	nodes  atomic.Int64
-	nbel   atomic.Int64
 }
 
-// work searches the pairs of jobs with a belief table of its own, until
-// jobs is closed; after a failure it drains jobs.
+// work searches the pairs of jobs, each with one generation of the shared
+// belief table, until jobs is closed; after a failure it drains jobs.
 func (w *pool) work(jobs <-chan job) {
-	bs := newBeliefs(w.p.m)
-	s := newSearcher(w.p, w.run.Context(), bs)
-	last := bs.bytes
-	w.held.Add(last)
-	defer func() {
-		w.nodes.Add(s.nodes)
-		w.nbel.Add(int64(len(bs.vecs)))
-	}()
+	s := newSearcher(w.p, w.run.Context(), w.tab)
+	defer func() { w.nodes.Add(s.nodes) }()
 	for jb := range jobs {
 		if w.run.Context().Err() != nil {
 			continue // drain: the run is being cancelled
 		}
+		s.g = w.tab.acquire()
 		lo, up, err := w.pair(s, jb)
+		w.tab.release(s.g)
+		s.g = nil
 		if err != nil {
 			w.run.Fail(err)
 			return
@@ -239,12 +291,9 @@ func (w *pool) work(jobs <-chan job) {
 		mat := w.res.Lower[jb.t]
 		x := mat.Index(jb.i, jb.j)
 		mat.Data[x], w.res.Upper[jb.t].Data[x] = lo, up
-		if d := bs.bytes - last; d != 0 {
-			last = bs.bytes
-			if err := w.memCheck(w.held.Add(d)); err != nil {
-				w.run.Fail(err)
-				return
-			}
+		if err := w.memCheck(w.tab.live.Load()); err != nil {
+			w.run.Fail(err)
+			return
 		}
 		w.run.Done()
 	}
@@ -272,14 +321,15 @@ func (w *pool) pair(s *searcher, jb job) (lo, up float64, err error) {
 	return lo, up, nil
 }
 
-// memCheck refuses a run whose belief tables, tot bytes in all, take it
-// above the budget.
+// memCheck refuses a run whose belief table, tot bytes held, takes it
+// above the budget (one history pair's search read more than the table's
+// limit leaves room for).
 func (w *pool) memCheck(tot int64) error {
 	if w.budget < 0 || w.fixed+gcFactor*tot <= w.budget {
 		return nil
 	}
 	p := w.p
-	return fmt.Errorf("%w: %s at T = %d, m ≤ %d: the workers' belief tables hold %s (with the matrices' %s, above the budget %s; largest term: belief tables); lower T, use fewer workers (--workers) or raise the budget (--mem)",
+	return fmt.Errorf("%w: %s at T = %d, m ≤ %d: the belief table holds %s (with the matrices' and scratch %s, above the budget %s; largest term: belief table); lower T or raise the budget (--mem)",
 		ErrTooLarge, p.m.Name, p.T, w.M, distance.FormatBytes(gcFactor*tot), distance.FormatBytes(w.fixed), distance.FormatBytes(w.budget))
 }
 

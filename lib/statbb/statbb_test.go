@@ -176,8 +176,8 @@ func TestErrors(t *testing.T) {
 	// 10 KiB hold Tiger's matrices at T = 5 (5.4 KiB with the
 	// collector's factor) but not the belief tables as they grow.
 	_, err = Compute(context.Background(), b.Model, 2, 5, Options{Ground: b.Ground, MemBudget: 10 << 10})
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "largest term: belief tables") || !strings.Contains(err.Error(), "--mem") {
-		t.Errorf("budget 10 KiB: err = %v, want ErrTooLarge naming the belief tables and --mem", err)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "largest term: belief table") || !strings.Contains(err.Error(), "--mem") {
+		t.Errorf("budget 10 KiB: err = %v, want ErrTooLarge naming the belief table and --mem", err)
 	}
 	// Tag at T = 4: the matrices over 27,000 depth-3 histories need 11.7
 	// GiB (×2), refused before anything is allocated.
