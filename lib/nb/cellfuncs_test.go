@@ -22,6 +22,7 @@ const maxCellFuncLines = 10
 // its reason, keyed "notebook-file-name func-name".
 var longCellFuncs = map[string]string{
 	"02-myhill-nerode.ipynb bruteDistances": "the independent recomputation of the distances (every probe, pair and order, one exact W1 solve each) that the library's d^Π is checked against in the notebook itself: in lib/nb it would share the library's side of the check",
+	"14-reading-a-quotient.ipynb hallwayW1": "the independent recomputation (lib/law's suffix laws, one lib/ot solve per probe) of the distance lib/explain reports for hallway:10's pair, shown in the notebook beside it: in lib/nb it would move the check's other side into the library",
 }
 
 // cellFunc is a function (declared or literal) defined by a notebook cell.
