@@ -107,6 +107,10 @@ func StartServer(ctx context.Context, opt ServerOptions) (*Server, error) {
 		"JUPYTER_RUNTIME_DIR="+filepath.Join(dir, "runtime"),
 		"JUPYTER_CONFIG_DIR="+filepath.Join(dir, "config"), // no user configuration (passwords, extensions)
 		"PYDEVD_DISABLE_FILE_VALIDATION=1",
+		// The ε explorer waits this long (not its 10 s) for the page's
+		// widgets to answer before it falls back to a static view: on a
+		// loaded machine the first answer took longer than 10 s.
+		"POMDPQ_EXPLORER_CONNECT=120s",
 	)
 	if opt.JupyterPath != "" {
 		jp := opt.JupyterPath

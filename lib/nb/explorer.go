@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"image/color"
+	"os"
 	"strings"
 	"time"
 
@@ -192,8 +193,11 @@ func (e *Explorer) Text(i int) string {
 // ExplorerOptions configure Explorer.Show.
 type ExplorerOptions struct {
 	// Connect bounds the wait for the notebook's front end to answer
-	// the widgets (default 10 s). Without an answer, as when nbconvert
-	// runs the notebook, the static view stays and Show returns.
+	// the widgets (default: the duration in the environment variable
+	// POMDPQ_EXPLORER_CONNECT, such as "90s", else 10 s). Without an
+	// answer, as when nbconvert runs the notebook, the static view stays
+	// and Show returns. A heavily loaded machine can take longer than
+	// 10 s to answer; the browser test sets the variable for that reason.
 	Connect time.Duration
 	// Idle ends the session after this long without a change (default 10
 	// minutes); the Done button ends it at once.
@@ -210,7 +214,7 @@ type ExplorerOptions struct {
 // Output.
 func (e *Explorer) Show(opt ExplorerOptions) error {
 	if opt.Connect <= 0 {
-		opt.Connect = 10 * time.Second
+		opt.Connect = connectWait()
 	}
 	if opt.Idle <= 0 {
 		opt.Idle = 10 * time.Minute
@@ -294,6 +298,15 @@ func (e *Explorer) Show(opt ExplorerOptions) error {
 			return err
 		}
 	}
+}
+
+// connectWait is the default ExplorerOptions.Connect: the environment's
+// POMDPQ_EXPLORER_CONNECT when it is a positive duration, else 10 s.
+func connectWait() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("POMDPQ_EXPLORER_CONNECT")); err == nil && d > 0 {
+		return d
+	}
+	return 10 * time.Second
 }
 
 // EpsExplorer is the one-call form for a notebook cell: NewExplorer with
