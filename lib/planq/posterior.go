@@ -63,8 +63,11 @@ type Posterior struct {
 	Value float64
 	// Covers names the policies the certificate is about.
 	Covers string
-	// standInHyp is true when Value rests on LipDeviation, whose proof
-	// needs the quotient to enter no class without a possible member.
+	// standInHyp is true when LipDeviation was withheld as the optimum's
+	// term: its proof needs the optimum's quotient to enter no class
+	// without a possible member, unproven when some history is impossible
+	// and the partition is not right-invariant. No printed value rests on
+	// it.
 	standInHyp bool
 }
 
@@ -110,8 +113,13 @@ func posteriorBound(cfg Config, env *Env, res *Result, g ot.Ground, dist *distan
 	}
 	p.StepsReason = lipSteps(cfg, g, dist, q, &p)
 	p.DeviationHow = "the largest B(π) over Π was not computed, and " + p.StepsReason
-	if p.Steps != nil {
-		p.Deviation, p.DeviationHow = p.LipDeviation, "Lip(v)·Σ e_t, for the controllers whose quotient enters no stand-in class"
+	// Lip(v)·Σ e_t covers the controllers whose quotient enters no
+	// stand-in class: all of Π (one node) when no history is impossible or
+	// the partition is right-invariant (quotient.StandInReach), else the
+	// hypothesis is unproven for a controller not valued.
+	hyp := res.StandIns > 0 && !q.RightInvariant()
+	if p.Steps != nil && !hyp {
+		p.Deviation, p.DeviationHow = p.LipDeviation, lipAll(res)
 	}
 	if plan == nil || plan.Controller == nil {
 		p.Reason = "the quotient's choice is not a controller at hand"
@@ -130,10 +138,23 @@ func posteriorBound(cfg Config, env *Env, res *Result, g ot.Ground, dist *distan
 			return p, err
 		}
 	} else {
-		p.OptimumDev, p.standInHyp = p.Deviation, true
+		// Deviation is NaN when Lip(v)·Σ e_t is unproven for π*: the
+		// optimum's term is then withheld (familyDeviation may supply the
+		// proven largest B(π)).
+		p.OptimumDev, p.standInHyp = p.Deviation, p.Steps != nil && hyp
 	}
 	p.finish(res)
 	return p, nil
+}
+
+// lipAll says why Lip(v)·Σ e_t bounds |V_M(π) − V_Q(π)| for every π of a
+// one-node family: no quotient seen by π enters a class without a
+// possible member.
+func lipAll(res *Result) string {
+	if res.StandIns == 0 {
+		return "Lip(v)·Σ e_t; no history is impossible, so no quotient enters a stand-in class"
+	}
+	return "Lip(v)·Σ e_t; the partition is right-invariant, so no quotient seen by a one-node controller enters a stand-in class"
 }
 
 // lipSteps sets the step diameters e_t and Lip·Σ_t e_t of p where their
@@ -174,14 +195,14 @@ func (p *Posterior) finish(res *Result) {
 	if math.IsNaN(p.OptimumDev) {
 		p.Applies, p.Value = false, math.NaN()
 		p.Reason = "the model was not planned on, so B(π*) of the optimum is not known, and no family-wide term stands for it: " + p.DeviationHow
+		if p.standInHyp {
+			p.Reason = fmt.Sprintf("the model was not planned on, so B(π*) of the optimum is not known; Lip(v)·Σ e_t = %.6g would stand for it only if its quotient entered no class without a possible member, which is unproven (%d impossible (history, probe) pairs, partition not right-invariant), and the largest B(π) over Π was not computed", p.LipDeviation, res.StandIns)
+		}
 		return
 	}
 	p.Applies, p.Reason = true, ""
 	p.Value = p.ChosenDev + p.OptimumDev
 	p.Covers = fmt.Sprintf("the regret of the quotient's choice against the optimum over Π = %s, and |V_M(π) − V_Q(π)| ≤ B(π) for every controller π of Π", res.Family)
-	if p.standInHyp {
-		p.Covers += "; the optimum's term is Lip(v)·Σ e_t, which needs its quotient to enter no class without a possible member (unchecked: the model was not planned on)"
-	}
 }
 
 // stepDiameters returns e_t for t = 1 … T−1 (see Posterior.Steps), or why
@@ -405,25 +426,25 @@ func familyDeviation(p *Posterior, t Tightness, n int, res *Result) {
 	if math.IsNaN(p.ChosenDev) {
 		return
 	}
-	if p.standInHyp && (math.IsNaN(p.OptimumDev) || t.AllBound < p.OptimumDev) {
-		p.OptimumDev, p.standInHyp = t.AllBound, false
+	// Both terms are proven here (an unproven Lip(v)·Σ e_t was withheld
+	// as NaN), so the smaller one stands for B(π*).
+	if res.Baseline == nil || res.Baseline.Controller == nil {
+		if math.IsNaN(p.OptimumDev) || t.AllBound < p.OptimumDev {
+			p.OptimumDev = t.AllBound
+		}
+		p.standInHyp = false
 	}
 	p.finish(res)
 }
 
 // posteriorVerdict judges the row's regret against its a-posteriori
-// certificate, qualified when the certificate rests on the stand-in
-// hypothesis and a compared controller's quotient enters a stand-in class.
+// certificate (every term it prints is proven, so it is never qualified).
 func posteriorVerdict(row Row) Verdict {
 	p := row.Posterior
 	if !p.Applies {
 		return NotCovered
 	}
-	v := judgeValue(row.Regret, p.Value, row.Reference)
-	if p.standInHyp && (row.StandInReach > 0 || math.IsNaN(row.StandInReach)) {
-		v = v.standIn()
-	}
-	return v
+	return judgeValue(row.Regret, p.Value, row.Reference)
 }
 
 // judgeValue is Judge for a bare bound value: NotJudged without a
