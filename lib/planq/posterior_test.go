@@ -59,7 +59,8 @@ func posteriorViolations(t *testing.T, res *Result, factor float64) (bad, checke
 // docs/certificates.md on random small models (about a third drawn with
 // many zero probabilities, so that some histories are impossible), most
 // with the observation reward and one in five with a random latent
-// reward: stationary m ≤ 2 and clock-aware m = 1, ε from 0.05 to 0.6.
+// reward, every other one with a discount γ ∈ [0.5, 0.9): stationary
+// m ≤ 2 and clock-aware m = 1, ε from 0.05 to 0.6.
 // Every certified deviation and regret bound must hold for every
 // controller of Π, one-node and two-node families alike; weakened by a
 // factor 0.5 the same checks must fail somewhere (the test can fail).
@@ -69,13 +70,17 @@ func TestPosteriorRandom(t *testing.T) {
 		n = 200
 	}
 	rng := rand.New(rand.NewPCG(26, 2026))
+	grng := rand.New(rand.NewPCG(26, 1)) // discounts, apart so the models stay those drawn before
 	checked, weakBad, standIn := 0, 0, 0
-	perM := map[int]int{}
+	perM, perGamma := map[int]int{}, map[bool]int{}
 	for i := 0; i < n; i++ {
 		obs := i%5 != 4
 		m, err := randomModel(rng, obs)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i%2 == 1 {
+			m.Discount, m.HasDiscount = 0.5+0.4*grng.Float64(), true
 		}
 		kind, mem, T := fsc.KindStationary, 1+rng.IntN(2), 2+rng.IntN(2)
 		if i%3 == 0 {
@@ -95,13 +100,14 @@ func TestPosteriorRandom(t *testing.T) {
 		_, c := posteriorViolations(t, res, 1)
 		checked += c
 		perM[mem] += c
+		perGamma[m.HasDiscount] += c
 		b, _ := posteriorViolations(t, res, 0.5)
 		weakBad += b
 	}
-	t.Logf("%d rows checked (m = 1: %d, m = 2: %d; %d models with impossible histories); the certificate weakened by 0.5 fails %d checks",
-		checked, perM[1], perM[2], standIn, weakBad)
-	if checked < n || perM[2] == 0 {
-		t.Errorf("only %d rows checked (%d with m = 2)", checked, perM[2])
+	t.Logf("%d rows checked (m = 1: %d, m = 2: %d; γ < 1: %d; %d models with impossible histories); the certificate weakened by 0.5 fails %d checks",
+		checked, perM[1], perM[2], perGamma[true], standIn, weakBad)
+	if checked < n || perM[2] == 0 || perGamma[true] == 0 {
+		t.Errorf("only %d rows checked (%d with m = 2, %d with γ < 1)", checked, perM[2], perGamma[true])
 	}
 	if standIn == 0 {
 		t.Error("no model with impossible histories")
