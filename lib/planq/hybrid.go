@@ -10,7 +10,7 @@ import (
 
 // HybridTheorem names the per-controller a-posteriori bound B(π) (its
 // proof is in docs/certificates.md).
-const HybridTheorem = "thm:hybrid (docs/certificates.md; the hybrid argument behind thm:value-bound)"
+const HybridTheorem = "thm:hybrid (docs/certificates.md: a telescoping sum over hybrids of Q and M)"
 
 // hybridDeviation returns the per-controller bound of thm:hybrid
 // (docs/certificates.md) on |V_M(π) − V_Q(π)|, Q the quotient seen by π

@@ -15,7 +15,7 @@ import (
 
 // PosteriorTheorem names the a-posteriori certificate (its proof is in
 // docs/certificates.md).
-const PosteriorTheorem = "thm:a-posteriori (docs/certificates.md; the hybrid argument behind thm:value-bound and cor:sim-to-real)"
+const PosteriorTheorem = "thm:a-posteriori (docs/certificates.md: a telescoping sum over hybrids of Q and M, and the triangle argument of cor:sim-to-real)"
 
 // Posterior is the a-posteriori certificate of one ε row: the regret of
 // the quotient's choice bounded by what the run actually produced, the
@@ -49,7 +49,8 @@ type Posterior struct {
 	LipDeviation float64
 	// Deviation bounds |V_M(π) − V_Q(π)| for every π of Π: the largest
 	// B(π) over Π when every controller was valued (DeviationHow says
-	// so), else LipDeviation (NaN when neither is at hand).
+	// so), else LipDeviation when it is proven for every π of Π (no
+	// impossible history, or a right-invariant partition), else NaN.
 	Deviation    float64
 	DeviationHow string
 	// ChosenDev and OptimumDev are B(π_Q) and B(π*) of the quotient's
@@ -89,7 +90,7 @@ func (p Posterior) String() string {
 		if p.FarPairs > 0 {
 			parts = append(parts, fmt.Sprintf("%d pairs above the decided range taken at (T−t)·%.3g", p.FarPairs, p.Far))
 		}
-		steps = fmt.Sprintf("Lip(v)·Σ e_t = %.6g with Lip(v) = %.6g, %s", p.LipDeviation, p.Lip, strings.Join(parts, ", "))
+		steps = fmt.Sprintf("Lip(v)·Σ e_t = %.6g (for the π of Π whose quotient enters no stand-in class) with Lip(v) = %.6g, %s", p.LipDeviation, p.Lip, strings.Join(parts, ", "))
 	}
 	return fmt.Sprintf("%s = %.6g + %.6g = %.6g by %s; %s; %s; covers %s", p.Formula, p.ChosenDev, p.OptimumDev, p.Value, p.Theorem, fam, steps, p.Covers)
 }
