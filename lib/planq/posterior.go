@@ -301,7 +301,7 @@ type Tightness struct {
 // valued on the quotient it sees, over the controllers whose quotient
 // enters no class without a possible member, and, when bound is not nil,
 // the largest bound(π) over those and over all of Π.
-func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound func(*fsc.FSC) (float64, error)) (Tightness, error) {
+func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound func(*quotient.Seen) float64) (Tightness, error) {
 	out := Tightness{Worst: math.NaN(), AllBound: math.NaN()}
 	fam := env.Family
 	if w := 2 * familyWork(env, fam); w > env.MaxWork {
@@ -314,22 +314,20 @@ func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound f
 			return out, err
 		}
 		c := fam.At(i)
-		r, err := q.StandInReach(c)
+		seen, err := q.See(c) // once per controller: a pass over the histories
 		if err != nil {
 			return out, err
 		}
+		r := seen.StandInReach()
 		if r > 0 && bound == nil {
 			continue
 		}
-		d, err := deviation(env, q, c)
+		d, err := deviation(env, seen)
 		if err != nil {
 			return out, err
 		}
 		if bound != nil {
-			b, err := bound(c)
-			if err != nil {
-				return out, err
-			}
+			b := bound(seen)
 			all = max(all, b)
 			out.pairs = append(out.pairs, [2]float64{d, b})
 			if r == 0 {
@@ -353,13 +351,15 @@ func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound f
 	return out, nil
 }
 
-// deviation returns the exact |V_M(π) − V_Q(π)|, Q the quotient seen by π.
-func deviation(env *Env, q *quotient.Quotient, c *fsc.FSC) (float64, error) {
+// deviation returns the exact |V_M(π) − V_Q(π)|, π the probe of s and Q
+// the quotient it sees.
+func deviation(env *Env, s *quotient.Seen) (float64, error) {
+	c := s.Probe
 	vm, err := value.Evaluate(env.Model, c, env.T, env.Obj)
 	if err != nil {
 		return 0, err
 	}
-	qm, err := q.ForProbe(c)
+	qm, err := s.Model()
 	if err != nil {
 		return 0, err
 	}
@@ -388,7 +388,7 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 	if gamma == 0 {
 		gamma = 1
 	}
-	bound := func(c *fsc.FSC) (float64, error) { return hybridDeviation(q, c, gamma) }
+	bound := func(s *quotient.Seen) float64 { b, _ := hybridSum(s, gamma); return b }
 	limit := cfg.TightnessLimit
 	if limit == 0 {
 		limit = DefaultTightnessLimit
