@@ -39,7 +39,7 @@ func ExplainPair(p *explain.Pair) {
 		p.History1, p.History2, p.Depth, p.Distance, p.Best.Index, p.Best.Probe, p.Sentence)
 	fmt.Fprintf(&b, "| probe | distance |\n|---|---:|\n")
 	for _, q := range p.Probes {
-		fmt.Fprintf(&b, "| #%d %s | %.6g |\n", q.Index, explainCell(q.Probe), q.Distance)
+		fmt.Fprintf(&b, "| #%d %s | %s |\n", q.Index, explainCell(q.Probe), distanceCell(q))
 	}
 	fmt.Fprintf(&b, "\nNext %d observations under probe #%d (shown: %.4g and %.4g of the mass):\n\n| sequence | after “%s” | after “%s” |\n|---|---:|---:|\n",
 		p.Suffix, p.Best.Index, p.Shown1, p.Shown2, p.History1, p.History2)
@@ -105,6 +105,16 @@ func ExplainMerges(m *explain.Merges) {
 			mg.Class, strings.Join(mg.Joined, " + "), mg.Members, bound, mg.Diameter, mg.History1, mg.History2, mg.Nearest.Index, explainCell(mg.Nearest.Probe))
 	}
 	Markdown(b.String())
+}
+
+// distanceCell writes a probe's distance: exact, or, for a probe whose
+// transport problem was only bounded (explain.ProbeDistance.Bounded), its
+// lower and upper bounds as the CLI writes them.
+func distanceCell(q explain.ProbeDistance) string {
+	if q.Bounded {
+		return fmt.Sprintf("≥ %.6g (≤ %.6g)", q.Distance, q.Upper)
+	}
+	return fmt.Sprintf("%.6g", q.Distance)
 }
 
 // explainCell escapes the pipes of a Markdown table cell (probes with several

@@ -53,3 +53,22 @@ func TestExplainHelpers(t *testing.T) {
 		t.Errorf("bad name: %v", err)
 	}
 }
+
+// TestDistanceCell: a solved probe's distance is written as is; a bounded
+// one (its transport problem not solved) as "≥ lower (≤ upper)", never as
+// if the lower bound were the distance.
+func TestDistanceCell(t *testing.T) {
+	cases := []struct {
+		q    explain.ProbeDistance
+		want string
+	}{
+		{explain.ProbeDistance{Distance: 0.25}, "0.25"},
+		{explain.ProbeDistance{Distance: 0.125, Bounded: true, Upper: 0.5}, "≥ 0.125 (≤ 0.5)"},
+		{explain.ProbeDistance{Distance: 1.0 / 3, Bounded: true, Upper: 2.0 / 3}, "≥ 0.333333 (≤ 0.666667)"},
+	}
+	for _, tc := range cases {
+		if got := distanceCell(tc.q); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}

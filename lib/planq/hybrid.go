@@ -10,7 +10,7 @@ import (
 
 // HybridTheorem names the per-controller a-posteriori bound B(π) (its
 // proof is in docs/certificates.md).
-const HybridTheorem = "thm:hybrid (docs/certificates.md; the hybrid argument behind thm:value-bound)"
+const HybridTheorem = "thm:hybrid (docs/certificates.md: a telescoping sum over hybrids of Q and M)"
 
 // hybridDeviation returns the per-controller bound of thm:hybrid
 // (docs/certificates.md) on |V_M(π) − V_Q(π)|, Q the quotient seen by π
@@ -26,18 +26,19 @@ const HybridTheorem = "thm:hybrid (docs/certificates.md; the hybrid argument beh
 // every controller (any number of nodes, deterministic or stochastic),
 // every reward R(s, a), and classes with or without a possible member.
 func hybridDeviation(q *quotient.Quotient, pi *fsc.FSC, gamma float64) (float64, error) {
-	b, _, err := hybridSum(q, pi, gamma)
-	return b, err
+	s, err := q.See(pi)
+	if err != nil {
+		return 0, err
+	}
+	b, _ := hybridSum(s, gamma)
+	return b, nil
 }
 
-// hybridSum returns B(π) of hybridDeviation and the same sum with every
-// term signed, which telescopes to V_M(π) − V_Q(π) (docs/certificates.md,
-// Step 2 of thm:hybrid).
-func hybridSum(q *quotient.Quotient, pi *fsc.FSC, gamma float64) (abs, signed float64, err error) {
-	cb, err := q.ClassBeliefs(pi)
-	if err != nil {
-		return 0, 0, err
-	}
+// hybridSum returns B(π) of hybridDeviation, π the probe of s, and the
+// same sum with every term signed, which telescopes to V_M(π) − V_Q(π)
+// (docs/certificates.md, Step 2 of thm:hybrid).
+func hybridSum(s *quotient.Seen, gamma float64) (abs, signed float64) {
+	q, pi, cb := s.Q, s.Probe, s.Beliefs
 	m := q.M
 	nS, nO, nA, nodes := m.NumStates(), m.NumObservations(), m.NumActions(), pi.Nodes
 	alpha := fscAlphas(m, pi, q.T, gamma)
@@ -87,7 +88,7 @@ func hybridSum(q *quotient.Quotient, pi *fsc.FSC, gamma float64) (abs, signed fl
 		cur = next
 		w *= gamma
 	}
-	return abs, signed, nil
+	return abs, signed
 }
 
 // fscAlphas returns α[t][n·|S| + s] for t = 0 … T: the expected latent

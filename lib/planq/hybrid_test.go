@@ -53,7 +53,11 @@ func TestHybridIdentity(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				qm, err := q.ForProbe(c)
+				seen, err := q.See(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				qm, err := seen.Model()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -61,10 +65,7 @@ func TestHybridIdentity(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				abs, signed, err := hybridSum(q, c, gamma)
-				if err != nil {
-					t.Fatal(err)
-				}
+				abs, signed := hybridSum(seen, gamma)
 				cases++
 				if math.Abs(signed-(vm-vq)) > 1e-9 || abs < math.Abs(vm-vq)-1e-9 || (p == exact && c.Deterministic() && abs > 1e-9) {
 					t.Errorf("model %d %s m=%d T=%d γ=%g controller %v: V_M − V_Q = %.12g, signed sum %.12g, B = %.12g (exact partition %v)",

@@ -15,7 +15,7 @@ import (
 
 // PosteriorTheorem names the a-posteriori certificate (its proof is in
 // docs/certificates.md).
-const PosteriorTheorem = "thm:a-posteriori (docs/certificates.md; the hybrid argument behind thm:value-bound and cor:sim-to-real)"
+const PosteriorTheorem = "thm:a-posteriori (docs/certificates.md: a telescoping sum over hybrids of Q and M, and the triangle argument of cor:sim-to-real)"
 
 // Posterior is the a-posteriori certificate of one ε row: the regret of
 // the quotient's choice bounded by what the run actually produced, the
@@ -49,7 +49,8 @@ type Posterior struct {
 	LipDeviation float64
 	// Deviation bounds |V_M(π) − V_Q(π)| for every π of Π: the largest
 	// B(π) over Π when every controller was valued (DeviationHow says
-	// so), else LipDeviation (NaN when neither is at hand).
+	// so), else LipDeviation when it is proven for every π of Π (no
+	// impossible history, or a right-invariant partition), else NaN.
 	Deviation    float64
 	DeviationHow string
 	// ChosenDev and OptimumDev are B(π_Q) and B(π*) of the quotient's
@@ -63,8 +64,11 @@ type Posterior struct {
 	Value float64
 	// Covers names the policies the certificate is about.
 	Covers string
-	// standInHyp is true when Value rests on LipDeviation, whose proof
-	// needs the quotient to enter no class without a possible member.
+	// standInHyp is true when LipDeviation was withheld as the optimum's
+	// term: its proof needs the optimum's quotient to enter no class
+	// without a possible member, unproven when some history is impossible
+	// and the partition is not right-invariant. No printed value rests on
+	// it.
 	standInHyp bool
 }
 
@@ -86,7 +90,7 @@ func (p Posterior) String() string {
 		if p.FarPairs > 0 {
 			parts = append(parts, fmt.Sprintf("%d pairs above the decided range taken at (T−t)·%.3g", p.FarPairs, p.Far))
 		}
-		steps = fmt.Sprintf("Lip(v)·Σ e_t = %.6g with Lip(v) = %.6g, %s", p.LipDeviation, p.Lip, strings.Join(parts, ", "))
+		steps = fmt.Sprintf("Lip(v)·Σ e_t = %.6g (for the π of Π whose quotient enters no stand-in class) with Lip(v) = %.6g, %s", p.LipDeviation, p.Lip, strings.Join(parts, ", "))
 	}
 	return fmt.Sprintf("%s = %.6g + %.6g = %.6g by %s; %s; %s; covers %s", p.Formula, p.ChosenDev, p.OptimumDev, p.Value, p.Theorem, fam, steps, p.Covers)
 }
@@ -110,8 +114,13 @@ func posteriorBound(cfg Config, env *Env, res *Result, g ot.Ground, dist *distan
 	}
 	p.StepsReason = lipSteps(cfg, g, dist, q, &p)
 	p.DeviationHow = "the largest B(π) over Π was not computed, and " + p.StepsReason
-	if p.Steps != nil {
-		p.Deviation, p.DeviationHow = p.LipDeviation, "Lip(v)·Σ e_t, for the controllers whose quotient enters no stand-in class"
+	// Lip(v)·Σ e_t covers the controllers whose quotient enters no
+	// stand-in class: all of Π (one node) when no history is impossible or
+	// the partition is right-invariant (quotient.StandInReach), else the
+	// hypothesis is unproven for a controller not valued.
+	hyp := res.StandIns > 0 && !q.RightInvariant()
+	if p.Steps != nil && !hyp {
+		p.Deviation, p.DeviationHow = p.LipDeviation, lipAll(res)
 	}
 	if plan == nil || plan.Controller == nil {
 		p.Reason = "the quotient's choice is not a controller at hand"
@@ -130,10 +139,23 @@ func posteriorBound(cfg Config, env *Env, res *Result, g ot.Ground, dist *distan
 			return p, err
 		}
 	} else {
-		p.OptimumDev, p.standInHyp = p.Deviation, true
+		// Deviation is NaN when Lip(v)·Σ e_t is unproven for π*: the
+		// optimum's term is then withheld (familyDeviation may supply the
+		// proven largest B(π)).
+		p.OptimumDev, p.standInHyp = p.Deviation, p.Steps != nil && hyp
 	}
 	p.finish(res)
 	return p, nil
+}
+
+// lipAll says why Lip(v)·Σ e_t bounds |V_M(π) − V_Q(π)| for every π of a
+// one-node family: no quotient seen by π enters a class without a
+// possible member.
+func lipAll(res *Result) string {
+	if res.StandIns == 0 {
+		return "Lip(v)·Σ e_t; no history is impossible, so no quotient enters a stand-in class"
+	}
+	return "Lip(v)·Σ e_t; the partition is right-invariant, so no quotient seen by a one-node controller enters a stand-in class"
 }
 
 // lipSteps sets the step diameters e_t and Lip·Σ_t e_t of p where their
@@ -174,14 +196,14 @@ func (p *Posterior) finish(res *Result) {
 	if math.IsNaN(p.OptimumDev) {
 		p.Applies, p.Value = false, math.NaN()
 		p.Reason = "the model was not planned on, so B(π*) of the optimum is not known, and no family-wide term stands for it: " + p.DeviationHow
+		if p.standInHyp {
+			p.Reason = fmt.Sprintf("the model was not planned on, so B(π*) of the optimum is not known; Lip(v)·Σ e_t = %.6g would stand for it only if its quotient entered no class without a possible member, which is unproven (%d impossible (history, probe) pairs, partition not right-invariant), and the largest B(π) over Π was not computed", p.LipDeviation, res.StandIns)
+		}
 		return
 	}
 	p.Applies, p.Reason = true, ""
 	p.Value = p.ChosenDev + p.OptimumDev
 	p.Covers = fmt.Sprintf("the regret of the quotient's choice against the optimum over Π = %s, and |V_M(π) − V_Q(π)| ≤ B(π) for every controller π of Π", res.Family)
-	if p.standInHyp {
-		p.Covers += "; the optimum's term is Lip(v)·Σ e_t, which needs its quotient to enter no class without a possible member (unchecked: the model was not planned on)"
-	}
 }
 
 // stepDiameters returns e_t for t = 1 … T−1 (see Posterior.Steps), or why
@@ -279,7 +301,7 @@ type Tightness struct {
 // valued on the quotient it sees, over the controllers whose quotient
 // enters no class without a possible member, and, when bound is not nil,
 // the largest bound(π) over those and over all of Π.
-func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound func(*fsc.FSC) (float64, error)) (Tightness, error) {
+func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound func(*quotient.Seen) float64) (Tightness, error) {
 	out := Tightness{Worst: math.NaN(), AllBound: math.NaN()}
 	fam := env.Family
 	if w := 2 * familyWork(env, fam); w > env.MaxWork {
@@ -292,22 +314,20 @@ func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound f
 			return out, err
 		}
 		c := fam.At(i)
-		r, err := q.StandInReach(c)
+		seen, err := q.See(c) // once per controller: a pass over the histories
 		if err != nil {
 			return out, err
 		}
+		r := seen.StandInReach()
 		if r > 0 && bound == nil {
 			continue
 		}
-		d, err := deviation(env, q, c)
+		d, err := deviation(env, seen)
 		if err != nil {
 			return out, err
 		}
 		if bound != nil {
-			b, err := bound(c)
-			if err != nil {
-				return out, err
-			}
+			b := bound(seen)
 			all = max(all, b)
 			out.pairs = append(out.pairs, [2]float64{d, b})
 			if r == 0 {
@@ -331,13 +351,15 @@ func worstDeviation(ctx context.Context, env *Env, q *quotient.Quotient, bound f
 	return out, nil
 }
 
-// deviation returns the exact |V_M(π) − V_Q(π)|, Q the quotient seen by π.
-func deviation(env *Env, q *quotient.Quotient, c *fsc.FSC) (float64, error) {
+// deviation returns the exact |V_M(π) − V_Q(π)|, π the probe of s and Q
+// the quotient it sees.
+func deviation(env *Env, s *quotient.Seen) (float64, error) {
+	c := s.Probe
 	vm, err := value.Evaluate(env.Model, c, env.T, env.Obj)
 	if err != nil {
 		return 0, err
 	}
-	qm, err := q.ForProbe(c)
+	qm, err := s.Model()
 	if err != nil {
 		return 0, err
 	}
@@ -366,7 +388,7 @@ func certify(ctx context.Context, cfg Config, env *Env, res *Result, g ot.Ground
 	if gamma == 0 {
 		gamma = 1
 	}
-	bound := func(c *fsc.FSC) (float64, error) { return hybridDeviation(q, c, gamma) }
+	bound := func(s *quotient.Seen) float64 { b, _ := hybridSum(s, gamma); return b }
 	limit := cfg.TightnessLimit
 	if limit == 0 {
 		limit = DefaultTightnessLimit
@@ -405,25 +427,25 @@ func familyDeviation(p *Posterior, t Tightness, n int, res *Result) {
 	if math.IsNaN(p.ChosenDev) {
 		return
 	}
-	if p.standInHyp && (math.IsNaN(p.OptimumDev) || t.AllBound < p.OptimumDev) {
-		p.OptimumDev, p.standInHyp = t.AllBound, false
+	// Both terms are proven here (an unproven Lip(v)·Σ e_t was withheld
+	// as NaN), so the smaller one stands for B(π*).
+	if res.Baseline == nil || res.Baseline.Controller == nil {
+		if math.IsNaN(p.OptimumDev) || t.AllBound < p.OptimumDev {
+			p.OptimumDev = t.AllBound
+		}
+		p.standInHyp = false
 	}
 	p.finish(res)
 }
 
 // posteriorVerdict judges the row's regret against its a-posteriori
-// certificate, qualified when the certificate rests on the stand-in
-// hypothesis and a compared controller's quotient enters a stand-in class.
+// certificate (every term it prints is proven, so it is never qualified).
 func posteriorVerdict(row Row) Verdict {
 	p := row.Posterior
 	if !p.Applies {
 		return NotCovered
 	}
-	v := judgeValue(row.Regret, p.Value, row.Reference)
-	if p.standInHyp && (row.StandInReach > 0 || math.IsNaN(row.StandInReach)) {
-		v = v.standIn()
-	}
-	return v
+	return judgeValue(row.Regret, p.Value, row.Reference)
 }
 
 // judgeValue is Judge for a bare bound value: NotJudged without a

@@ -206,11 +206,41 @@ type qstate struct{ t, c, z int }
 // observations (the members' beliefs come from π's actions), and the
 // quotient uses their average. Laws and values of π itself are unaffected.
 func (q *Quotient) ForProbe(pi *fsc.FSC) (*pomdp.Model, error) {
-	cb, err := q.ClassBeliefs(pi)
+	s, err := q.See(pi)
 	if err != nil {
 		return nil, err
 	}
-	return q.build(cb, fmt.Sprintf("quotient of %s (%d classes) seen by %v", q.M.Name, q.Classes(), pi))
+	return s.Model()
+}
+
+// Seen is the quotient as one probe π sees it: the class beliefs
+// (ClassBeliefs) and stand-in classes (StandInClasses) of π, computed in
+// one pass over the histories, for a caller that needs several of
+// ForProbe, StandInReach and the class beliefs of the same probe.
+type Seen struct {
+	// Q is the quotient and Probe the probe π.
+	Q     *Quotient
+	Probe *fsc.FSC
+	// Beliefs[t][c] is b̄_c under π; StandIn[t][c] reports that class c
+	// of depth t has no member possible under π.
+	Beliefs [][][]float64
+	StandIn [][]bool
+}
+
+// See returns the quotient as probe π sees it.
+func (q *Quotient) See(pi *fsc.FSC) (*Seen, error) {
+	cb, si, err := q.classBeliefs(pi)
+	if err != nil {
+		return nil, err
+	}
+	return &Seen{Q: q, Probe: pi, Beliefs: cb, StandIn: si}, nil
+}
+
+// Model returns the quotient seen by the probe as a standalone model
+// (ForProbe).
+func (s *Seen) Model() (*pomdp.Model, error) {
+	q := s.Q
+	return q.build(s.Beliefs, fmt.Sprintf("quotient of %s (%d classes) seen by %v", q.M.Name, q.Classes(), s.Probe))
 }
 
 // Export returns the quotient aggregated under the reference probe ref as a
@@ -345,10 +375,16 @@ func (q *Quotient) SoundnessGap(pi *fsc.FSC) (maxAbs, tv float64, err error) {
 // Otherwise (greedy ε-classes whose members π treats differently) it is
 // measured, not assumed.
 func (q *Quotient) StandInReach(pi *fsc.FSC) (float64, error) {
-	cb, si, err := q.classBeliefs(pi)
+	s, err := q.See(pi)
 	if err != nil {
 		return 0, err
 	}
+	return s.StandInReach(), nil
+}
+
+// StandInReach is Quotient.StandInReach for the probe of s.
+func (s *Seen) StandInReach() float64 {
+	q, pi, cb, si := s.Q, s.Probe, s.Beliefs, s.StandIn
 	m := q.M
 	nS, nO, nA, nodes := m.NumStates(), m.NumObservations(), m.NumActions(), pi.Nodes
 	pred, probs := make([]float64, nS), make([]float64, nO)
@@ -397,5 +433,5 @@ func (q *Quotient) StandInReach(pi *fsc.FSC) (float64, error) {
 		}
 		cur = next
 	}
-	return reach, nil
+	return reach
 }

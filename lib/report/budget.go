@@ -442,10 +442,12 @@ func Infeasible(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
 // statbb would compute the stationary family of e at horizon T within
 // budget b's memory (its own pre-flight, statbb.EstimateCost); empty when
 // the search does not apply (another kind, m < 2 or m > statbb.MaxM, no
-// horizon). The search keeps a belief table per worker, so when all
-// cores (runtime.GOMAXPROCS) do not fit but fewer workers do, the command
-// named carries the largest --workers that fits: the verdict is then the
-// same on every machine, only the worker count follows its cores.
+// horizon). The search shares one belief table among its workers
+// (statbb's table.go) but gives each worker its own scratch buffers
+// (statbb.Cost.Scratch, 2·8·|O|^T bytes per worker), so when all cores
+// (runtime.GOMAXPROCS) do not fit but fewer workers do, the command named
+// carries the largest --workers that fits: the verdict is then the same
+// on every machine, only the worker count follows its cores.
 func searchWords(e *fsc.TooLargeError, m *pomdp.Model, T int, b Budget) string {
 	if e.Kind != fsc.KindStationary || e.M < 2 || e.M > statbb.MaxM {
 		return ""
