@@ -76,11 +76,60 @@ func (s *Solver) WindowLowerBound(g Ground, k, from, j int, p, q []float64) (flo
 		}
 		sum += v
 	}
-	r, err := s.inner.SeqW1(g, j, s.winP, s.winQ)
+	v, err := s.seqW1Large(g, j, s.winP, s.winQ)
 	if err != nil {
 		return 0, err
 	}
-	return sum + r.Value, nil
+	return sum + v, nil
+}
+
+// DenseArcs is the largest residual transportation problem (sources ×
+// sinks, after the mass two laws share in place) that WindowLowerBound
+// solves by the simplex under a uniform ground: a larger one goes to a
+// ProductW1, whose memory (ProductBytes) does not grow with the supports.
+const DenseArcs = 250_000
+
+// ResidualArcs returns the sources × sinks of SeqW1's residual problem
+// between p and q (q rescaled to p's total).
+func ResidualArcs(p, q []float64) int64 {
+	tp, tq := 0.0, 0.0
+	for x := range p {
+		tp += p[x]
+		tq += q[x]
+	}
+	scale := 1.0
+	if tq != tp && tq > 0 {
+		scale = tp / tq
+	}
+	var n, m int64
+	for x, a := range p {
+		b := q[x] * scale
+		switch {
+		case a > b:
+			n++
+		case b > a:
+			m++
+		}
+	}
+	return n * m
+}
+
+// seqW1Large is SeqW1 on the inner solver, or on a ProductW1 when the
+// ground is uniform and the residual problem has more than DenseArcs
+// arcs.
+func (s *Solver) seqW1Large(g Ground, k int, p, q []float64) (float64, error) {
+	if _, ok := g.uniform(); ok && len(g) >= 2 && ResidualArcs(p, q) > DenseArcs {
+		if s.prod == nil || s.prod.k != k || len(s.prodG) != len(g) || s.prodG[0][1] != g[0][1] {
+			pf, err := NewProductW1(g, k)
+			if err != nil {
+				return 0, err
+			}
+			s.prod, s.prodG = pf, g
+		}
+		return s.prod.W1(p, q)
+	}
+	r, err := s.inner.SeqW1(g, k, p, q)
+	return r.Value, err
 }
 
 // oneStep returns W1_g(a, b) between two laws over O: δ·TV for a uniform
