@@ -39,37 +39,47 @@ func (pw *pairWorker) bracketPair(d *depthPass, idx, a, b int, p, q []float64, t
 	if pw.ub < 0 {
 		pw.ub = pw.treeUpper(p, q, k)
 	}
-	ub := math.Min(float64(k)*pw.gmax*tv, pw.ub)
-	if k > 1 {
-		ub = math.Min(ub, pw.w1.s.TreeCoupling(pw.g, k, p, q))
-	}
-	ub *= 1 + boundSlack
-	if ub <= cur || ub < lbv {
-		return cur, nil // cannot change the pair's bits or the maximum
-	}
+	ub := math.Min(float64(k)*pw.gmax*tv, pw.ub) * (1 + boundSlack)
 	// A bracket at or below the pair's code (what earlier probes
 	// showed) changes no bit: j is the larger of the two.
 	code := pw.dec.code(d.t, idx)
 	j := max(pw.dec.bracket(lo), code)
 	next := pw.dec.upper(j)
-	if ub > next && k >= 3 && pw.windowsPay(k) {
-		for _, from := range [2]int{0, 1} {
-			v, err := pw.w1.s.WindowLowerBound(pw.g, k, from, k-1, p, q)
-			if err != nil {
-				return 0, err
+	// The bounds from the cheapest up, each only when the ones before
+	// leave the pair open.
+	for step := 0; ; step++ {
+		if ub <= cur || ub < lbv {
+			return cur, nil // cannot change the pair's bits or the maximum
+		}
+		if ub <= next {
+			if pw.brackets() || lo > pw.capped || ub <= pw.top.load() {
+				return lo, nil // the bits of W1; lo ≤ W1 raises no maximum wrongly
 			}
-			lo = max(lo, v)
+			if step == 2 || k == 1 {
+				pw.dec.mark(d.t, idx, lo)
+				pw.cands = append(pw.cands, candidate{a: a, b: b, idx: idx, ub: ub})
+				return cur, nil
+			}
 		}
-		j = max(pw.dec.bracket(lo), code)
-		next = pw.dec.upper(j)
-	}
-	if ub <= next {
-		if pw.brackets() || lo > pw.capped || ub <= pw.top.load() {
-			return lo, nil // same bits as W1; lo ≤ W1 cannot raise the maximum wrongly
+		switch {
+		case step == 0 && k > 1:
+			ub = math.Min(ub, pw.w1.s.TreeCoupling(pw.g, k, p, q)*(1+boundSlack))
+			continue
+		case step == 1 && k >= 3 && ub > next && pw.windowsPay(k):
+			for _, from := range [2]int{0, 1} {
+				v, err := pw.w1.s.WindowLowerBound(pw.g, k, from, k-1, p, q)
+				if err != nil {
+					return 0, err
+				}
+				lo = max(lo, v)
+			}
+			j = max(pw.dec.bracket(lo), code)
+			next = pw.dec.upper(j)
+			continue
+		case step < 2:
+			continue
 		}
-		pw.dec.mark(d.t, idx, lo)
-		pw.cands = append(pw.cands, candidate{a: a, b: b, idx: idx, ub: ub})
-		return cur, nil
+		break
 	}
 	// Undecided: W1 is needed up to the bracket's end, and up to the
 	// maximum while that must stay exact.

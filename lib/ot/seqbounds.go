@@ -191,9 +191,12 @@ func (s *Solver) TreeCoupling(g Ground, k int, p, q []float64) float64 {
 		return 0
 	}
 	tc := &s.tc
-	tc.g, tc.o, tc.gmax, tc.calls = g, o, g.Max(), 0
-	_, tc.uniform = g.uniform()
-	tc.line = !tc.uniform && g.line()
+	if tc.g == nil || len(tc.g) != o || &tc.g[0] != &g[0] {
+		tc.g, tc.o, tc.gmax = g, o, g.Max()
+		_, tc.uniform = g.uniform()
+		tc.line = !tc.uniform && g.line()
+	}
+	tc.calls = 0
 	if len(tc.levels) < k {
 		tc.levels = make([]tcLevel, k)
 	}
@@ -218,6 +221,13 @@ type treeCoupler struct {
 	calls         int
 	levels        []tcLevel
 	tmp           []Flow // the simplex's residual coupling
+	src, snk      []tcAtom
+}
+
+// tcAtom is an observation and its residual mass (pairUp).
+type tcAtom struct {
+	i int
+	m float64
 }
 
 // couple returns the cost per unit mass of the sequential coupling of the
@@ -267,20 +277,17 @@ func (s *Solver) couple(p, q []float64, mp, mq float64, k, r int) float64 {
 func (s *Solver) pairUp(dst []Flow, a, b []float64) []Flow {
 	tc := &s.tc
 	o := tc.o
-	type atom struct {
-		i int
-		m float64
-	}
-	var src, snk []atom
+	src, snk := tc.src[:0], tc.snk[:0]
+	defer func() { tc.src, tc.snk = src[:0], snk[:0] }()
 	for c := range o {
 		if m := min(a[c], b[c]); m > 0 {
 			dst = append(dst, Flow{I: c, J: c, Mass: m})
 		}
 		switch {
 		case a[c] > b[c]:
-			src = append(src, atom{c, a[c] - b[c]})
+			src = append(src, tcAtom{c, a[c] - b[c]})
 		case b[c] > a[c]:
-			snk = append(snk, atom{c, b[c] - a[c]})
+			snk = append(snk, tcAtom{c, b[c] - a[c]})
 		}
 	}
 	if len(src) == 0 || len(snk) == 0 {
