@@ -634,7 +634,7 @@ func (pw *pairWorker) exact(p, q []float64, k int, cur, lbv float64, prune bool)
 // bracket between listed ε as W1 itself.
 func (pw *pairWorker) solvePair(d *depthPass, idx, a, b int, p, q []float64, tv, cur, lbv float64) (float64, error) {
 	k, prune := d.k, d.prune
-	if pw.dec != nil && prune && !noSeqBounds {
+	if pw.dec != nil && prune && !noSeqBounds && !noBrackets {
 		return pw.bracketPair(d, idx, a, b, p, q, tv, cur, lbv)
 	}
 	if !pw.brackets() || !prune {

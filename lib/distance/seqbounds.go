@@ -17,6 +17,7 @@ type candidate struct {
 
 // noSeqBounds keeps bracketPair out of the pair loop: every pair that
 // reaches solvePair is solved as before (tests compare both ways).
+// bracketPair extends the brackets, so noBrackets keeps it out too.
 var noSeqBounds = false
 
 // bracketPair is solvePair in a compact decision-mode run
