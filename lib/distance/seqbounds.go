@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 // candidate is a pair whose bracket between listed ε the bounds settled
@@ -47,7 +49,12 @@ func (pw *pairWorker) bracketPair(d *depthPass, idx, a, b int, p, q []float64, t
 	j := max(pw.dec.bracket(lo), code)
 	next := pw.dec.upper(j)
 	// The bounds from the cheapest up, each only when the ones before
-	// leave the pair open.
+	// leave the pair open. The tree coupling and the windows cost up to
+	// (2|O|)^{k−1}·|O| and two solves over |O|^{k−1} sequences: they are
+	// tried only on problems larger than denseArcs, which the solver
+	// would send to the product graph (on hallway T = 5 they made the
+	// distances phase 40 % slower on problems the simplex solves at once).
+	big := k > 1 && ot.ResidualArcs(p, q) > max(denseArcs, 0)
 	for step := 0; ; step++ {
 		if ub <= cur || ub < lbv {
 			return cur, nil // cannot change the pair's bits or the maximum
@@ -63,10 +70,10 @@ func (pw *pairWorker) bracketPair(d *depthPass, idx, a, b int, p, q []float64, t
 			}
 		}
 		switch {
-		case step == 0 && k > 1:
+		case step == 0 && big:
 			ub = math.Min(ub, pw.w1.s.TreeCoupling(pw.g, k, p, q)*(1+boundSlack))
 			continue
-		case step == 1 && k >= 3 && ub > next && pw.windowsPay(k):
+		case step == 1 && big && k >= 3 && ub > next && pw.windowsPay(k):
 			for _, from := range [2]int{0, 1} {
 				v, err := pw.w1.s.WindowLowerBound(pw.g, k, from, k-1, p, q)
 				if err != nil {
