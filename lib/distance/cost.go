@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
 )
 
 // Cost is the pre-flight estimate of a Compute run: the terms of its peak
@@ -52,7 +53,10 @@ type Cost struct {
 	// residual problem, at most (L/2)² entries for suffix laws of L =
 	// |O|^{T−t} atoms, per worker, at the deepest suffixes with two
 	// classes or more (an upper bound: residual supports are usually
-	// smaller).
+	// smaller). Under a uniform ground a problem above ot.DenseArcs
+	// entries goes to the product graph of O^{T−t} instead (ot.ProductW1,
+	// 2·(T−t)·|O|^{T−t} arcs), as do the large window bounds
+	// (transportBytes).
 	Transport int64
 	// Pivots is the pivot pass's coordinates (a compact W1 run, depths of
 	// at least pivotMinClasses classes): a float per representative,
@@ -91,7 +95,7 @@ func (c Cost) Largest() (string, int64) {
 		{"history labels", c.Labels},
 		{"family grouping", c.Family},
 		{"history-level matrices (Result.D)", c.Full},
-		{"transport solver scratch (suffixes of |O|^{T−t} atoms)", c.Transport},
+		{"transport solver scratch (the largest residual problem, and product graphs of O^{T−t})", c.Transport},
 		{"law index (distinct laws per class representative)", c.Index},
 		{"pivot coordinates (per class, probe and one-step marginal)", c.Pivots},
 	}
@@ -222,7 +226,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	if opt.Metric == W1 && !opt.Tensor {
 		deferred = func(t int) bool { return tree.SuffixLen(t) >= boundsMinSuffix }
 	}
-	c.Transport = transportBytes(tree, c.Classes, deferred, nil, w)
+	c.Transport = transportBytes(tree, c.Classes, deferred, nil, w, uniformGround(opt))
 	if !opt.Tensor && (allPairs || c.Known) {
 		// Like the pair term: counted once the representatives are known.
 		c.Index = lawIndexEntryBytes(distinct) * lawIndexEntries(c.Classes[:T], distinct, opt.MemBudget)
@@ -235,6 +239,19 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 		c.Full = fb
 	}
 	return c
+}
+
+// uniformGround reports whether the run's ground metric is uniform (W1
+// only): its large transport problems then go to the product graph.
+func uniformGround(opt Options) bool {
+	if opt.Metric != W1 {
+		return false
+	}
+	if opt.Ground == nil {
+		return true // the discrete metric
+	}
+	_, err := ot.NewProductW1(opt.Ground, 0)
+	return err == nil
 }
 
 // lawIndexEntries is the largest number of entries of the distances
@@ -254,21 +271,34 @@ func lawIndexEntries(classes []int, probes int, budget int64) int64 {
 // false. With supp (the largest law support per depth, 0: unknown) the
 // side of a residual problem is at most min(L/2, supp); the largest
 // depth term counts.
-func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, supp []int, workers int64) int64 {
-	var best int64
+//
+// Under a uniform ground (uniform) a residual problem of more than
+// denseArcs arcs is solved on the product graph of O^k, and so are the
+// large window problems of the suffix-law bounds (over O^{k−1}): such a
+// depth costs a dense problem of denseArcs entries, and the product
+// graphs of its suffix length and the one below, kept per worker; they
+// add up over the depths that need them.
+func transportBytes(tree law.Tree, classes []int, settled func(t int) bool, supp []int, workers int64, uniform bool) int64 {
+	var best, graphs int64
 	for t := 0; t < tree.T; t++ {
 		if classes[t] >= 2 && (settled == nil || !settled(t)) {
 			side := int64(tree.SuffixLen(t)) / 2
 			if supp != nil && supp[t] > 0 {
 				side = min(side, int64(supp[t]))
 			}
+			if uniform && denseArcs >= 0 && side*side > denseArcs {
+				k := tree.T - t
+				graphs += ot.ProductBytes(tree.NumObs, k) + ot.ProductBytes(tree.NumObs, k-1)
+				best = max(best, 8*denseArcs*workers)
+				continue
+			}
 			best = max(best, 8*side*side*workers)
-			if supp == nil {
+			if supp == nil && !uniform {
 				break // later suffixes are shorter
 			}
 		}
 	}
-	return best
+	return best + graphs*workers
 }
 
 // DefaultMemBudget returns the memory budget used when Options.MemBudget

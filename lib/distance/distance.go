@@ -448,7 +448,7 @@ func (pr *prepared) boundsPhase(ctx context.Context) error {
 			}
 		}
 		return true
-	}, supp, int64(pr.r.workers))
+	}, supp, int64(pr.r.workers), uniformGround(opt))
 	if pr.planOnly {
 		return nil
 	}

@@ -58,6 +58,10 @@ type pairWorker struct {
 	// decided in bulk: the loop visits their undecided pairs only.
 	pivoted []bool
 	visited int64 // pairs the loop examined (tests count them)
+	// cands are the pairs of the current depth whose bracket the bounds
+	// settled but whose exact value may raise the run's largest distance
+	// (bracketPair); resolve solves them, largest upper bound first.
+	cands []candidate
 }
 
 func newPairWorker(g ot.Ground, tree law.Tree, metric Metric) *pairWorker {
@@ -400,10 +404,14 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 			d.sets = pw.index.words
 		}
 		var err error
+		pw.cands = pw.cands[:0]
 		if pw.pivoted != nil && pw.pivoted[t] {
 			err = pw.undecidedPairs(d)
 		} else {
 			err = pw.allPairs(d)
+		}
+		if err == nil {
+			err = pw.resolve(d)
 		}
 		if err != nil {
 			return err
@@ -555,7 +563,7 @@ func (pw *pairWorker) pair(d *depthPass, a, b, idx int) error {
 			break
 		}
 		var err error
-		if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
+		if w, err = pw.solvePair(d, idx, a, b, p, q, tv, cur, lbv); err != nil {
 			return err
 		}
 	default:
@@ -564,7 +572,7 @@ func (pw *pairWorker) pair(d *depthPass, a, b, idx int) error {
 			break
 		}
 		var err error
-		if w, err = pw.solvePair(a, b, p, q, k, tv, cur, lbv, prune); err != nil {
+		if w, err = pw.solvePair(d, idx, a, b, p, q, tv, cur, lbv); err != nil {
 			return err
 		}
 	}
@@ -624,7 +632,11 @@ func (pw *pairWorker) exact(p, q []float64, k int, cur, lbv float64, prune bool)
 // cur when this probe cannot raise the pair (as exact), or, once the
 // decisions need no exact value (brackets), a lower bound in the same
 // bracket between listed ε as W1 itself.
-func (pw *pairWorker) solvePair(a, b int, p, q []float64, k int, tv, cur, lbv float64, prune bool) (float64, error) {
+func (pw *pairWorker) solvePair(d *depthPass, idx, a, b int, p, q []float64, tv, cur, lbv float64) (float64, error) {
+	k, prune := d.k, d.prune
+	if pw.dec != nil && prune && !noSeqBounds && !noBrackets {
+		return pw.bracketPair(d, idx, a, b, p, q, tv, cur, lbv)
+	}
 	if !pw.brackets() || !prune {
 		return pw.exact(p, q, k, cur, lbv, prune)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -43,6 +44,7 @@ type runner struct {
 	pivotBytes      int64 // the pivot pass's coordinates and largest float32 copy
 	pivotSweep      int64 // the largest float32 copy of one depth's sweep
 	visited         int64
+	compared        int64 // laws compared by refine (tests count them)
 	// cls, on the class path (classdag.go), gives the laws of the class
 	// representatives instead of the engine's laws over the tree; reps
 	// then index its blocks.
@@ -177,39 +179,32 @@ func (r *runner) lawSource(ctx context.Context) (func(i int) error, *law.Laws, e
 // refine computes the laws of the family members idx, returns their
 // stand-in counts and, when labels is not nil, refines labels (per depth,
 // over all histories) so that two histories share a label only if every
-// one of these probes gives them equal laws. Each worker refines its own
-// copy; the copies are met at the end.
+// one of these probes gives them equal laws. The workers refine the one
+// shared copy, a depth at a time under that depth's lock, so that each
+// probe splits classes already split by the probes before it: a worker
+// refining a copy of its own from the partition by depth compared every
+// history with every class its first probe met, once per worker (hallway
+// T = 5: 16.0 s with two workers against 3.1 s with one). The
+// comparisons of laws are counted in r.compared.
 func (r *runner) refine(ctx context.Context, idx []int, labels [][]int) ([]int, error) {
 	standIns := make([]int, len(idx))
-	local := make([][][]int, r.workers)
-	err := r.pool(ctx, idx, func(w int) {
-		if labels != nil && local[w] == nil {
-			local[w] = make([][]int, len(labels))
-			for t := range labels {
-				local[w][t] = make([]int, len(labels[t]))
-			}
-		}
-	}, func(w, k int, laws *law.Laws) error {
+	locks := make([]sync.Mutex, len(labels))
+	var compared atomic.Int64
+	err := r.pool(ctx, idx, nil, func(w, k int, laws *law.Laws) error {
 		standIns[k] = laws.StandIns
 		if labels != nil {
 			for t := 0; t < r.T; t++ {
-				refine(local[w][t], laws.Depth(t), r.tree.SuffixLen(t), sumTolerance(r.opt.Metric, r.g, r.T-t))
+				locks[t].Lock()
+				c := refine(labels[t], laws.Depth(t), r.tree.SuffixLen(t), sumTolerance(r.opt.Metric, r.g, r.T-t))
+				locks[t].Unlock()
+				compared.Add(c)
 			}
 		}
 		return nil
 	})
+	r.compared += compared.Load()
 	if err != nil {
 		return nil, err
-	}
-	if labels != nil {
-		for _, l := range local {
-			if l == nil {
-				continue
-			}
-			for t := range labels {
-				partition.Meet(labels[t], l[t])
-			}
-		}
 	}
 	return standIns, nil
 }

@@ -178,7 +178,7 @@ func TestShortcutsKeepDecisions(t *testing.T) {
 			name string
 			flag *bool
 		}{{"repeats skipped", &noLawIndex}, {"probe sets", &noProbeSets}, {"tree upper bounds", &noTreeUpper}, {"early stops", &noEarlyStop},
-			{"two-and-many closed form", &noTwoMany}, {"brackets", &noBrackets}, {"pivot pass", &noPivots}} {
+			{"two-and-many closed form", &noTwoMany}, {"brackets", &noBrackets}, {"pivot pass", &noPivots}, {"suffix-law bounds", &noSeqBounds}} {
 			*off.flag = true
 			want, err := Compute(context.Background(), r.m, r.fam, r.T, r.opt)
 			*off.flag = false

@@ -8,6 +8,9 @@ import (
 
 	"github.com/pomdpq/pomdpq/internal/randmodel"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
@@ -80,6 +83,59 @@ func TestWorkIndependentOfWorkers(t *testing.T) {
 				if float64(c.got) > factor*float64(c.base)+1000 {
 					t.Errorf("seed %d, %d workers: %s %d, more than %g× one worker's %d", seed, workers, c.name, c.got, factor, c.base)
 				}
+			}
+		}
+	}
+}
+
+// The classes phase refines one shared set of labels, so its work (laws
+// compared) does not grow with the workers: with 2 and 3 workers it stays
+// within 1.25× of one worker's, and the exact classes are the same. (With
+// a copy of the labels per worker, each worker's first probe compared
+// every history with every class it met, from the partition by depth:
+// the work grew with the workers, 5× in time on hallway T = 5 with two.)
+func TestRefineWorkIndependentOfWorkers(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		m := manyObsModel(seed, 8, 2, 28)
+		const T = 3
+		fam, err := fsc.New(fsc.KindClock, m.NumActions(), m.NumObservations(), 1, T, fsc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := ot.ForObservations(nil, m.NumObservations())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := law.NewTree(m.NumObservations(), T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := make([]int, fam.Len())
+		for i := range idx {
+			idx[i] = i
+		}
+		var base int64
+		var want *partition.Partition
+		for _, workers := range []int{1, 2, 3} {
+			r := &runner{m: m, fam: fam, T: T, g: g, tree: tree, workers: workers}
+			labels := make([][]int, T+1)
+			for d := range labels {
+				labels[d] = make([]int, tree.Count(d))
+			}
+			if _, err := r.refine(context.Background(), idx, labels); err != nil {
+				t.Fatal(err)
+			}
+			p := partition.FromLabels(labels)
+			t.Logf("seed %d, %d workers: %d laws compared, %v classes", seed, workers, r.compared, p.Counts())
+			if workers == 1 {
+				base, want = r.compared, p
+				continue
+			}
+			if !p.Equal(want) {
+				t.Errorf("seed %d, %d workers: exact classes %v, one worker %v", seed, workers, p.Counts(), want.Counts())
+			}
+			if float64(r.compared) > 1.25*float64(base)+100 {
+				t.Errorf("seed %d, %d workers: %d laws compared, one worker %d", seed, workers, r.compared, base)
 			}
 		}
 	}

@@ -22,7 +22,12 @@
 //     laws, mass shared in place, point masses, k = 1 closed forms);
 //   - TV: the total variation distance ½Σ|p − q|;
 //   - Solver.LowerBound and UpperBound: cheap bounds on SeqW1 that settle
-//     "> ε" and "≤ ε" decisions without a solve.
+//     "> ε" and "≤ ε" decisions without a solve;
+//   - Solver.WindowLowerBound and Solver.TreeCoupling: tighter bounds from
+//     laws over fewer sequences (a window of positions; a sequential
+//     coupling, observation by observation);
+//   - ProductW1: SeqW1 under a uniform ground as a min-cost flow on the
+//     product graph of O^k, whose size does not grow with the supports.
 //
 // Ground metrics d_O are Ground matrices: Discrete, Ordered, or checked by
 // NewGround (a pseudometric) and NewMetric (a metric, as files must give;

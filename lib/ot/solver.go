@@ -161,7 +161,11 @@ type Solver struct {
 	digits           []int
 	gflat            []float64
 	inner            *Solver
-	stop             float64 // SeqW1Below's bound (0: none)
+	stop             float64     // SeqW1Below's bound (0: none)
+	winP, winQ       []float64   // WindowLowerBound's window laws
+	tc               treeCoupler // TreeCoupling's state
+	prod             *ProductW1  // WindowLowerBound's large window problems
+	prodG            Ground      // the ground prod was built for
 }
 
 // W1 returns the optimal transport cost between the masses p (n sources)
