@@ -16,7 +16,7 @@ import (
 // problem has O(k·|O|^k) arcs where the transportation problem of lib/ot
 // has one per pair of supports, so long suffixes with wide supports stay
 // small. With a uniform metric every arc costs δ/2 and the problem is
-// solved by the primal-dual method (unitFlow); otherwise by a primal
+// solved by the primal-dual method on the implicit graph (hamFlow); otherwise by a primal
 // network simplex (graphSimplex).
 type graphW1 struct {
 	src, dst []int

@@ -1,6 +1,6 @@
 package ot
 
-// unitFlow (the same as lib/explain's, which solves single pairs) solves an uncapacitated min-cost flow problem whose arcs all
+// unitFlow (first written for lib/explain, which now keeps the graph implicit: hamFlow) solves an uncapacitated min-cost flow problem whose arcs all
 // cost 1 (the product graph of a uniform ground metric, in units of
 // δ/2) by the primal-dual method: integer node potentials keep every
 // residual arc's reduced cost non-negative; each phase raises them by
