@@ -38,7 +38,10 @@ var noSeqBounds = false
 // undecided are solved here, stopping early below the bracket's end.
 func (pw *pairWorker) bracketPair(d *depthPass, idx, a, b int, p, q []float64, tv, cur, lbv float64) (float64, error) {
 	k := d.k
-	lo := pw.lowerBound(tv, pw.margOf(a, p, k), pw.margOf(b, q, k))
+	// The lower bounds come from other solvers than the exact path's and
+	// can round one step above a W1 that equals a listed ε: they are
+	// lowered by the slack the upper bounds are raised by.
+	lo := pw.lowerBound(tv, pw.margOf(a, p, k), pw.margOf(b, q, k)) / (1 + boundSlack)
 	if pw.ub < 0 {
 		pw.ub = pw.treeUpper(p, q, k)
 	}
@@ -79,7 +82,7 @@ func (pw *pairWorker) bracketPair(d *depthPass, idx, a, b int, p, q []float64, t
 				if err != nil {
 					return 0, err
 				}
-				lo = max(lo, v)
+				lo = max(lo, v/(1+boundSlack))
 			}
 			j = max(pw.dec.bracket(lo), code)
 			next = pw.dec.upper(j)
