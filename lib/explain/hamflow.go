@@ -20,7 +20,10 @@ package explain
 // potentials start from the dual of the marginals' problem (warm), which
 // is feasible and on the models tried nearly optimal, so most mass moves
 // in the first phase. The optimum is exact up to the rounding of the
-// supplies; excesses of at most flowTol are left in place.
+// supplies; excesses of at most flowTol are left in place. lib/ot's
+// unitFlow runs the same phases over explicit arc lists (ProductW1); this
+// form computes neighbours from the index instead, keeping the inner loop
+// free of arc arrays and indirect calls.
 type hamFlow struct {
 	nO, k, n, nl int
 	stride       []int
