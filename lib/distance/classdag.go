@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
 	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
@@ -157,6 +158,7 @@ func (g *nodeGroup) add(v, label int32, cell uint64) {
 func (r *runner) classDAGs(ctx context.Context, idx []int) ([]probeClasses, error) {
 	out := make([]probeClasses, len(idx))
 	tol := func(k int) float64 { return sumTolerance(r.opt.Metric, r.g, k) }
+	rel := mergeTolerance(r.opt.Metric, r.g, r.T)
 	workers := max(1, min(r.workers, len(idx)))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -180,7 +182,7 @@ func (r *runner) classDAGs(ctx context.Context, idx []int) ([]probeClasses, erro
 				next++
 				mu.Unlock()
 				var d *law.DAG
-				d, err = e.DAG(ctx, r.fam.At(idx[k]), classDAGLimit)
+				d, err = e.DAGMerge(ctx, r.fam.At(idx[k]), classDAGLimit, rel)
 				if err != nil {
 					err = fmt.Errorf("distance: controller %d of %v: %w", idx[k], r.fam, err)
 					continue
@@ -200,6 +202,26 @@ func (r *runner) classDAGs(ctx context.Context, idx []int) ([]probeClasses, erro
 		return nil, firstErr
 	}
 	return out, ctx.Err()
+}
+
+// mergeTolerance is the relative tolerance at which the DAGs merge
+// posteriors (law.DAGMerge): law.MergeRel, or less where refine's
+// tolerances are tighter. A history's posterior is within that of its
+// node's, state by state; after each later merge its descendants'
+// posteriors drift by at most about twice as much again, so over T
+// depths two histories of one node have suffix laws within 4T·rel of
+// each other relative to each entry, in Σ and in every entry. Below
+// LawTol and the tightest sumTolerance (at k = T), refine finds them
+// equal as the DAG does. On a discrete ground this is 10⁻¹³/(4T) from
+// T = 3 on (1.4·10⁻¹⁵ at T = 18); the built-ins' DAGs have as many nodes
+// at 1.4·10⁻¹⁵ as at 10⁻¹⁴ (rounding differs by far less), and a tighter
+// tolerance only merges fewer posteriors (more nodes), never wrongly.
+func mergeTolerance(metric Metric, g ot.Ground, T int) float64 {
+	if T == 0 {
+		return law.MergeRel
+	}
+	tight := min(LawTol, sumTolerance(metric, g, T)) / float64(4*T)
+	return min(law.MergeRel, tight)
 }
 
 // maxTreeHistories is the largest history tree the class path accepts:

@@ -11,7 +11,7 @@ import (
 // DAG is the forward graph of one probe's distinct joint posteriors over
 // (state, node), depth by depth (docs/algorithms.md#classes-not-histories):
 // node v of depth t < T stands for every history whose normalised
-// posterior is v's (to MergeTol; at depth T − 1 ≥ 1, whose
+// posterior is v's (to MergeRel; at depth T − 1 ≥ 1, whose
 // next-observation probabilities are v's, its whole law), with the next-observation
 // probabilities P^π(o | v) and the node each observation leads to. The
 // suffix law of a node is the recursion
@@ -39,15 +39,22 @@ type DAG struct {
 	StandIn []int32
 }
 
-// MergeTol is the largest Σ_s |b(s) − b′(s)| at which two posteriors are
-// one DAG node: the suffix laws of merged posteriors differ by at most
-// that much in total variation, far below LawTol-style equality (1e−13
-// per entry), while posteriors equal up to rounding (the same belief
-// reached along different histories) merge.
-const MergeTol = 1e-14
+// MergeRel is the default largest relative difference, state by state,
+// at which two posteriors are one DAG node: |b(s) − b′(s)| ≤
+// MergeRel·max(b(s), b′(s)) for every (state, node) s, so that merged
+// posteriors have the same support and, after any observations, children
+// within about 2·MergeRel of each other, state by state: their suffix
+// laws, and those of all their descendants, differ by about that much
+// relative to each entry. A tolerance in L1 (10⁻¹⁴ before) merged
+// posteriors whose rare components differ in ratio or support, whose
+// children after a rare observation are far apart (TestDAGRareComponents).
+// Posteriors equal up to rounding (the same belief reached along
+// different histories) still merge: on the built-ins the DAGs have as
+// many nodes as under the L1 tolerance.
+const MergeRel = 1e-14
 
 // mergeGrid is the quantisation step of the posteriors' hash: two
-// posteriors within MergeTol usually fall on the same grid point; those
+// posteriors within MergeRel usually fall on the same grid point; those
 // that straddle a grid line stay two nodes, which costs space, not
 // correctness.
 const mergeGrid = 1 << 40
@@ -55,6 +62,7 @@ const mergeGrid = 1 << 40
 // dagLevel interns the posteriors of one depth.
 type dagLevel struct {
 	width int
+	rel   float64   // the merge tolerance (MergeRel or DAGMerge's)
 	post  []float64 // node v's posterior: post[v·width:(v+1)·width]
 	// index maps a hash to the last node with it; chain[v] is the
 	// previous node with v's hash (−1: none).
@@ -63,8 +71,8 @@ type dagLevel struct {
 	n     int
 }
 
-func newDagLevel(width int) *dagLevel {
-	return &dagLevel{width: width, index: map[uint64]int32{}}
+func newDagLevel(width int, rel float64) *dagLevel {
+	return &dagLevel{width: width, rel: rel, index: map[uint64]int32{}}
 }
 
 // intern returns the node of posterior b (normalised), adding it if new.
@@ -82,12 +90,7 @@ func (l *dagLevel) intern(b []float64) int32 {
 	// The oldest node first, as a list in order of creation would.
 	var match int32 = -1
 	for v := last; v >= 0; v = l.chain[v] {
-		p := l.post[int(v)*l.width : (int(v)+1)*l.width]
-		d := 0.0
-		for k, x := range b {
-			d += math.Abs(x - p[k])
-		}
-		if d <= MergeTol {
+		if l.close(b, l.post[int(v)*l.width:(int(v)+1)*l.width]) {
 			match = v
 		}
 	}
@@ -100,6 +103,17 @@ func (l *dagLevel) intern(b []float64) int32 {
 	l.chain = append(l.chain, last)
 	l.index[h] = v
 	return v
+}
+
+// close reports whether b and p agree state by state to the level's
+// relative tolerance (so also in their zeros).
+func (l *dagLevel) close(b, p []float64) bool {
+	for k, x := range b {
+		if !(math.Abs(x-p[k]) <= l.rel*max(x, p[k])) {
+			return false
+		}
+	}
+	return true
 }
 
 // synthetic adds a node without posterior (the point-mass stand-in).
@@ -116,6 +130,14 @@ func (l *dagLevel) synthetic() int32 {
 // of one per history of the tree; maxNodes (> 0) bounds the nodes of one
 // depth, and a larger DAG is refused with an error naming the depth.
 func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error) {
+	return e.DAGMerge(ctx, c, maxNodes, MergeRel)
+}
+
+// DAGMerge is DAG with the merge tolerance rel in place of MergeRel: a
+// caller whose equality of laws is tighter than MergeRel (long horizons,
+// wide ground distances) passes a smaller one; 0 merges equal posteriors
+// only.
+func (e *Engine) DAGMerge(ctx context.Context, c *fsc.FSC, maxNodes int, rel float64) (*DAG, error) {
 	if err := e.Check(c); err != nil {
 		return nil, err
 	}
@@ -135,7 +157,7 @@ func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error
 	for k := range b.uniform {
 		b.uniform[k] = 1 / float64(width)
 	}
-	cur := newDagLevel(width)
+	cur := newDagLevel(width, rel)
 	root := make([]float64, width)
 	copy(root, e.m.B0)
 	cur.intern(root)
@@ -143,7 +165,7 @@ func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error
 		b.standIn(cur, t)
 		var next *dagLevel
 		if t+1 < T {
-			next = newDagLevel(b.levelWidth(t + 1))
+			next = newDagLevel(b.levelWidth(t+1), rel)
 		}
 		d.Len[t] = cur.n
 		d.Prob[t], d.Child[t] = make([]float64, cur.n*nO), make([]int32, cur.n*nO)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // TestDAGLaws checks the posterior DAG against the history tree's laws on
@@ -113,6 +114,71 @@ func TestDAGLimit(t *testing.T) {
 	for limit := 1; limit < full.Len[2]; limit++ {
 		if _, err := e.DAG(context.Background(), c, limit); err == nil {
 			t.Fatalf("limit %d: no error with %v nodes", limit, full.Len)
+		}
+	}
+}
+
+// TestDAGRareComponents plants depth-1 posteriors within 10⁻¹⁴ in L1 whose
+// rare components differ in ratio or in support: a bulk state A and rare
+// states B, C (prior ε each, identity transitions) whose first
+// observation x or y shifts their odds; only B and C emit r, so the
+// children by r have posteriors over (B, C) that differ by O(1) (1/3
+// against 2/3), or, when C never emits y, the history y·r has only B.
+// The two depth-1 posteriors must be two DAG nodes, and the children by
+// r must be apart: their rows (next-observation laws) are computed here
+// by hand from the posteriors over (B, C). Rounding-equal posteriors
+// (the same prior on B and C) stay one node.
+func TestDAGRareComponents(t *testing.T) {
+	eps := math.Ldexp(1, -47) // 7.1·10⁻¹⁵: x and y within ε in L1
+	for _, c := range []struct {
+		name  string
+		z     [][]float64 // Z over (x, y, r) of A, B, C
+		nodes int         // distinct depth-1 nodes (x, y) besides the stand-in
+		// rows: the next-observation law after x·r and after y·r,
+		// from the posteriors over (B, C) after r (nil: impossible).
+		xr, yr []float64
+	}{
+		// x: (B, C) ∝ (1/4, 1/2); y: ∝ (1/2, 1/4); r keeps the ratio.
+		{"swapped odds", [][]float64{{0.5, 0.5, 0}, {0.25, 0.5, 0.25}, {0.5, 0.25, 0.25}}, 2,
+			[]float64{5.0 / 12, 1.0 / 3, 1.0 / 4}, []float64{1.0 / 3, 5.0 / 12, 1.0 / 4}},
+		// C never emits y: after y·r only B is left.
+		{"different support", [][]float64{{0.5, 0.5, 0}, {0.25, 0.5, 0.25}, {0.75, 0, 0.25}}, 2,
+			[]float64{0.25*0.25/(0.25*0.25+0.75*0.25)*0.25 + 0.75*0.25/(0.25*0.25+0.75*0.25)*0.75, 0.25 * 0.25 / (0.25*0.25 + 0.75*0.25) * 0.5, 0.25},
+			[]float64{0.25, 0.5, 0.25}},
+		// B and C emit x and y alike: x and y give one posterior.
+		{"equal odds", [][]float64{{0.5, 0.5, 0}, {0.25, 0.25, 0.5}, {0.25, 0.25, 0.5}}, 1,
+			[]float64{0.25, 0.25, 0.5}, []float64{0.25, 0.25, 0.5}},
+	} {
+		id := [][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+		m := pomdp.Must(pomdp.New(pomdp.Dense{Name: "rare", States: []string{"A", "B", "C"}, Actions: []string{"a"},
+			Observations: []string{"x", "y", "r"}, T: [][][]float64{id}, Z: [][][]float64{c.z}, B0: []float64{1 - 2*eps, eps, eps}}))
+		e, err := NewEngine(m, 3, UniformStandIn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := fsc.NewStationary(1, 3, 1, fsc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := e.DAG(context.Background(), f.At(0), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vx, vy := d.Child[0][0], d.Child[0][1]
+		if n := map[int32]bool{vx: true, vy: true}; len(n) != c.nodes {
+			t.Fatalf("%s: x and y lead to nodes %d and %d, want %d distinct", c.name, vx, vy, c.nodes)
+		}
+		for _, h := range []struct {
+			v   int32
+			row []float64
+		}{{vx, c.xr}, {vy, c.yr}} {
+			w := d.Child[1][int(h.v)*3+2]
+			got := d.Prob[2][int(w)*3 : int(w)*3+3]
+			for o, p := range h.row {
+				if math.Abs(got[o]-p) > 1e-12 {
+					t.Fatalf("%s: node %d then r: next-observation law %v, want %v", c.name, h.v, got, h.row)
+				}
+			}
 		}
 	}
 }

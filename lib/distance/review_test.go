@@ -1,0 +1,115 @@
+package distance
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/pomdp"
+)
+
+// Planted models of the second reading of the class path (issue 27):
+// each states by hand the fact its test checks.
+
+// swapModel has a bulk state A and two rare states B and C (prior ε
+// each, identity transitions, one action) whose first observation swaps
+// their odds: after x the posterior is ∝ (1 − 2ε, ε/2, ε)·…, after y
+// ∝ (…, ε, ε/2), two posteriors within 2ε/2 = ε in L1. Only B and C emit
+// r, so after x·r the posterior over (B, C) is (1/3, 2/3) and after y·r
+// it is (2/3, 1/3); the next observation's law is then
+//
+//	x·r: 1/3·(1/4, 1/2, 1/4) + 2/3·(1/2, 1/4, 1/4) = (5/12, 1/3, 1/4)
+//	y·r: 2/3·(1/4, 1/2, 1/4) + 1/3·(1/2, 1/4, 1/4) = (1/3, 5/12, 1/4)
+//
+// (over x, y, r), 1/12 apart in total variation: x·r and y·r are in
+// different exact classes however close x and y are.
+func swapModel(eps float64) *pomdp.Model {
+	z := [][]float64{{0.5, 0.5, 0}, {0.25, 0.5, 0.25}, {0.5, 0.25, 0.25}}
+	id := [][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	return pomdp.Must(pomdp.New(pomdp.Dense{Name: "swap", States: []string{"A", "B", "C"}, Actions: []string{"a"},
+		Observations: []string{"x", "y", "r"}, T: [][][]float64{id}, Z: [][][]float64{z}, B0: []float64{1 - 2*eps, eps, eps}}))
+}
+
+// TestClassPathRarePosteriors plants two depth-1 posteriors within 10⁻¹⁴
+// in L1 whose rare components are swapped (swapModel, ε = 2⁻⁴⁷): their
+// children by r are 1/12 apart, so the DAG must not make them one node.
+// The class path must give x·r and y·r (histories 0·3 + 2 = 2 and
+// 1·3 + 2 = 5 of depth 2) different classes, and every depth ≥ 2 the
+// tree's labels.
+//
+// Depth 1 is left out of the label comparison on the discrete ground:
+// there the tree path merges x and y (their laws differ by 5ε/16 ≈
+// 2.2·10⁻¹⁵ in Σ, under its tolerance 10⁻¹²) while their children by r
+// are apart, and the class path, whose classes are right-invariant,
+// keeps them apart (the exact answer). With a ground of diameter 712 the
+// tree's tolerances (2·10⁻¹²/(k·712): 1.4·10⁻¹⁵ at k = 2, 2.8·10⁻¹⁵ at
+// k = 1) split x from y (2.2·10⁻¹⁵) and keep the depth-2 pairs x·x, y·x
+// (Σ = ε/4 ≈ 1.8·10⁻¹⁵) together, so both paths agree at every depth.
+func TestClassPathRarePosteriors(t *testing.T) {
+	eps := math.Ldexp(1, -47)
+	wide := make([][]float64, 3)
+	for i := range wide {
+		wide[i] = make([]float64, 3)
+		for j := range wide[i] {
+			if i != j {
+				wide[i][j] = 712
+			}
+		}
+	}
+	wg, err := ot.NewMetric(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := swapModel(eps)
+	const T = 3
+	fam, err := fsc.New(fsc.KindStationary, 1, 3, 1, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		g        ot.Ground
+		metric   Metric
+		conv     law.Convention
+		from     int // first depth whose labels must equal the tree's
+		workers  int
+		repLaws  bool
+		decision []float64
+	}{
+		{"discrete W1", nil, W1, law.UniformStandIn, 2, 1, false, []float64{0, 0.05}},
+		{"discrete TV, point mass", nil, TV, law.PointMassStandIn, 2, 2, true, []float64{0, 0.05}},
+		{"diameter 712", wg, W1, law.UniformStandIn, 0, 3, true, []float64{0, 10}},
+	} {
+		opt := Options{Ground: c.g, Metric: c.metric, Convention: c.conv, Workers: c.workers, Eps: c.decision}
+		noClassDAG = true
+		want, err := Compute(context.Background(), m, fam, T, opt)
+		noClassDAG = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		useClassDAG, useRepLaws = true, c.repLaws
+		got, err := Compute(context.Background(), m, fam, T, opt)
+		useClassDAG, useRepLaws = false, false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := want.Classes.Labels[2]; l[2] == l[5] {
+			t.Fatalf("%s: the tree puts x·r and y·r in one class: %v", c.name, l)
+		}
+		for d := c.from; d <= T; d++ {
+			if !slices.Equal(got.Classes.Labels[d], want.Classes.Labels[d]) {
+				t.Fatalf("%s: depth %d: labels %v, want the tree's %v", c.name, d, got.Classes.Labels[d], want.Classes.Labels[d])
+			}
+		}
+		if c.from == 0 {
+			sameClassRun(t, fmt.Sprint(c.name), got, want, c.decision)
+		} else {
+			samePartitions(t, c.name, got, want, c.decision)
+		}
+	}
+}
