@@ -248,7 +248,6 @@ func jointClasses(ctx context.Context, tree law.Tree, pcs []probeClasses) (*clas
 	joint := []int32{0}
 	hist := []int32{0} // forward state of every history of the depth
 	key := make([]byte, 4*P)
-	cand := make([]int32, P)
 	for t := 0; ; t++ {
 		nStates := len(nodes) / P
 		plan.states[t] = nStates
@@ -259,40 +258,14 @@ func jointClasses(ctx context.Context, tree law.Tree, pcs []probeClasses) (*clas
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		child := make([]int32, nStates*nO)
-		index := map[string]int32{}
-		var nextNodes []int32
-		for s := 0; s < nStates; s++ {
-			for o := 0; o < nO; o++ {
-				for k, pc := range pcs {
-					v := nodes[s*P+k]
-					nv := int32(-1)
-					if v >= 0 && pc.dag.Prob[t][int(v)*nO+o] != 0 {
-						nv = pc.dag.Child[t][int(v)*nO+o]
-					}
-					cand[k] = nv
-					c := int32(-1)
-					if nv >= 0 {
-						c = pc.cls[t+1][nv]
-					}
-					binary.LittleEndian.PutUint32(key[4*k:], uint32(c))
-				}
-				id, ok := index[string(key)]
-				if !ok {
-					id = int32(len(index))
-					index[string(key)] = id
-					nextNodes = append(nextNodes, cand...)
-				}
-				child[s*nO+o] = id
-			}
-		}
-		if len(index) > classDAGLimit {
-			return nil, fmt.Errorf("distance: %d forward states at depth %d, above the limit %d", len(index), t+1, classDAGLimit)
+		child, nextNodes, err := forwardStep(ctx, t, nO, pcs, nodes)
+		if err != nil {
+			return nil, err
 		}
 		// Joint classes: the states' per-probe classes, impossible as
 		// the stand-in's class.
 		jidx := map[string]int32{}
-		njoint := make([]int32, len(index))
+		njoint := make([]int32, len(nextNodes)/max(P, 1))
 		for s := range njoint {
 			for k, pc := range pcs {
 				v := nextNodes[s*P+k]
@@ -315,6 +288,54 @@ func jointClasses(ctx context.Context, tree law.Tree, pcs []probeClasses) (*clas
 		hist, nodes, joint = nh, nextNodes, njoint
 	}
 	return plan, nil
+}
+
+// forwardStep expands the forward states of depth t (nodes, P per state)
+// by each observation: child[s·|O| + o] is the depth-(t+1) state of
+// state s and o, and nextNodes the representatives' nodes of those
+// states. The limit (classDAGLimit) is checked as states are added, and
+// ctx every few thousand: a depth can hold |O| times the states of the
+// one before.
+func forwardStep(ctx context.Context, t, nO int, pcs []probeClasses, nodes []int32) (child, nextNodes []int32, err error) {
+	P := len(pcs)
+	nStates := len(nodes) / max(P, 1)
+	key := make([]byte, 4*P)
+	cand := make([]int32, P)
+	child = make([]int32, nStates*nO)
+	index := map[string]int32{}
+	for s := 0; s < nStates; s++ {
+		if s%(1<<12) == 1<<12-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
+		for o := 0; o < nO; o++ {
+			for k, pc := range pcs {
+				v := nodes[s*P+k]
+				nv := int32(-1)
+				if v >= 0 && pc.dag.Prob[t][int(v)*nO+o] != 0 {
+					nv = pc.dag.Child[t][int(v)*nO+o]
+				}
+				cand[k] = nv
+				c := int32(-1)
+				if nv >= 0 {
+					c = pc.cls[t+1][nv]
+				}
+				binary.LittleEndian.PutUint32(key[4*k:], uint32(c))
+			}
+			id, ok := index[string(key)]
+			if !ok {
+				if len(index) == classDAGLimit {
+					return nil, nil, fmt.Errorf("distance: %d forward states at depth %d already, above the limit %d", len(index)+1, t+1, classDAGLimit)
+				}
+				id = int32(len(index))
+				index[string(key)] = id
+				nextNodes = append(nextNodes, cand...)
+			}
+			child[s*nO+o] = id
+		}
+	}
+	return child, nextNodes, nil
 }
 
 // label sets the canonical labels of depth t (classes numbered by their

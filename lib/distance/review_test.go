@@ -113,3 +113,53 @@ func TestClassPathRarePosteriors(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardStatesLimit checks that the forward pass refuses a depth as
+// soon as its states pass classDAGLimit (the (limit+1)-th state), not
+// once the depth, up to |O| times the one before, is complete: for every
+// limit below the largest depth's states of a random model with 15
+// probes, the refusal names limit + 1 states and a depth that has more.
+func TestForwardStatesLimit(t *testing.T) {
+	m := gridModel(7, 5, 2, 3)
+	const T = 4
+	fam, err := fsc.New(fsc.KindStationary, 2, 3, 1, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ot.ForObservations(nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := law.NewTree(3, T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{m: m, fam: fam, T: T, g: g, tree: tree, workers: 2}
+	idx := make([]int, fam.Len())
+	for i := range idx {
+		idx[i] = i
+	}
+	pcs, err := r.classDAGs(context.Background(), idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := jointClasses(context.Background(), tree, pcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v int) { classDAGLimit = v }(classDAGLimit)
+	for _, limit := range []int{1, 2, full.states[2] - 1, full.states[3] - 1, slices.Max(full.states) - 1} {
+		classDAGLimit = limit
+		_, err := jointClasses(context.Background(), tree, pcs)
+		if err == nil {
+			t.Fatalf("limit %d: no refusal with %v states", limit, full.states)
+		}
+		var n, depth int
+		if _, e := fmt.Sscanf(err.Error(), "distance: %d forward states at depth %d", &n, &depth); e != nil {
+			t.Fatalf("limit %d: %v (%v)", limit, err, e)
+		}
+		if n != limit+1 || full.states[depth] <= limit {
+			t.Fatalf("limit %d (%v states): %v, want the refusal at the %d-th state of a depth that has more", limit, full.states, err, limit+1)
+		}
+	}
+}

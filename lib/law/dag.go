@@ -161,8 +161,19 @@ func (e *Engine) DAGMerge(ctx context.Context, c *fsc.FSC, maxNodes int, rel flo
 	root := make([]float64, width)
 	copy(root, e.m.B0)
 	cur.intern(root)
+	// The limit is checked as nodes are added, not once a depth is
+	// complete: a depth can hold |O| times the nodes of the one before.
+	over := func(l *dagLevel, t int) error {
+		if l != nil && maxNodes > 0 && l.n > maxNodes {
+			return fmt.Errorf("law: the probe has %d distinct posteriors at depth %d already, above the limit %d", l.n, t, maxNodes)
+		}
+		return nil
+	}
 	for t := 0; t < T; t++ {
 		b.standIn(cur, t)
+		if err := over(cur, t); err != nil {
+			return nil, err
+		}
 		var next *dagLevel
 		if t+1 < T {
 			next = newDagLevel(b.levelWidth(t+1), rel)
@@ -174,9 +185,9 @@ func (e *Engine) DAGMerge(ctx context.Context, c *fsc.FSC, maxNodes int, rel flo
 				return nil, err
 			}
 			b.expand(cur, next, t, v)
-		}
-		if next != nil && maxNodes > 0 && next.n > maxNodes {
-			return nil, fmt.Errorf("law: the probe has %d distinct posteriors at depth %d, above the limit %d", next.n, t+1, maxNodes)
+			if err := over(next, t+1); err != nil {
+				return nil, err
+			}
 		}
 		if next != nil {
 			cur = next

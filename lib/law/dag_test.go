@@ -2,6 +2,7 @@ package law
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -112,8 +113,19 @@ func TestDAGLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for limit := 1; limit < full.Len[2]; limit++ {
-		if _, err := e.DAG(context.Background(), c, limit); err == nil {
+		_, err := e.DAG(context.Background(), c, limit)
+		if err == nil {
 			t.Fatalf("limit %d: no error with %v nodes", limit, full.Len)
+		}
+		// Refused when the depth passes the limit, not once it is
+		// complete (up to |O| times the depth before): one node's
+		// expansion adds at most |O| = 3 nodes.
+		var n, depth int
+		if _, e := fmt.Sscanf(err.Error(), "law: the probe has %d distinct posteriors at depth %d", &n, &depth); e != nil {
+			t.Fatalf("limit %d: %v (%v)", limit, err, e)
+		}
+		if n <= limit || n > limit+3 || n > full.Len[depth] {
+			t.Fatalf("limit %d (%v nodes): %v, want the refusal within 3 nodes past the limit", limit, full.Len, err)
 		}
 	}
 }
