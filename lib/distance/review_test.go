@@ -2,6 +2,7 @@ package distance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -160,6 +161,59 @@ func TestForwardStatesLimit(t *testing.T) {
 		}
 		if n != limit+1 || full.states[depth] <= limit {
 			t.Fatalf("limit %d (%v states): %v, want the refusal at the %d-th state of a depth that has more", limit, full.states, err, limit+1)
+		}
+	}
+}
+
+// TestClassPathCancel cancels a class-path run as its classes phase
+// starts, after its first DAG and after its last, on 1–3 workers: the
+// run returns context.Canceled (wrapped or not) and no result, within
+// the classes phase (no later phase starts), and runs that are not
+// cancelled finish.
+func TestClassPathCancel(t *testing.T) {
+	b := lookup(t, "gridworld:3")
+	const T = 3
+	fam, err := fsc.New(fsc.KindStationary, b.Model.NumActions(), b.Model.NumObservations(), 1, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		at      int // DAGs done at cancellation (−1: as the phase starts; 0: never)
+		workers int
+	}{{"at the phase", -1, 1}, {"after the first DAG", 1, 2}, {"after the last DAG", fam.Len(), 3}, {"never", 0, 2}} {
+		for _, rep := range []bool{false, true} {
+			ctx, cancel := context.WithCancel(context.Background())
+			inClasses := false
+			var after []string // phases started after the cancellation
+			opt := Options{Ground: b.Ground, Workers: c.workers, Eps: []float64{0, 0.5}, Compact: true,
+				Phase: func(name string) {
+					if ctx.Err() != nil {
+						after = append(after, name)
+					}
+					inClasses = name == "classes"
+					if inClasses && c.at < 0 {
+						cancel()
+					}
+				},
+				Progress: func(done, total int) {
+					if inClasses && c.at > 0 && done == c.at {
+						cancel()
+					}
+				}}
+			useClassDAG, useRepLaws = true, rep
+			res, err := Compute(ctx, b.Model, fam, T, opt)
+			useClassDAG, useRepLaws = false, false
+			cancel()
+			if c.at == 0 {
+				if err != nil || res == nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				continue
+			}
+			if !errors.Is(err, context.Canceled) || res != nil || len(after) > 0 {
+				t.Fatalf("%s (representatives' laws %v): result %v, error %v, phases %v after it; want context.Canceled", c.name, rep, res != nil, err, after)
+			}
 		}
 	}
 }
