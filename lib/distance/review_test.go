@@ -217,3 +217,75 @@ func TestClassPathCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestClassPathWorkers checks that the class path's work and result do
+// not depend on the workers: on random models with 28 observations
+// (large suffix supports) the DAGs (nodes per depth and probe), the
+// forward states per depth, the labels and the stand-in counts are the
+// same with 1, 2 and 8 workers, under both stand-ins.
+func TestClassPathWorkers(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		T    int
+		conv law.Convention
+	}{{"random:40:3:28:1", 3, law.UniformStandIn}, {"random:25:2:28:2", 3, law.PointMassStandIn}, {"rocksample:4:4", 3, law.PointMassStandIn}} {
+		b := lookup(t, c.spec)
+		m := b.Model
+		fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 1, c.T, fsc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := law.NewTree(m.NumObservations(), c.T)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := ot.ForObservations(b.Ground, m.NumObservations())
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps, members := make([]int, fam.Len()), make([][]int, fam.Len())
+		for i := range reps {
+			reps[i], members[i] = i, []int{i}
+		}
+		type work struct {
+			nodes  [][]int
+			states []int
+			labels [][]int
+			stand  []int
+		}
+		var first *work
+		for _, workers := range []int{1, 2, 8} {
+			r := &runner{m: m, fam: fam, T: c.T, opt: Options{Convention: c.conv}, g: g, tree: tree, workers: workers}
+			pcs, err := r.classDAGs(context.Background(), reps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := jointClasses(context.Background(), tree, pcs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &work{states: plan.states, labels: plan.labels, stand: plan.standIns}
+			for _, pc := range pcs {
+				w.nodes = append(w.nodes, pc.dag.Len)
+			}
+			if first == nil {
+				first = w
+				continue
+			}
+			for k := range w.nodes {
+				if !slices.Equal(w.nodes[k], first.nodes[k]) {
+					t.Fatalf("%s, %d workers: probe %d's DAG has %v nodes, %v with one worker", c.spec, workers, k, w.nodes[k], first.nodes[k])
+				}
+			}
+			if !slices.Equal(w.states, first.states) || !slices.Equal(w.stand, first.stand) {
+				t.Fatalf("%s, %d workers: states %v, stand-ins %v; one worker %v, %v", c.spec, workers, w.states, w.stand, first.states, first.stand)
+			}
+			for d := range w.labels {
+				if !slices.Equal(w.labels[d], first.labels[d]) {
+					t.Fatalf("%s, %d workers: depth %d labels differ from one worker's", c.spec, workers, d)
+				}
+			}
+		}
+		t.Logf("%s T=%d: %d probes, forward states %v", c.spec, c.T, fam.Len(), first.states)
+	}
+}
