@@ -213,9 +213,12 @@ func (r *runner) classDAGs(ctx context.Context, idx []int) ([]probeClasses, erro
 // each other relative to each entry, in Σ and in every entry. Below
 // LawTol and the tightest sumTolerance (at k = T), refine finds them
 // equal as the DAG does. On a discrete ground this is 10⁻¹³/(4T) from
-// T = 3 on (1.4·10⁻¹⁵ at T = 18); the built-ins' DAGs have as many nodes
-// at 1.4·10⁻¹⁵ as at 10⁻¹⁴ (rounding differs by far less), and a tighter
-// tolerance only merges fewer posteriors (more nodes), never wrongly.
+// T = 3 on (1.4·10⁻¹⁵ at T = 18). A tighter tolerance only merges fewer
+// posteriors (more nodes), never wrongly: measured against 10⁻¹⁴, the
+// DAGs (16 probes at most) of tiger m ≤ 2 up to T = 18, hallway:10 T = 9,
+// gridworld:3 T = 8, tiger95 T = 10, tag T = 3 and rocksample:5:7 T = 3
+// have as many nodes, tiger T = 30 2 % more (963) and rocksample:5:7
+// T = 6 7 % more (772): posteriors that rounding sets apart by more.
 func mergeTolerance(metric Metric, g ot.Ground, T int) float64 {
 	if T == 0 {
 		return law.MergeRel
