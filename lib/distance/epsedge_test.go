@@ -78,7 +78,8 @@ func programModel() *pomdp.Model {
 // (apart), and 1/4 (apart). Every path must give the two depth-1
 // histories one class at the first two and two at the others, and the
 // same partitions at every listed ε as the exact solve on the history
-// tree: decision mode, the compact layout with brackets, the suffix-law
+// tree, itself checked against Exact's classes and the distances of
+// every pair of histories (AllPairs): decision mode, the compact layout with brackets, the suffix-law
 // bounds on every pair (boundsMinSuffix 1, every problem "large",
 // pivots on every depth), and the class path with the tree's laws or
 // the representatives', under both metrics and stand-ins and 1–3
@@ -121,6 +122,24 @@ func TestEpsOnDistance(t *testing.T) {
 					t.Fatalf("%s: exact, ε = %v: depth-1 labels %v, want one class: %v", name, e, l, within[e])
 				}
 			}
+			// The references: Exact's refinement (the ε = 0 classes) and
+			// the distances of every pair of histories (AllPairs).
+			ex, err := Exact(context.Background(), m, fam, T, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for d := range ex.Partition.Labels {
+				if !slices.Equal(ex.Partition.Labels[d], exact.Classes.Labels[d]) {
+					t.Fatalf("%s: depth %d: Exact's classes %v, Compute's %v", name, d, ex.Partition.Labels[d], exact.Classes.Labels[d])
+				}
+			}
+			all := base
+			all.AllPairs = true
+			ref, err := Compute(context.Background(), m, fam, T, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			samePartitions(t, name+", all pairs", exact, ref, eps)
 			for _, v := range []struct {
 				name            string
 				compact, bounds bool
