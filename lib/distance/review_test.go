@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/law"
 	"github.com/pomdpq/pomdpq/lib/ot"
+	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
@@ -287,5 +289,74 @@ func TestClassPathWorkers(t *testing.T) {
 			}
 		}
 		t.Logf("%s T=%d: %d probes, forward states %v", c.spec, c.T, fam.Len(), first.states)
+	}
+}
+
+// TestNodeClassesGrid checks nodeClasses' grid of cells (probCell) against
+// the scan it replaces: each node joins the first class, in order of
+// creation, whose first node has the same zeros and probabilities equal
+// to refine's tolerances (equalLaws). The rows are planted on and around
+// the cells' edges (k·2⁻²⁰ − probShift·2⁻²⁰), nudged by 0, 5·10⁻¹⁴,
+// 2·10⁻¹³ (above LawTol) and 9·10⁻¹³ (within probMargin of the edge), so
+// that equal rows straddle edges, under both metrics' Σ tolerances.
+func TestNodeClassesGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 9))
+	nudges := []float64{0, 5e-14, -5e-14, 2e-13, -2e-13, 9e-13, -9e-13}
+	for trial := 0; trial < 200; trial++ {
+		nO, n := 2+rng.IntN(3), 50+rng.IntN(200)
+		d := &law.DAG{T: 1, NumObs: nO, Len: []int{n, 1}, Prob: [][]float64{make([]float64, n*nO)}, Child: [][]int32{make([]int32, n*nO)}, StandIn: []int32{0, 0}}
+		bases := make([][]float64, 4)
+		for i := range bases {
+			bases[i] = make([]float64, nO)
+			for o := range bases[i] {
+				if rng.IntN(5) > 0 {
+					bases[i][o] = (float64(1+rng.IntN(1<<19)) - probShift) / probGrid
+				}
+			}
+		}
+		for v := 0; v < n; v++ {
+			base := bases[rng.IntN(len(bases))]
+			for o := 0; o < nO; o++ {
+				p := base[o]
+				if p != 0 {
+					p += nudges[rng.IntN(len(nudges))]
+				}
+				d.Prob[0][v*nO+o] = p
+				if p == 0 {
+					d.Child[0][v*nO+o] = -1
+				}
+			}
+		}
+		sumTol := []float64{2 * partition.ZeroTol, 2 * partition.ZeroTol / 3}[trial%2]
+		got := nodeClasses(d, func(int) float64 { return sumTol })[0]
+		// The scan: the first nodes of the classes, in order of creation.
+		var firsts []int
+		for v := 0; v < n; v++ {
+			row := d.Prob[0][v*nO : (v+1)*nO]
+			want := -1
+			for c, f := range firsts {
+				frow := d.Prob[0][f*nO : (f+1)*nO]
+				same := true
+				for o := range row {
+					if (row[o] == 0) != (frow[o] == 0) {
+						same = false
+					}
+				}
+				if same && equalLaws(row, frow, sumTol) {
+					want = c
+					break
+				}
+			}
+			if want < 0 {
+				want = len(firsts)
+				firsts = append(firsts, v)
+			}
+			if int(got[v]) != want {
+				t.Fatalf("trial %d: node %d (row %v) in class %d, the scan says %d", trial, v, row, got[v], want)
+			}
+		}
+		if trial == 0 && len(firsts) < 5 {
+			t.Fatalf("trial 0: only %d classes of %d nodes: the nudges split nothing", len(firsts), n)
+		}
 	}
 }
