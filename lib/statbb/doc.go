@@ -13,7 +13,8 @@
 // observations, level by level. A search node is the partial assignment
 // read so far; its children give the next entry read each of its values.
 // A leaf is an assignment of every entry either law reads: its value is
-// the exact W1 of the two suffix laws (ot.Solver.SeqW1). Entries neither
+// the W1 of the two suffix laws, solved exactly (ot.Solver.SeqW1) only
+// when bounds cannot decide it (see Leaves). Entries neither
 // law reads are never branched on, which is what makes T = 2 and T = 3
 // small on hallway: a depth-t pair reads at most 2(t + |O|^{L−1}) next-node
 // entries and k actions.
@@ -42,6 +43,21 @@
 // exactly m nodes gives the family's maximum. Under the uniform stand-in
 // a k-node controller spreads an impossible history's mass over k nodes,
 // so for m ≥ 3 the search runs k = 2 … m and takes the maximum.
+//
+// Leaves. A leaf's W1 v matters only through what the search keeps: in
+// exact mode when v exceeds the best value so far, in decision mode
+// through its ε-bracket when that is above the best value's. So a leaf
+// is first bracketed between the one-step marginals' bound (and for
+// L ≥ 3 the window bounds over L − 1 observations) and the sequential
+// coupling or L·g_max·TV; when the upper bound cannot change the result,
+// or (decision mode) both bounds lie in one bracket or the lower one
+// exceeds the cap, the lower bound stands for v (exact mode: nothing is
+// kept), and otherwise the exact solve stops as soon as a plan shows v
+// below the bracket's end (ot.Solver.SeqW1Below). In decision mode the
+// |A| constant-action controllers (every node takes action a, β ≡ 0)
+// are evaluated before the branching: a pair one of them separates past
+// the cap is decided without a search, and otherwise their best value is
+// the first incumbent (docs/benchmarks.md has the measurements).
 //
 // Decision mode (Options.Eps) is clock2's: the search stops as soon as a
 // controller exceeds the largest ε and otherwise prunes against the

@@ -63,7 +63,8 @@ type varRef struct {
 // the entry to branch on and the bound of the subtree.
 type evalRes struct {
 	leaf  bool
-	value float64 // leaf: W1; else the bound
+	value float64 // leaf: W1 or a value in its bracket (leafValue); else the bound
+	ub    float64 // leaf: an upper bound on its W1
 	v     varRef
 }
 
@@ -101,6 +102,7 @@ type searcher struct {
 	own, lb, th float64
 	stopped     bool
 	nodes, base int64
+	counts      shortcutCounts
 	err         error
 }
 
@@ -131,6 +133,16 @@ func (s *searcher) run(h0, h1 []int, k, L int, lb float64) (own, ub float64, err
 	s.own, s.lb, s.stopped, s.err = 0, lb, false, nil
 	s.base = s.nodes
 	s.th = p.Theta(lb)
+	if p.Eps != nil && k > 1 && !noProbes {
+		s.probe()
+		if s.err != nil {
+			return 0, 0, s.err
+		}
+		if s.stopped {
+			s.counts.probed++
+			return s.own, math.Inf(1), nil
+		}
+	}
 	r := s.eval()
 	if r.leaf {
 		s.update(r.value)
@@ -144,7 +156,7 @@ func (s *searcher) run(h0, h1 []int, k, L int, lb float64) (own, ub float64, err
 		return s.own, math.Inf(1), nil
 	}
 	if r.leaf {
-		return s.own, r.value, nil
+		return s.own, r.ub, nil
 	}
 	return s.own, math.Min(s.th, r.value), nil
 }
@@ -273,7 +285,7 @@ func (s *searcher) eval() evalRes {
 		}
 	}
 	if s.pm[0] && s.pm[1] {
-		return evalRes{leaf: true, value: 0}
+		return evalRes{leaf: true}
 	}
 	for K := 0; K < s.L; K++ {
 		for sd := range 2 {
@@ -284,7 +296,8 @@ func (s *searcher) eval() evalRes {
 			}
 		}
 		if K+1 == s.L {
-			return evalRes{leaf: true, value: s.leafValue()}
+			v, ub := s.leafValue()
+			return evalRes{leaf: true, value: v, ub: ub}
 		}
 		s.clearWeights()
 		for sd := range 2 {
@@ -369,33 +382,6 @@ func (s *searcher) eachChild(cur []comp, f func(c comp, st *stepRec, o int)) {
 		}
 		i = j
 	}
-}
-
-// leafValue returns the W1 of the two complete laws at level L, read
-// from the level L − 1 in s.cur (every action there assigned): each
-// prefix's mass added in the order of the children (eachChild).
-func (s *searcher) leafValue() float64 {
-	p := s.p
-	n := p.pow[s.L]
-	for sd := range 2 {
-		law := s.law[sd][:n]
-		clear(law)
-		if s.pm[sd] {
-			law[0] = 1
-			continue
-		}
-		nO := p.nO
-		s.eachChild(s.cur[sd], func(c comp, st *stepRec, o int) { law[c.x*nO+o] += c.mass * st.p[o] })
-	}
-	if s.L == 1 && p.discrete {
-		return ot.TV(s.law[0][:n], s.law[1][:n])
-	}
-	res, err := s.solver.SeqW1(p.g, s.L, s.law[0][:n], s.law[1][:n])
-	if err != nil {
-		s.err, s.stopped = err, true
-		return 0
-	}
-	return res.Value
 }
 
 // groups returns the [start, end) ranges of equal x in comps (sorted by x).

@@ -52,6 +52,9 @@ type Result struct {
 	TablePeak, TableResets int64
 	Seconds                float64
 	Convention             law.Convention
+	// shortcuts counts the leaves decided by bounds and the pairs a
+	// probe decided (leafBounds, probe), for the tests.
+	shortcuts shortcutCounts
 }
 
 // nodeCounts returns the node counts k whose k-node families the search
@@ -249,6 +252,7 @@ feed:
 		return nil, err
 	}
 	res.Nodes = w.nodes.Load()
+	res.shortcuts = shortcutCounts{w.bounded.Load(), w.probed.Load()}
 	res.Beliefs, res.Steps = w.tab.beliefs.Load(), w.tab.steps.Load()
 	res.TablePeak, res.TableResets = w.tab.peak.Load(), w.tab.resets.Load()
 	res.Seconds = time.Since(start).Seconds()
@@ -269,13 +273,19 @@ type pool struct {
 	fixed  int64  // the matrices' and scratch bytes (collector's factor included)
 	tab    *table // the belief table, shared
 	nodes  atomic.Int64
+	// bounded and probed add up the searchers' shortcutCounts.
+	bounded, probed atomic.Int64
 }
 
 // work searches the pairs of jobs, each with one generation of the shared
 // belief table, until jobs is closed; after a failure it drains jobs.
 func (w *pool) work(jobs <-chan job) {
 	s := newSearcher(w.p, w.run.Context(), w.tab)
-	defer func() { w.nodes.Add(s.nodes) }()
+	defer func() {
+		w.nodes.Add(s.nodes)
+		w.bounded.Add(s.counts.bounded)
+		w.probed.Add(s.counts.probed)
+	}()
 	for jb := range jobs {
 		if w.run.Context().Err() != nil {
 			continue // drain: the run is being cancelled
