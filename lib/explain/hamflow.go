@@ -111,6 +111,27 @@ func (f *hamFlow) solve(supply []float64, below float64) (cost float64, exact, o
 			return f.cost(), true, true
 		}
 		f.twoHop()
+		// Dinic's blocking flows while a round moves much of the excess
+		// left (the bulk, along short paths: the completion bound of
+		// upper falls fast), push-relabel for the rest (long paths).
+		reach, left := true, f.left()
+		for {
+			if reach = f.levels(); !reach {
+				break
+			}
+			f.block()
+			if ub, stop := f.upper(below); stop {
+				return ub, false, true
+			}
+			now := f.left()
+			if now > dinicShare*left {
+				break
+			}
+			left = now
+		}
+		if !reach {
+			continue
+		}
 		if ub, stop := f.preflow(below); stop {
 			return ub, false, true
 		}
@@ -125,15 +146,26 @@ func (f *hamFlow) upper(below float64) (float64, bool) {
 	if below <= 0 {
 		return 0, false
 	}
+	ub := f.cost() + f.left()*float64(2*f.k)
+	return ub, ub < below
+}
+
+// left is the total excess not yet sent.
+func (f *hamFlow) left() float64 {
 	left := 0.0
 	for _, e := range f.excess {
 		if e > 0 {
 			left += e
 		}
 	}
-	ub := f.cost() + left*float64(2*f.k)
-	return ub, ub < below
+	return left
 }
+
+// dinicShare is the share of the excess left that a round of blocking
+// flows may leave for the next round to be run (measured on hallway:
+// the first two or three rounds of a phase move most mass; the later
+// ones, along ever longer paths, a few per cent or less).
+const dinicShare = 0.95
 
 // cost is the cost of the current flow in units of δ/2.
 func (f *hamFlow) cost() float64 {
@@ -272,6 +304,143 @@ func (f *hamFlow) twoHop() {
 	}
 }
 
+// levels computes the BFS levels of the admissible graph (arcs of
+// reduced cost 0 with capacity) from the nodes with excess, up to the
+// level of the nearest deficit, and reports whether a deficit is
+// reachable.
+func (f *hamFlow) levels() bool {
+	q := f.queue[:0]
+	for u := range f.pot {
+		f.level[u], f.iter[u] = -1, 0
+		if f.excess[u] > flowTol {
+			f.level[u] = 0
+			q = append(q, int32(u))
+		}
+	}
+	sink := int32(-1)
+	k, n := f.k, f.n
+	level, pot, fl := f.level, f.pot, f.fl
+	for i := 0; i < len(q); i++ {
+		u := int(q[i])
+		lu := level[u]
+		if sink >= 0 && lu >= sink {
+			break
+		}
+		pu := pot[u]
+		if u < n {
+			for e := u * k; e < (u+1)*k; e++ {
+				v := f.hubOf[e]
+				if level[v] >= 0 {
+					continue
+				}
+				// Forward arcs cost 1; the reverse of a flow into u, −1.
+				if d := pot[v] - pu; d != 1 && (d != -1 || fl[e] >= 0) {
+					continue
+				}
+				level[v] = lu + 1
+				q = append(q, v)
+				if sink < 0 && f.excess[v] < -flowTol {
+					sink = lu + 1
+				}
+			}
+			continue
+		}
+		t := (u - n) / f.nl
+		st := f.stride[t]
+		for o, v := 0, int(f.base[u-n]); o < f.nO; o, v = o+1, v+st {
+			if level[v] >= 0 {
+				continue
+			}
+			// The flow from the hub u to v is −fl[v·k + t].
+			if d := pot[v] - pu; d != 1 && (d != -1 || fl[v*k+t] <= 0) {
+				continue
+			}
+			level[v] = lu + 1
+			q = append(q, int32(v))
+			if sink < 0 && f.excess[v] < -flowTol {
+				sink = lu + 1
+			}
+		}
+	}
+	f.queue = q
+	return sink >= 0
+}
+
+// block pushes a blocking flow along the levels.
+func (f *hamFlow) block() {
+	for _, u := range f.queue {
+		if f.level[u] != 0 {
+			break
+		}
+		for f.excess[u] > flowTol {
+			pushed := f.augment(int(u), f.excess[u])
+			if pushed == 0 {
+				break
+			}
+			f.excess[u] -= pushed
+		}
+	}
+}
+
+// augment sends up to amount from u along level paths to deficits,
+// several paths per call, and returns how much arrived.
+func (f *hamFlow) augment(u int, amount float64) float64 {
+	if f.level[u] > 0 && f.excess[u] < -flowTol {
+		take := min(amount, -f.excess[u])
+		f.excess[u] += take
+		return take
+	}
+	rem := amount
+	lv := f.level[u] + 1
+	pu := f.pot[u]
+	if u < f.n {
+		for ; f.iter[u] < int32(f.k); f.iter[u]++ {
+			e := u*f.k + int(f.iter[u])
+			v := int(f.hubOf[e])
+			if f.level[v] != lv {
+				continue
+			}
+			c := 1e300
+			if d := f.pot[v] - pu; d != 1 {
+				if d != -1 || f.fl[e] >= 0 {
+					continue
+				}
+				c = -f.fl[e]
+			}
+			got := f.augment(v, min(rem, c))
+			f.fl[e] += got
+			rem -= got
+			if rem <= 0 {
+				return amount
+			}
+		}
+		return amount - rem
+	}
+	t := (u - f.n) / f.nl
+	st, base := f.stride[t], int(f.base[u-f.n])
+	for ; f.iter[u] < int32(f.nO); f.iter[u]++ {
+		v := base + int(f.iter[u])*st
+		if f.level[v] != lv {
+			continue
+		}
+		e := v*f.k + t
+		c := 1e300
+		if d := f.pot[v] - pu; d != 1 {
+			if d != -1 || f.fl[e] <= 0 {
+				continue
+			}
+			c = f.fl[e]
+		}
+		got := f.augment(v, min(rem, c))
+		f.fl[e] -= got
+		rem -= got
+		if rem <= 0 {
+			return amount
+		}
+	}
+	return amount - rem
+}
+
 // noLabel is the label of a node from which no deficit is reachable
 // along admissible arcs.
 const noLabel = int32(1<<31 - 1)
@@ -291,9 +460,10 @@ const noLabel = int32(1<<31 - 1)
 // paths of up to 40 arcs), this takes a few passes per phase.
 //
 // With below > 0 it stops, reporting true and the cost of a feasible
-// completion, when that cost is below below (checked at each relabelAll).
+// completion, when that cost is below below (checked after every quarter
+// pass's worth of arc scans, about as often as after Dinic's rounds).
 func (f *hamFlow) preflow(below float64) (float64, bool) {
-	limit := prWork * (len(f.fl) + len(f.pot))
+	size := len(f.fl) + len(f.pot)
 	for {
 		if ub, stop := f.upper(below); stop {
 			return ub, true
@@ -301,12 +471,18 @@ func (f *hamFlow) preflow(below float64) (float64, bool) {
 		if !f.relabelAll() {
 			return 0, false
 		}
-		for work := 0; work < limit; {
+		for work, check := 0, size/4; work < prWork*size; {
 			u := f.nextActive()
 			if u < 0 {
 				break
 			}
 			work += f.discharge(u)
+			if below > 0 && work >= check {
+				if ub, stop := f.upper(below); stop {
+					return ub, true
+				}
+				check += size / 4
+			}
 		}
 	}
 }
