@@ -34,25 +34,34 @@ func seqUpper(sol *ot.Solver, g ot.Ground, k int, p, q []float64) float64 {
 	for a := range nO {
 		mp[a], mq[a] = sum(p[a*block:(a+1)*block]), sum(q[a*block:(a+1)*block])
 	}
+	// The conditional laws, each divided out once (the same quotients
+	// the recursion and the total variations read).
+	sp, sq := make([][]float64, nO), make([][]float64, nO)
+	for a := range nO {
+		if mp[a] > 0 {
+			sp[a] = scaled(p[a*block:(a+1)*block], mp[a])
+		}
+		if mq[a] > 0 {
+			sq[a] = scaled(q[a*block:(a+1)*block], mq[a])
+		}
+	}
 	cost := make([]float64, nO*nO)
 	gmax := g.Max() * float64(k-1)
 	for a := range nO {
 		if mp[a] == 0 {
 			continue
 		}
-		pa := p[a*block : (a+1)*block]
 		for b := range nO {
 			if mq[b] == 0 {
 				continue
 			}
-			qb := q[b*block : (b+1)*block]
 			if a == b {
-				cost[a*nO+b] = g[a][b] + seqUpper(sol, g, k-1, scaled(pa, mp[a]), scaled(qb, mq[b]))
+				cost[a*nO+b] = g[a][b] + seqUpper(sol, g, k-1, sp[a], sq[b])
 				continue
 			}
 			tv := 0.0
-			for i, v := range pa {
-				tv += math.Abs(v/mp[a] - qb[i]/mq[b])
+			for i, v := range sp[a] {
+				tv += math.Abs(v - sq[b][i])
 			}
 			cost[a*nO+b] = g[a][b] + gmax*tv/2
 		}
