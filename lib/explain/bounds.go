@@ -19,15 +19,32 @@ import (
 // recursion and one |O|×|O| transport problem per prefix shared by the
 // two laws' supports.
 func seqUpper(sol *ot.Solver, g ot.Ground, k int, p, q []float64) float64 {
+	b := seqBound{sol: sol, g: g, gmax: g.Max()}
+	b.uniform, b.delta = uniformGround(g)
+	return b.upper(k, p, q)
+}
+
+// seqBound is what every level of seqUpper's recursion reads, computed
+// once (9,261 leaves on hallway's four-step suffixes).
+type seqBound struct {
+	sol         *ot.Solver
+	g           ot.Ground
+	uniform     bool
+	delta, gmax float64
+}
+
+// upper is seqUpper for suffixes of length k.
+func (sb *seqBound) upper(k int, p, q []float64) float64 {
+	g := sb.g
 	nO := len(g)
 	if k == 0 {
 		return 0
 	}
 	if k == 1 {
-		if u, d := uniformGround(g); u {
-			return d * ot.TV(p, q)
+		if sb.uniform {
+			return sb.delta * ot.TV(p, q)
 		}
-		return w1Flat(sol, g, p, q, nil)
+		return w1Flat(sb.sol, g, p, q, nil)
 	}
 	block := len(p) / nO
 	mp, mq := make([]float64, nO), make([]float64, nO)
@@ -46,7 +63,7 @@ func seqUpper(sol *ot.Solver, g ot.Ground, k int, p, q []float64) float64 {
 		}
 	}
 	cost := make([]float64, nO*nO)
-	gmax := g.Max() * float64(k-1)
+	gmax := sb.gmax * float64(k-1)
 	for a := range nO {
 		if mp[a] == 0 {
 			continue
@@ -56,7 +73,7 @@ func seqUpper(sol *ot.Solver, g ot.Ground, k int, p, q []float64) float64 {
 				continue
 			}
 			if a == b {
-				cost[a*nO+b] = g[a][b] + seqUpper(sol, g, k-1, sp[a], sq[b])
+				cost[a*nO+b] = g[a][b] + sb.upper(k-1, sp[a], sq[b])
 				continue
 			}
 			tv := 0.0
@@ -66,7 +83,7 @@ func seqUpper(sol *ot.Solver, g ot.Ground, k int, p, q []float64) float64 {
 			cost[a*nO+b] = g[a][b] + gmax*tv/2
 		}
 	}
-	return w1Flat(sol, g, mp, mq, cost)
+	return w1Flat(sb.sol, g, mp, mq, cost)
 }
 
 // w1Flat is W1 between two laws over O with the given flat cost (nil:
