@@ -19,45 +19,71 @@ import (
 // recursion and one |O|×|O| transport problem per prefix shared by the
 // two laws' supports.
 func seqUpper(sol *ot.Solver, g ot.Ground, k int, p, q []float64) float64 {
+	b := seqBound{sol: sol, g: g, gmax: g.Max()}
+	b.uniform, b.delta = uniformGround(g)
+	return b.upper(k, p, q)
+}
+
+// seqBound is what every level of seqUpper's recursion reads, computed
+// once (9,261 leaves on hallway's four-step suffixes).
+type seqBound struct {
+	sol         *ot.Solver
+	g           ot.Ground
+	uniform     bool
+	delta, gmax float64
+}
+
+// upper is seqUpper for suffixes of length k.
+func (sb *seqBound) upper(k int, p, q []float64) float64 {
+	g := sb.g
 	nO := len(g)
 	if k == 0 {
 		return 0
 	}
 	if k == 1 {
-		if u, d := uniformGround(g); u {
-			return d * ot.TV(p, q)
+		if sb.uniform {
+			return sb.delta * ot.TV(p, q)
 		}
-		return w1Flat(sol, g, p, q, nil)
+		return w1Flat(sb.sol, g, p, q, nil)
 	}
 	block := len(p) / nO
 	mp, mq := make([]float64, nO), make([]float64, nO)
 	for a := range nO {
 		mp[a], mq[a] = sum(p[a*block:(a+1)*block]), sum(q[a*block:(a+1)*block])
 	}
+	// The conditional laws, each divided out once (the same quotients
+	// the recursion and the total variations read).
+	sp, sq := make([][]float64, nO), make([][]float64, nO)
+	for a := range nO {
+		if mp[a] > 0 {
+			sp[a] = scaled(p[a*block:(a+1)*block], mp[a])
+		}
+		if mq[a] > 0 {
+			sq[a] = scaled(q[a*block:(a+1)*block], mq[a])
+		}
+	}
 	cost := make([]float64, nO*nO)
-	gmax := g.Max() * float64(k-1)
+	gmax := sb.gmax * float64(k-1)
 	for a := range nO {
 		if mp[a] == 0 {
 			continue
 		}
-		pa := p[a*block : (a+1)*block]
 		for b := range nO {
 			if mq[b] == 0 {
 				continue
 			}
-			qb := q[b*block : (b+1)*block]
 			if a == b {
-				cost[a*nO+b] = g[a][b] + seqUpper(sol, g, k-1, scaled(pa, mp[a]), scaled(qb, mq[b]))
+				cost[a*nO+b] = g[a][b] + sb.upper(k-1, sp[a], sq[b])
 				continue
 			}
 			tv := 0.0
-			for i, v := range pa {
-				tv += math.Abs(v/mp[a] - qb[i]/mq[b])
+			for i, v := range sp[a] {
+				tv += math.Abs(v - sq[b][i])
 			}
 			cost[a*nO+b] = g[a][b] + gmax*tv/2
 		}
 	}
-	return w1Flat(sol, g, mp, mq, cost)
+	return w1Flat(sb.sol, g, mp, mq, cost)
 }
 
 // w1Flat is W1 between two laws over O with the given flat cost (nil:

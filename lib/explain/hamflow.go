@@ -1,5 +1,7 @@
 package explain
 
+import "math"
+
 // hamFlow solves W1 between two laws over O^k under the cost δ·H(x, y),
 // H the Hamming distance (the additive cost of a uniform ground metric),
 // as an uncapacitated min-cost flow on the product graph of O^k kept
@@ -7,23 +9,27 @@ package explain
 // |O| sequences that differ from x at position t only) by an edge of cost
 // 1 each way (in units of δ/2), and an edge's flow is one signed number
 // fl[x·k + t] (positive: from x to the hub). Nothing is stored per arc
-// but that number, so the working set (flows, excesses, potentials and
-// levels: about 60 bytes a sequence) stays in cache where the explicit
-// graph, 3.1·10⁶ residual arcs on hallway's four-step suffixes, did not.
+// but that number and the hub of each edge, so the working set (flows,
+// hubs, excesses, potentials and labels: about 75 bytes a sequence)
+// stays small where the explicit graph, 3.1·10⁶ residual arcs on
+// hallway's four-step suffixes, did not.
 //
 // The method is the primal-dual one: integer node potentials keep every
 // residual arc's reduced cost non-negative; each phase raises them by the
 // distances of a bucket-queue (Dial) shortest-path search from the nodes
 // with excess, capped at the nearest node with a deficit, pushes flow
 // greedily along the admissible paths of two arcs (twoHop), then a maximum
-// flow (Dinic's blocking flows) along the arcs of reduced cost 0. The
+// flow along the arcs of reduced cost 0: Dinic's blocking flows while a
+// round moves at least 1 − dinicShare of the excess left (the bulk, along
+// short paths), then push-relabel (preflow) for the long tail. The
 // potentials start from the dual of the marginals' problem (warm), which
 // is feasible and on the models tried nearly optimal, so most mass moves
 // in the first phase. The optimum is exact up to the rounding of the
 // supplies; excesses of at most flowTol are left in place. lib/ot's
-// unitFlow runs the same phases over explicit arc lists (ProductW1); this
-// form computes neighbours from the index instead, keeping the inner loop
-// free of arc arrays and indirect calls.
+// unitFlow runs the same phases over explicit arc lists (ProductW1), with
+// Dinic's blocking flows for the maximum flow; this form looks neighbours
+// up by index, keeping the inner loop free of arc arrays and indirect
+// calls.
 type hamFlow struct {
 	nO, k, n, nl int
 	stride       []int
@@ -33,10 +39,21 @@ type hamFlow struct {
 	excess []float64
 	pot    []int32
 	dist   []int32
+	// level is a node's push-relabel label, iter its current arc.
 	level  []int32
 	iter   []int32
 	queue  []int32
 	bucket [][]int32
+	// hubOf[x·k + t] is the hub of sequence x's line at position t,
+	// base[h − n] the first member of hub h's line and hpos[h − n] its
+	// position: neighbours are looked up, not divided out, in the inner
+	// loops.
+	hubOf, base []int32
+	hpos        []uint8
+	// Push-relabel: the highest bucket that may hold an active node,
+	// the lowest label known empty (the gap), and the nodes per label.
+	top, gap int32
+	count    []int32
 }
 
 // flowTol is the excess or deficit below which a node counts as
@@ -52,24 +69,29 @@ func newHamFlow(nO, k int) *hamFlow {
 	}
 	nl := n / nO
 	nodes := n + k*nl
-	return &hamFlow{nO: nO, k: k, n: n, nl: nl, stride: st,
+	f := &hamFlow{nO: nO, k: k, n: n, nl: nl, stride: st,
 		fl: make([]float64, n*k), excess: make([]float64, nodes),
-		pot: make([]int32, nodes), dist: make([]int32, nodes), level: make([]int32, nodes), iter: make([]int32, nodes)}
-}
-
-// hub returns the hub node of sequence x's line at position t.
-func (f *hamFlow) hub(x, t int) int {
-	st := f.stride[t]
-	return f.n + t*f.nl + (x/(st*f.nO))*st + x%st
+		pot: make([]int32, nodes), dist: make([]int32, nodes), level: make([]int32, nodes), iter: make([]int32, nodes),
+		hubOf: make([]int32, n*k), base: make([]int32, k*nl), hpos: make([]uint8, k*nl)}
+	for t := range k {
+		for l := range nl {
+			f.hpos[t*nl+l] = uint8(t)
+			f.base[t*nl+l] = int32((l/st[t])*st[t]*nO + l%st[t])
+		}
+	}
+	for x := range n {
+		for t := range k {
+			f.hubOf[x*k+t] = int32(n + t*nl + (x/(st[t]*nO))*st[t] + x%st[t])
+		}
+	}
+	return f
 }
 
 // members returns position t and the first member and stride of hub h's
 // line (h ≥ n).
 func (f *hamFlow) members(h int) (t, base, st int) {
-	t = (h - f.n) / f.nl
-	l := (h - f.n) % f.nl
-	st = f.stride[t]
-	return t, (l/st)*st*f.nO + l%st, st
+	t = int(f.hpos[h-f.n])
+	return t, int(f.base[h-f.n]), f.stride[t]
 }
 
 // solve returns the cost of a minimum-cost flow meeting supply (one
@@ -91,11 +113,29 @@ func (f *hamFlow) solve(supply []float64, below float64) (cost float64, exact, o
 			return f.cost(), true, true
 		}
 		f.twoHop()
-		for f.levels() {
+		// Dinic's blocking flows while a round moves much of the excess
+		// left (the bulk, along short paths: the completion bound of
+		// upper falls fast), push-relabel for the rest (long paths).
+		reach, left := true, f.left()
+		for {
+			if reach = f.levels(); !reach {
+				break
+			}
 			f.block()
 			if ub, stop := f.upper(below); stop {
 				return ub, false, true
 			}
+			now := f.left()
+			if now > dinicShare*left {
+				break
+			}
+			left = now
+		}
+		if !reach {
+			continue
+		}
+		if ub, stop := f.preflow(below); stop {
+			return ub, false, true
 		}
 	}
 	return f.cost(), true, false
@@ -108,15 +148,26 @@ func (f *hamFlow) upper(below float64) (float64, bool) {
 	if below <= 0 {
 		return 0, false
 	}
+	ub := f.cost() + f.left()*float64(2*f.k)
+	return ub, ub < below
+}
+
+// left is the total excess not yet sent.
+func (f *hamFlow) left() float64 {
 	left := 0.0
 	for _, e := range f.excess {
 		if e > 0 {
 			left += e
 		}
 	}
-	ub := f.cost() + left*float64(2*f.k)
-	return ub, ub < below
+	return left
 }
+
+// dinicShare is the share of the excess left that a round of blocking
+// flows may leave for the next round to be run (measured on hallway:
+// the first two or three rounds of a phase move most mass; the later
+// ones, along ever longer paths, a few per cent or less).
+const dinicShare = 0.95
 
 // cost is the cost of the current flow in units of δ/2.
 func (f *hamFlow) cost() float64 {
@@ -166,37 +217,6 @@ func (f *hamFlow) warm(supply []float64) {
 	}
 }
 
-// nbrs is the neighbourhood of one node: for a sequence the hubs of
-// positions 0 … k−1, for a hub its members in the order of the
-// observation at its position. sign is the sign of the flow from the
-// node to a neighbour in fl.
-type nbrs struct {
-	u, deg      int
-	seq         bool
-	t, base, st int
-	sign        float64
-}
-
-func (f *hamFlow) nbrs(u int) nbrs {
-	if u < f.n {
-		return nbrs{u: u, deg: f.k, seq: true, sign: 1}
-	}
-	t, base, st := f.members(u)
-	return nbrs{u: u, deg: f.nO, t: t, base: base, st: st, sign: -1}
-}
-
-// at returns the i-th neighbour v, the index e of the edge to it in fl
-// and the signed flow from the node to v.
-func (f *hamFlow) at(nb *nbrs, i int) (v, e int, s float64) {
-	if nb.seq {
-		e = nb.u*f.k + i
-		return f.hub(nb.u, i), e, f.fl[e]
-	}
-	v = nb.base + i*nb.st
-	e = v*f.k + nb.t
-	return v, e, -f.fl[e]
-}
-
 // price raises the potentials by the shortest-path distances from the
 // nodes with excess, capped at the distance D of the nearest deficit,
 // so that shortest paths consist of arcs of reduced cost 0. It reports
@@ -230,9 +250,8 @@ func (f *hamFlow) price() bool {
 				D = d
 				break
 			}
-			nb := f.nbrs(u)
-			for j := range nb.deg {
-				v, _, s := f.at(&nb, j)
+			for j := range f.degree(u) {
+				v, _, s := f.edge(u, j)
 				rc := 1 + f.pot[u] - f.pot[v]
 				if s < 0 {
 					rc -= 2 // the reverse arc, cost −1, has capacity
@@ -253,24 +272,10 @@ func (f *hamFlow) price() bool {
 	return true
 }
 
-// capacity returns the residual capacity of the admissible arc from u to
-// v (signed flow s from u to v), 0 if there is none.
-func (f *hamFlow) capacity(u, v int, s float64) float64 {
-	switch f.pot[v] - f.pot[u] {
-	case 1:
-		return 1e300
-	case -1:
-		if s < 0 {
-			return -s
-		}
-	}
-	return 0
-}
-
 // twoHop pushes flow greedily along the admissible paths x → h → y of two
 // forward arcs from an excess to a deficit, through every hub h in turn:
-// most mass moves to a sequence one position away, which leaves Dinic's
-// rounds little to do. Flow on arcs of reduced cost 0 keeps the
+// most mass moves to a sequence one position away, which leaves the
+// maximum flow little to do. Flow on arcs of reduced cost 0 keeps the
 // potentials optimal for it, so the result is the same optimum.
 func (f *hamFlow) twoHop() {
 	for h := f.n; h < len(f.pot); h++ {
@@ -315,21 +320,47 @@ func (f *hamFlow) levels() bool {
 		}
 	}
 	sink := int32(-1)
+	k, n := f.k, f.n
+	level, pot, fl := f.level, f.pot, f.fl
 	for i := 0; i < len(q); i++ {
 		u := int(q[i])
-		if sink >= 0 && f.level[u] >= sink {
+		lu := level[u]
+		if sink >= 0 && lu >= sink {
 			break
 		}
-		nb := f.nbrs(u)
-		for j := range nb.deg {
-			v, _, s := f.at(&nb, j)
-			if f.level[v] >= 0 || f.capacity(u, v, s) == 0 {
+		pu := pot[u]
+		if u < n {
+			for e := u * k; e < (u+1)*k; e++ {
+				v := f.hubOf[e]
+				if level[v] >= 0 {
+					continue
+				}
+				// Forward arcs cost 1; the reverse of a flow into u, −1.
+				if d := pot[v] - pu; d != 1 && (d != -1 || fl[e] >= 0) {
+					continue
+				}
+				level[v] = lu + 1
+				q = append(q, v)
+				if sink < 0 && f.excess[v] < -flowTol {
+					sink = lu + 1
+				}
+			}
+			continue
+		}
+		t := (u - n) / f.nl
+		st := f.stride[t]
+		for o, v := 0, int(f.base[u-n]); o < f.nO; o, v = o+1, v+st {
+			if level[v] >= 0 {
 				continue
 			}
-			f.level[v] = f.level[u] + 1
+			// The flow from the hub u to v is −fl[v·k + t].
+			if d := pot[v] - pu; d != 1 && (d != -1 || fl[v*k+t] <= 0) {
+				continue
+			}
+			level[v] = lu + 1
 			q = append(q, int32(v))
 			if sink < 0 && f.excess[v] < -flowTol {
-				sink = f.level[v]
+				sink = lu + 1
 			}
 		}
 	}
@@ -362,25 +393,293 @@ func (f *hamFlow) augment(u int, amount float64) float64 {
 		return take
 	}
 	rem := amount
-	nb := f.nbrs(u)
 	lv := f.level[u] + 1
-	for ; f.iter[u] < int32(nb.deg); f.iter[u]++ {
-		v, e, s := f.at(&nb, int(f.iter[u]))
+	pu := f.pot[u]
+	if u < f.n {
+		for ; f.iter[u] < int32(f.k); f.iter[u]++ {
+			e := u*f.k + int(f.iter[u])
+			v := int(f.hubOf[e])
+			if f.level[v] != lv {
+				continue
+			}
+			c := 1e300
+			if d := f.pot[v] - pu; d != 1 {
+				if d != -1 || f.fl[e] >= 0 {
+					continue
+				}
+				c = -f.fl[e]
+			}
+			got := f.augment(v, min(rem, c))
+			f.fl[e] += got
+			rem -= got
+			if rem <= 0 {
+				return amount
+			}
+		}
+		return amount - rem
+	}
+	t := (u - f.n) / f.nl
+	st, base := f.stride[t], int(f.base[u-f.n])
+	for ; f.iter[u] < int32(f.nO); f.iter[u]++ {
+		v := base + int(f.iter[u])*st
 		if f.level[v] != lv {
 			continue
 		}
-		c := f.capacity(u, v, s)
-		if c == 0 {
-			continue
+		e := v*f.k + t
+		c := 1e300
+		if d := f.pot[v] - pu; d != 1 {
+			if d != -1 || f.fl[e] <= 0 {
+				continue
+			}
+			c = f.fl[e]
 		}
 		got := f.augment(v, min(rem, c))
-		f.fl[e] += nb.sign * got
+		f.fl[e] -= got
 		rem -= got
 		if rem <= 0 {
 			return amount
 		}
 	}
 	return amount - rem
+}
+
+// noLabel is the label of a node from which no deficit is reachable
+// along admissible arcs.
+const noLabel = int32(1<<31 - 1)
+
+// preflow pushes a maximum preflow along the admissible arcs (reduced
+// cost 0 with residual capacity) from the nodes with excess to those
+// with a deficit, by push-relabel: a node's label is a lower bound on the
+// number of admissible arcs from it to a deficit, exact after relabelAll
+// (run again after about prWork arc scans per arc of the graph); the
+// active node of highest label is discharged first; and when a relabel
+// empties a label, the nodes above it, which no longer reach a deficit,
+// are dropped (the gap rule). Excess that cannot reach a deficit stays
+// where it is: flow on arcs of reduced cost 0 keeps the potentials
+// optimal wherever it ends, and the next price starts from every node
+// with excess. Where Dinic's blocking flows took one pass over the graph
+// per length of augmenting path (44–54 on the argmax of hallway's
+// four-step suffixes, paths of up to 42 arcs), this takes a few passes
+// per phase.
+//
+// With below > 0 it stops, reporting true and the cost of a feasible
+// completion, when that cost is below below (checked after every quarter
+// pass's worth of arc scans, about as often as after Dinic's rounds).
+func (f *hamFlow) preflow(below float64) (float64, bool) {
+	size := len(f.fl) + len(f.pot)
+	for {
+		if ub, stop := f.upper(below); stop {
+			return ub, true
+		}
+		if !f.relabelAll() {
+			return 0, false
+		}
+		for work, check := 0, size/4; work < prWork*size; {
+			u := f.nextActive()
+			if u < 0 {
+				break
+			}
+			work += f.discharge(u)
+			if below > 0 && work >= check {
+				if ub, stop := f.upper(below); stop {
+					return ub, true
+				}
+				check += size / 4
+			}
+		}
+	}
+}
+
+// prWork is the number of arc scans per arc of the graph between two
+// relabelAll (measured on hallway: 2–4 fastest, 0.25 twice as slow).
+const prWork = 3
+
+// arc returns the i-th neighbour v of u, the index e of the edge to it in
+// fl, and the residual capacity of the arc u → v if it is admissible
+// (reduced cost 0), else 0: a forward arc (cost 1, from a potential to
+// the next) is uncapacitated, the reverse of a flow (cost −1) carries
+// that flow back.
+func (f *hamFlow) arc(u, i int) (v, e int, c float64) {
+	v, e, s := f.edge(u, i)
+	switch f.pot[v] - f.pot[u] {
+	case 1:
+		return v, e, math.MaxFloat64
+	case -1:
+		if s < 0 {
+			return v, e, -s
+		}
+	}
+	return v, e, 0
+}
+
+// edge returns the i-th neighbour v of u, the index e of the edge to it
+// in fl and the flow s on it from u to v.
+func (f *hamFlow) edge(u, i int) (v, e int, s float64) {
+	if u < f.n {
+		e = u*f.k + i
+		return int(f.hubOf[e]), e, f.fl[e]
+	}
+	h := u - f.n
+	t := int(f.hpos[h])
+	v = int(f.base[h]) + i*f.stride[t]
+	e = v*f.k + t
+	return v, e, -f.fl[e]
+}
+
+// degree is the number of neighbours of u.
+func (f *hamFlow) degree(u int) int {
+	if u < f.n {
+		return f.k
+	}
+	return f.nO
+}
+
+// relabelAll sets every label to the exact number of admissible arcs
+// from the node to the nearest deficit (noLabel if none is reachable),
+// fills the buckets of active nodes (excess and a label), and reports
+// whether there is any.
+func (f *hamFlow) relabelAll() bool {
+	q := f.queue[:0]
+	for u := range f.pot {
+		f.level[u], f.iter[u] = noLabel, 0
+		if f.excess[u] < -flowTol {
+			f.level[u] = 0
+			q = append(q, int32(u))
+		}
+	}
+	for i := 0; i < len(q); i++ {
+		v := int(q[i])
+		for j := range f.degree(v) {
+			u, _, s := f.edge(v, j)
+			if f.level[u] != noLabel {
+				continue
+			}
+			// Is u → v admissible: a forward arc, or the reverse of a
+			// flow s from v to u?
+			if d := f.pot[v] - f.pot[u]; d != 1 && (d != -1 || s <= 0) {
+				continue
+			}
+			f.level[u] = f.level[v] + 1
+			q = append(q, int32(u))
+		}
+	}
+	f.queue = q
+	for b := range f.bucket {
+		f.bucket[b] = f.bucket[b][:0]
+	}
+	f.count = f.count[:0]
+	for _, u := range q {
+		f.countAt(f.level[u], 1)
+	}
+	f.gap, f.top = noLabel, -1
+	active := false
+	for u, e := range f.excess {
+		if e > flowTol && f.level[u] != noLabel {
+			f.activate(u)
+			active = true
+		}
+	}
+	return active
+}
+
+// countAt adds d to the number of nodes of label l.
+func (f *hamFlow) countAt(l int32, d int32) {
+	for int32(len(f.count)) <= l {
+		f.count = append(f.count, 0)
+	}
+	f.count[l] += d
+}
+
+// activate puts u in the bucket of its label.
+func (f *hamFlow) activate(u int) {
+	d := f.level[u]
+	for int32(len(f.bucket)) <= d {
+		f.bucket = append(f.bucket, nil)
+	}
+	f.bucket[d] = append(f.bucket[d], int32(u))
+	f.top = max(f.top, d)
+}
+
+// nextActive returns an active node of highest label below the gap, −1
+// if none is left.
+func (f *hamFlow) nextActive() int {
+	for f.top >= 0 {
+		b := f.bucket[f.top]
+		if len(b) == 0 || f.top >= f.gap {
+			f.bucket[f.top] = b[:0]
+			f.top--
+			continue
+		}
+		u := int(b[len(b)-1])
+		f.bucket[f.top] = b[:len(b)-1]
+		if f.level[u] == f.top && f.excess[u] > flowTol {
+			return u
+		}
+	}
+	return -1
+}
+
+// discharge pushes u's excess along admissible arcs to neighbours one
+// label lower, relabelling u when none is left, until u is balanced or
+// no deficit is reachable from it; it returns the arcs scanned.
+func (f *hamFlow) discharge(u int) int {
+	deg, sign := f.degree(u), 1.0
+	if u >= f.n {
+		sign = -1
+	}
+	work := 0
+	for f.excess[u] > flowTol {
+		if int(f.iter[u]) == deg {
+			work += deg
+			if !f.relabel(u) {
+				return work
+			}
+		}
+		v, e, c := f.arc(u, int(f.iter[u]))
+		work++
+		if c > 0 && f.level[v] == f.level[u]-1 {
+			a := min(f.excess[u], c)
+			f.fl[e] += sign * a
+			f.excess[u] -= a
+			was := f.excess[v]
+			f.excess[v] += a
+			if was <= flowTol && f.excess[v] > flowTol {
+				f.activate(v)
+			}
+			if f.excess[u] <= flowTol {
+				break
+			}
+		}
+		f.iter[u]++
+	}
+	return work
+}
+
+// relabel raises u's label to one above the lowest label among the
+// heads of its admissible arcs, or drops it (noLabel, false) when there
+// is none or that label is at or above the gap; a label it leaves empty
+// becomes the gap.
+func (f *hamFlow) relabel(u int) bool {
+	lo := noLabel
+	for j := range f.degree(u) {
+		v, _, c := f.arc(u, j)
+		if c > 0 && f.level[v] < lo {
+			lo = f.level[v]
+		}
+	}
+	f.iter[u] = 0
+	old := f.level[u]
+	f.countAt(old, -1)
+	if f.count[old] == 0 && old > 0 {
+		f.gap = min(f.gap, old)
+	}
+	if lo == noLabel || lo+1 >= f.gap {
+		f.level[u] = noLabel
+		return false
+	}
+	f.level[u] = lo + 1
+	f.countAt(lo+1, 1)
+	return true
 }
 
 // paths decomposes the optimal flow into paths from the sequences that
@@ -402,9 +701,8 @@ func (f *hamFlow) paths(p, q []float64) [][3]float64 {
 			u, amount := x, have
 			for u >= f.n || need[u] <= 0 || u == x {
 				next := -1
-				nb := f.nbrs(u)
-				for j := range nb.deg {
-					v, e, _ := f.at(&nb, j)
+				for j := range f.degree(u) {
+					v, e, _ := f.edge(u, j)
 					if r := rest[e]; (u < f.n && r > 1e-15) || (u >= f.n && r < -1e-15) {
 						next = e
 						amount = min(amount, max(r, -r))

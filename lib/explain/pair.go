@@ -455,7 +455,7 @@ func (s *Setup) topLaws(l1, l2 []float64, k int) ([]SeqMass, float64, float64) {
 			all = append(all, SeqMass{Seq: x, P1: l1[x], P2: l2[x]})
 		}
 	}
-	slices.SortStableFunc(all, func(a, b SeqMass) int {
+	all = firstN(all, s.top(), func(a, b SeqMass) int {
 		if sa, sb := a.P1+a.P2, b.P1+b.P2; sa != sb {
 			if sa > sb {
 				return -1
@@ -464,7 +464,6 @@ func (s *Setup) topLaws(l1, l2 []float64, k int) ([]SeqMass, float64, float64) {
 		}
 		return a.Seq - b.Seq
 	})
-	all = all[:min(len(all), s.top())]
 	var m1, m2 float64
 	for i := range all {
 		all[i].Words = SeqWords(s.Model, all[i].Seq, k)
@@ -490,7 +489,7 @@ func (s *Setup) moves(flows []ot.Flow, g ot.Ground, k int) ([]Move, float64, flo
 			all = append(all, mv{f, c})
 		}
 	}
-	slices.SortStableFunc(all, func(a, b mv) int {
+	all = firstN(all, s.top(), func(a, b mv) int {
 		if x, y := a.f.Mass*a.cost, b.f.Mass*b.cost; x != y {
 			if x > y {
 				return -1
@@ -502,7 +501,6 @@ func (s *Setup) moves(flows []ot.Flow, g ot.Ground, k int) ([]Move, float64, flo
 		}
 		return a.f.J - b.f.J
 	})
-	all = all[:min(len(all), s.top())]
 	out := make([]Move, len(all))
 	shown := 0.0
 	for i, m := range all {
@@ -521,4 +519,32 @@ func seqCost(g ot.Ground, x, y, nO, k int) float64 {
 		y /= nO
 	}
 	return c
+}
+
+// firstN returns the n first elements of all in the order of cmp, sorted
+// (all may be reordered). cmp must be a total order (ties broken by an
+// index), so the result is the prefix a full sort would give; a short
+// list is kept by insertion in one pass instead of sorting the whole
+// law (10⁵ entries at depth 1 of hallway T = 5).
+func firstN[T any](all []T, n int, cmp func(a, b T) int) []T {
+	if n <= 0 {
+		return all[:0]
+	}
+	if n*16 >= len(all) {
+		slices.SortFunc(all, cmp)
+		return all[:min(n, len(all))]
+	}
+	top := all[:0:0]
+	for _, x := range all {
+		if len(top) == n && cmp(x, top[n-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, x, cmp)
+		if len(top) < n {
+			top = append(top, x)
+		}
+		copy(top[i+1:], top[i:len(top)-1])
+		top[i] = x
+	}
+	return top
 }
