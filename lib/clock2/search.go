@@ -67,6 +67,20 @@ type searcher struct {
 	root1       []float64
 	root2       []float64
 	err         error
+	// Witness tracing (Witness only): path[k] is the choice of the tail
+	// stage k being explored, tail the tables of the best leaf so far.
+	trace bool
+	path  []choice
+	tail  []choice
+}
+
+// choice is the assignment of one tail stage on the search path: the
+// actions of the two nodes, and the next-node table given by the used
+// entries ent and mask (see merge); the last stage has no table.
+type choice struct {
+	act  [2]int
+	ent  []int
+	mask int
 }
 
 func newSearcher(p *problem, ctx context.Context) *searcher {
@@ -208,6 +222,12 @@ func (s *searcher) bound(k int) float64 {
 func (s *searcher) update(v float64) {
 	if v > s.own {
 		s.own = v
+		if s.trace {
+			s.tail = s.tail[:0]
+			for _, c := range s.path[:s.L] {
+				s.tail = append(s.tail, choice{act: c.act, ent: slices.Clone(c.ent), mask: c.mask})
+			}
+		}
 	}
 	if v > s.lb {
 		s.lb = v
@@ -274,9 +294,15 @@ func (s *searcher) rec(k int) {
 	if rel[1] {
 		na1 = p.nA
 	}
+	if s.trace && len(s.path) < s.L {
+		s.path = make([]choice, s.L)
+	}
 	if k == s.L-1 {
 		for a0 := 0; a0 < na0; a0++ {
 			for a1 := 0; a1 < na1; a1++ {
+				if s.trace {
+					s.path[k] = choice{act: [2]int{a0, a1}}
+				}
 				s.expand(k, [2]int{a0, a1})
 				s.leaf(k)
 				if s.stopped {
@@ -320,6 +346,9 @@ func (s *searcher) rec(k int) {
 			last = act
 		}
 		s.merge(k, ent, kd.mask)
+		if s.trace {
+			s.path[k] = choice{act: last, ent: ent, mask: kd.mask}
+		}
 		s.rec(k + 1)
 		if s.stopped {
 			return
