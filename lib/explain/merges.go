@@ -57,6 +57,9 @@ func ExplainMerges(ctx context.Context, s *Setup, exact, fine, coarse *partition
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if err := s.needFamily("the merges of a curve step (each merged class's diameter runs every probe on its members)"); err != nil {
+		return nil, err
+	}
 	if !fine.Refines(coarse) || !exact.Refines(fine) {
 		return nil, fmt.Errorf("explain: the partitions do not refine each other (exact ⊑ ε = %g ⊑ ε = %g expected)", epsFrom, epsTo)
 	}
