@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -146,15 +147,62 @@ func TestExplainErrors(t *testing.T) {
 		{[]string{"--merges", "--eps", "0.1"}, "at least two values"},
 		{[]string{}, "exactly one of"},
 		{[]string{"--class", "1:0", "--merges"}, "exactly one of"},
-		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "186624 controllers, above the enumeration limit 1000 (--limit)"},
-		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "the controller that attains it"},
-		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "T = 2 (1296 controllers) or m = 1 (27 controllers)"},
-		{[]string{"--histories", "L ; R", "--m", "3", "--limit", "1000"}, "(lib/statbb)"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "3", "--limit", "1000"}, "controllers, above the enumeration limit 1000 (--limit), and no search covers it"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "3", "--limit", "1000"}, "T = 2 ("},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "3", "--limit", "1000"}, "or m = 2 (186624 controllers)"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "1", "--search"}, "--search is for --family clock with --m 2"},
+		{[]string{"--class", "2:0", "--eps", "0.1", "--family", "clock", "--m", "2", "--limit", "1000"}, "--class needs the probes of the family listed"},
+		{[]string{"--class", "2:0", "--eps", "0.1", "--family", "clock", "--m", "2", "--limit", "1000"}, "--limit 186624 (enumerate it"},
+		{[]string{"--merges", "--eps", "0,0.1", "--m", "3", "--limit", "1000"}, "--merges needs the probes of the family listed"},
+		{[]string{"--merges", "--eps", "0,0.1", "--m", "3", "--limit", "1000"}, "or --classes t:i,t:j, which searches"},
 	} {
 		_, err := runCLI(t, append(append([]string{}, base...), c.args...)...)
 		var u usageError
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestExplainSearched: a family explain searches (above --limit, or with
+// --search) explains a pair with the distance the enumeration gives it,
+// through the search's controller alone (the JSON says the family was
+// searched and lists only the argmax), for --histories and --classes, in
+// text and JSON.
+func TestExplainSearched(t *testing.T) {
+	base := []string{"--model", "tiger", "--T", "3"}
+	for _, c := range []struct {
+		name     string
+		family   []string
+		searched []string
+		args     []string
+	}{
+		{"clock m=2 above --limit", []string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}, []string{"--histories", "L ; R"}},
+		{"clock m=2 depth 2", []string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}, []string{"--histories", "L L ; R L"}},
+		{"stationary m=2 --search", []string{"--m", "2"}, []string{"--search"}, []string{"--histories", "L L ; L R"}},
+		{"stationary m=3 above --limit", []string{"--m", "3"}, []string{"--limit", "100"}, []string{"--histories", "L R ; R R"}},
+		{"clock m=2 classes", []string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}, []string{"--classes", "2:0,2:2", "--eps", "0.1"}},
+		{"stationary m=2 classes", []string{"--m", "2"}, []string{"--search"}, []string{"--classes", "1:0,1:1", "--eps", "0"}},
+	} {
+		args := append(append(slices.Clone(base), c.family...), c.args...)
+		want := explainRun(t, args...)
+		got := explainRun(t, append(args, c.searched...)...)
+		if len(want.Pairs) != 1 || len(got.Pairs) != 1 {
+			t.Fatalf("%s: %d and %d pairs", c.name, len(want.Pairs), len(got.Pairs))
+		}
+		w, g := want.Pairs[0], got.Pairs[0]
+		if w.Search != nil || g.Search == nil || !g.Search.OnlyArgmax || len(g.Probes) != 1 || g.NumProbes != 0 || g.Witness == nil {
+			t.Fatalf("%s: enumerated search %v; searched %+v with %d probes listed (num_probes %d)", c.name, w.Search, g.Search, len(g.Probes), g.NumProbes)
+		}
+		if g.History1 != w.History1 || g.History2 != w.History2 || math.Abs(g.Distance-w.Distance) > 1e-9 {
+			t.Errorf("%s: searched “%s” / “%s” %.12g, enumerated “%s” / “%s” %.12g", c.name, g.History1, g.History2, g.Distance, w.History1, w.History2, w.Distance)
+		}
+		if w.Distance == 0 {
+			t.Errorf("%s: a pair at distance 0 checks little: pick another", c.name)
+		}
+		text, err := runCLI(t, append([]string{"explain", "--progress", "off", "--verbose"}, append(args, c.searched...)...)...)
+		if flat := strings.Join(strings.Fields(text), " "); err != nil || !strings.Contains(flat, "was searched, not enumerated") || !strings.Contains(flat, "by the controller the search found") {
+			t.Errorf("%s: %v, text lacks the search's note:\n%s", c.name, err, text)
 		}
 	}
 }
