@@ -79,7 +79,7 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 		own, _, err := s.run(r1, r2, L, lo, 0)
 		if errors.Is(err, errNodes) {
 			err = fmt.Errorf("%w: %s at T = %d: the tail search of the pair (depth %d, %d steps left) visited more than %d nodes; %s",
-				ErrTooLarge, p.m.Name, p.T, t, L, p.maxNodes, p.NodeAdvice())
+				ErrTooLarge, p.m.Name, p.T, t, L, p.maxNodes, witnessAdvice)
 		}
 		if err != nil {
 			return nil, err
@@ -195,3 +195,8 @@ func (p *problem) assemble(bs *beliefs, h1, h2 []int, r rootState, n2 int, tail 
 	}
 	return c
 }
+
+// witnessAdvice ends a node-limit refusal of FindWitness: a witness needs
+// the pair's exact maximum, which costs more than quotient's decision mode
+// (it stops at a value above the largest ε).
+const witnessAdvice = "a witness needs the pair's exact maximum, which costs more than quotient's decision of the listed ε; raise the node limit (--max-nodes), explain a pair of a larger depth (shorter suffixes) or use a shorter horizon"

@@ -70,7 +70,7 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 		own, _, err := s.run(h1, h2, k, L, lo)
 		if errors.Is(err, errNodes) {
 			err = fmt.Errorf("%w: %s at T = %d, m ≤ %d: the search of the pair (depth %d) visited more than %d nodes; %s",
-				ErrTooLarge, p.m.Name, p.T, M, len(h1), p.maxNodes, p.NodeAdvice())
+				ErrTooLarge, p.m.Name, p.T, M, len(h1), p.maxNodes, witnessAdvice)
 		}
 		if err != nil {
 			return nil, err
@@ -102,3 +102,8 @@ func (p *problem) controller(k int, act, nxt []int) *fsc.FSC {
 	}
 	return c
 }
+
+// witnessAdvice ends a node-limit refusal of FindWitness: a witness needs
+// the pair's exact maximum, which costs more than quotient's decision mode
+// (it stops at a value above the largest ε).
+const witnessAdvice = "a witness needs the pair's exact maximum, which costs more than quotient's decision of the listed ε; raise the node limit (--max-nodes), explain a pair of a larger depth (shorter suffixes) or use a shorter horizon"
