@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pomdpq/pomdpq/lib/clock2"
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/explain"
 	"github.com/pomdpq/pomdpq/lib/fsc"
@@ -60,7 +59,7 @@ func explainCommand(stdout, stderr io.Writer) (*command, *explainOptions) {
 	o.probe = fs.Int("probe", -1, "--class: family index of the probe the class belief is computed under (-1: the first under which most members are possible)")
 	o.top = fs.Int("top", explain.DefaultTop, "length of every ranked list")
 	o.search = fs.Bool("search", false, "clock m = 2, stationary m ≤ 3: search the family for each pair's argmax (as quotient does above --limit) instead of enumerating it; implied above --limit")
-	o.maxNodes = fs.Float64("max-nodes", clock2.DefaultMaxNodes, "searched families: largest number of branch-and-bound nodes of one search")
+	o.maxNodes = fs.Float64("max-nodes", explainMaxNodes, "searched families: largest number of branch-and-bound nodes of one pair's witness search (an exact maximum: more than quotient's decision mode visits; the --classes partition keeps quotient's limit)")
 	c.jsonFlag()
 	c.verboseFlag()
 	c.progressFlag(progressUsage)

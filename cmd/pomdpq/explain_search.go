@@ -15,6 +15,12 @@ import (
 	"github.com/pomdpq/pomdpq/lib/statbb"
 )
 
+// explainMaxNodes is explain's default node limit of one pair's search:
+// lower than quotient's (clock2.DefaultMaxNodes), since a witness needs
+// the exact maximum (hallway's depth-1 pairs at T = 3 visit about 1,500
+// nodes a second), so that a hopeless search fails in minutes.
+const explainMaxNodes = 1e6
+
 // searchedFamily is a family explain searches instead of enumerating:
 // why (above the enumeration limit, or --search), its size, and the
 // search's settings.
@@ -45,11 +51,11 @@ func (f *searchedFamily) searcher(in quotientInput, mem int64) explain.Searcher 
 
 // searchedQuotient computes the ε-partition the way `pomdpq quotient`
 // does for a searched family (decision mode at 0 and the listed ε, its
-// node limit and memory budget), and the history tree.
+// default node limit and the memory budget), and the history tree.
 func (a *explainArgs) searchedQuotient(ctx context.Context, rep *reporter) (*partition.Partition, law.Tree, error) {
 	defer softLimit(bb.Budget(a.mem))()
 	s, f := a.setup, a.searched
-	opt := bb.Options{Ground: s.Ground, Convention: s.Convention, Workers: a.workers, MaxNodes: f.maxNodes, MemBudget: a.mem,
+	opt := bb.Options{Ground: s.Ground, Convention: s.Convention, Workers: a.workers, MaxNodes: clock2.DefaultMaxNodes, MemBudget: a.mem,
 		Progress: rep.Progress, Eps: append([]float64{0}, a.eps...)}
 	rep.Phase("search")
 	var d *bb.Distances
