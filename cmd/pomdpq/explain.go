@@ -179,19 +179,18 @@ func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) 
 		return usageError{msg: "explain: --classes and --class take one ε (--eps E)"}
 	}
 	if f := a.searched; f != nil {
-		if a.classes == "" {
-			mode := "--class"
-			if a.merges {
-				mode = "--merges"
-			}
-			return usageError{msg: f.refusal(mode, s.Model.NumActions(), s.Model.NumObservations())}
+		if a.class != "" {
+			return usageError{msg: f.refusal(s.Model.NumActions(), s.Model.NumObservations())}
 		}
-		part, tree, err := a.searchedQuotient(ctx, rep)
+		d, err := a.searchedQuotient(ctx, rep)
 		if err != nil {
 			return err
 		}
 		rep.Phase("explain")
-		return a.explainClasses(ctx, out, part, tree)
+		if a.classes != "" {
+			return a.explainClasses(ctx, out, d.Partition(a.eps[0]), d.Tree)
+		}
+		return a.explainSteps(ctx, out, d.Partition(0), d.Partition)
 	}
 	res, err := a.quotient(ctx, rep)
 	if err != nil {
@@ -214,15 +213,22 @@ func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) 
 			return err
 		}
 	default:
-		grid := slices.Clone(a.eps)
-		slices.Sort(grid)
-		for k := 1; k < len(grid); k++ {
-			st, err := explain.ExplainMerges(ctx, s, res.Classes, res.Partition(grid[k-1]), res.Partition(grid[k]), grid[k-1], grid[k])
-			if err != nil {
-				return err
-			}
-			out.Steps = append(out.Steps, st)
+		return a.explainSteps(ctx, out, res.Classes, res.Partition)
+	}
+	return nil
+}
+
+// explainSteps explains each step of the --eps grid, from the exact
+// partition and the partition at each ε.
+func (a *explainArgs) explainSteps(ctx context.Context, out *explainJSON, exact *partition.Partition, at func(float64) *partition.Partition) error {
+	grid := slices.Clone(a.eps)
+	slices.Sort(grid)
+	for k := 1; k < len(grid); k++ {
+		st, err := explain.ExplainMerges(ctx, a.setup, exact, at(grid[k-1]), at(grid[k]), grid[k-1], grid[k])
+		if err != nil {
+			return err
 		}
+		out.Steps = append(out.Steps, st)
 	}
 	return nil
 }
@@ -385,7 +391,11 @@ func printMerges(w io.Writer, st *explain.Merges) {
 		if !mg.Exact {
 			bound = "≥ "
 		}
-		fmt.Fprintf(w, "  ε = %g merges %s into %s (%d histories): the nearest probe, #%d %s, sees “%s” and “%s” %s%.4g apart\n",
-			st.EpsTo, strings.Join(mg.Joined, " + "), mg.Class, mg.Members, mg.Nearest.Index, mg.Nearest.Probe, mg.History1, mg.History2, bound, mg.Diameter)
+		nearest := fmt.Sprintf("#%d %s", mg.Nearest.Index, mg.Nearest.Probe)
+		if mg.Nearest.Index < 0 {
+			nearest = "the search's controller " + mg.Nearest.Probe
+		}
+		fmt.Fprintf(w, "  ε = %g merges %s into %s (%d histories): the nearest probe, %s, sees “%s” and “%s” %s%.4g apart\n",
+			st.EpsTo, strings.Join(mg.Joined, " + "), mg.Class, mg.Members, nearest, mg.History1, mg.History2, bound, mg.Diameter)
 	}
 }

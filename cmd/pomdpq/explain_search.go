@@ -10,8 +10,6 @@ import (
 	"github.com/pomdpq/pomdpq/lib/clock2"
 	"github.com/pomdpq/pomdpq/lib/explain"
 	"github.com/pomdpq/pomdpq/lib/fsc"
-	"github.com/pomdpq/pomdpq/lib/law"
-	"github.com/pomdpq/pomdpq/lib/partition"
 	"github.com/pomdpq/pomdpq/lib/statbb"
 )
 
@@ -51,8 +49,8 @@ func (f *searchedFamily) searcher(in quotientInput, mem int64) explain.Searcher 
 
 // searchedQuotient computes the ε-partition the way `pomdpq quotient`
 // does for a searched family (decision mode at 0 and the listed ε, its
-// default node limit and the memory budget), and the history tree.
-func (a *explainArgs) searchedQuotient(ctx context.Context, rep *reporter) (*partition.Partition, law.Tree, error) {
+// default node limit and the memory budget).
+func (a *explainArgs) searchedQuotient(ctx context.Context, rep *reporter) (*bb.Distances, error) {
 	defer softLimit(bb.Budget(a.mem))()
 	s, f := a.setup, a.searched
 	opt := bb.Options{Ground: s.Ground, Convention: s.Convention, Workers: a.workers, MaxNodes: clock2.DefaultMaxNodes, MemBudget: a.mem,
@@ -62,29 +60,26 @@ func (a *explainArgs) searchedQuotient(ctx context.Context, rep *reporter) (*par
 	if f.kind == fsc.KindClock {
 		res, err := clock2.Compute(ctx, s.Model, s.T, opt)
 		if err != nil {
-			return nil, law.Tree{}, err
+			return nil, err
 		}
 		d = &res.Distances
 	} else {
 		res, err := statbb.Compute(ctx, s.Model, f.M, s.T, opt)
 		if err != nil {
-			return nil, law.Tree{}, err
+			return nil, err
 		}
 		d = &res.Distances
 	}
-	return d.Partition(a.eps[0]), d.Tree, nil
+	return d, nil
 }
 
-// searchedModeRefusal says why --class or --merges (mode) is refused for
-// a searched family and what would help.
-func (f *searchedFamily) refusal(mode string, nA, nO int) string {
+// refusal says why --class is refused for a searched family and what
+// would help.
+func (f *searchedFamily) refusal(nA, nO int) string {
 	var b strings.Builder
-	need := "the class belief is taken under a probe chosen among the family's members (the first under which most members are possible, or --probe)"
-	if mode == "--merges" {
-		need = fmt.Sprintf("each merged class's diameter runs every probe on every pair of its members' representatives (up to %d of them)", explain.MaxReps)
-	}
-	fmt.Fprintf(&b, "explain: %s needs the probes of the family listed: %s; the %s family with m = %d (%s controllers) is searched, not enumerated (%s), "+
-		"and a search keeps the argmax of one pair, not the family. What would help: ", mode, need, f.kind, f.M, f.size, f.why)
+	fmt.Fprintf(&b, "explain: --class needs the probes of the family listed: the class belief is taken under a probe chosen among the family's members "+
+		"(the first under which most members are possible, or --probe); the %s family with m = %d (%s controllers) is searched, not enumerated (%s), "+
+		"and a search keeps the argmax of one pair, not the family. What would help: ", f.kind, f.M, f.size, f.why)
 	if f.size.IsInt64() {
 		fmt.Fprintf(&b, "--limit %s (enumerate it: time grows with the family); ", f.size)
 	}

@@ -153,8 +153,7 @@ func TestExplainErrors(t *testing.T) {
 		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "1", "--search"}, "--search is for --family clock with --m 2"},
 		{[]string{"--class", "2:0", "--eps", "0.1", "--family", "clock", "--m", "2", "--limit", "1000"}, "--class needs the probes of the family listed"},
 		{[]string{"--class", "2:0", "--eps", "0.1", "--family", "clock", "--m", "2", "--limit", "1000"}, "--limit 186624 (enumerate it"},
-		{[]string{"--merges", "--eps", "0,0.1", "--m", "3", "--limit", "1000"}, "--merges needs the probes of the family listed"},
-		{[]string{"--merges", "--eps", "0,0.1", "--m", "3", "--limit", "1000"}, "or --classes t:i,t:j, which searches"},
+		{[]string{"--class", "2:0", "--eps", "0.1", "--m", "3", "--limit", "1000"}, "or --classes t:i,t:j, which searches"},
 	} {
 		_, err := runCLI(t, append(append([]string{}, base...), c.args...)...)
 		var u usageError
@@ -203,6 +202,42 @@ func TestExplainSearched(t *testing.T) {
 		text, err := runCLI(t, append([]string{"explain", "--progress", "off", "--verbose"}, append(args, c.searched...)...)...)
 		if flat := strings.Join(strings.Fields(text), " "); err != nil || !strings.Contains(flat, "was searched, not enumerated") || !strings.Contains(flat, "by the controller the search found") {
 			t.Errorf("%s: %v, text lacks the search's note:\n%s", c.name, err, text)
+		}
+	}
+}
+
+// TestExplainSearchedMerges: --merges of a searched family (one search
+// per pair of representatives) gives the steps, merged classes and
+// diameters of the enumerated family's.
+func TestExplainSearchedMerges(t *testing.T) {
+	for _, c := range []struct {
+		family, searched []string
+	}{
+		{[]string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}},
+		{[]string{"--m", "2"}, []string{"--search"}},
+	} {
+		args := append([]string{"--model", "tiger", "--T", "3", "--merges", "--eps", "0,0.1,0.5"}, c.family...)
+		want := explainRun(t, args...)
+		got := explainRun(t, append(args, c.searched...)...)
+		if len(got.Steps) != len(want.Steps) || len(want.Steps) != 2 {
+			t.Fatalf("%v: %d steps, enumerated %d", c.searched, len(got.Steps), len(want.Steps))
+		}
+		merged := 0
+		for k, w := range want.Steps {
+			g := got.Steps[k]
+			if g.Count != w.Count || len(g.Merges) != len(w.Merges) {
+				t.Fatalf("%v step %d: %d merged, enumerated %d", c.searched, k, g.Count, w.Count)
+			}
+			for i, wm := range w.Merges {
+				gm := g.Merges[i]
+				if gm.Class != wm.Class || math.Abs(gm.Diameter-wm.Diameter) > 1e-9 || gm.Nearest.Index != -1 {
+					t.Errorf("%v step %d: %s diameter %.12g (nearest #%d), enumerated %s %.12g", c.searched, k, gm.Class, gm.Diameter, gm.Nearest.Index, wm.Class, wm.Diameter)
+				}
+				merged++
+			}
+		}
+		if merged == 0 {
+			t.Errorf("%v: no merged class compared", c.searched)
 		}
 	}
 }

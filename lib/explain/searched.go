@@ -121,6 +121,29 @@ func (s *Setup) needFamily(what string) error {
 	return fmt.Errorf("explain: %s needs an enumerated family; %s is searched, not enumerated, and a search keeps the argmax of one pair only (ExplainPair)", what, s.Search)
 }
 
+// diameterSearched is diameter for a searched family: one search per
+// pair of reps, the widest pair's witness the nearest probe.
+func (s *Setup) diameterSearched(ctx context.Context, mg *Merge, t int, reps []int, nO int) error {
+	best := ProbeDistance{Index: -1, Distance: -1}
+	var b1, b2 int
+	var ctl *fsc.FSC
+	for x := range reps {
+		for y := x + 1; y < len(reps); y++ {
+			w, err := s.Search.Witness(ctx, digits(reps[x], nO, t), digits(reps[y], nO, t))
+			if err != nil {
+				return fmt.Errorf("explain: the diameter of class %s: %w", mg.Class, err)
+			}
+			if w.Distance > best.Distance {
+				best.Distance, ctl, b1, b2 = w.Distance, w.Controller, reps[x], reps[y]
+			}
+		}
+	}
+	best.Probe, best.Short = ProbeWords(s.Model, ctl, s.T), ProbeShort(s.Model, ctl, s.T)
+	mg.Diameter, mg.Nearest = best.Distance, best
+	mg.History1, mg.History2 = HistoryWords(s.Model, digits(b1, nO, t)), HistoryWords(s.Model, digits(b2, nO, t))
+	return nil
+}
+
 // ClockSearch returns the search of the two-node clock-aware family of m
 // at horizon T (lib/clock2), with opt's ground metric, convention, node
 // limit and memory budget (its Eps and Workers are not used).

@@ -101,8 +101,8 @@ func TestSearchedAgainstEnumeration(t *testing.T) {
 	}
 }
 
-// TestSearchedRefusals: a class card and the merges need the family
-// listed, and say so for a searched one.
+// TestSearchedRefusals: a class card needs the family listed, and says
+// so for a searched one.
 func TestSearchedRefusals(t *testing.T) {
 	m := randomModel(3, 3, 2, 2)
 	s := &Setup{Model: m, T: 3, Search: ClockSearch(m, 3, bb.Options{})}
@@ -110,7 +110,48 @@ func TestSearchedRefusals(t *testing.T) {
 	if _, err := ExplainClass(s, part, 1, 0, -1); err == nil || !strings.Contains(err.Error(), "searched") {
 		t.Errorf("ExplainClass: %v, want a refusal naming the search", err)
 	}
-	if _, err := ExplainMerges(context.Background(), s, part, part, part, 0, 0.1); err == nil || !strings.Contains(err.Error(), "searched") {
-		t.Errorf("ExplainMerges: %v, want a refusal naming the search", err)
+}
+
+// TestSearchedMerges: on random models, the merges of a searched family
+// (one search per pair of representatives) have the diameters of the
+// enumerated family's, whose nearest probe's distance is the brute-force
+// maximum, and the searched nearest probe is a witness with index −1.
+func TestSearchedMerges(t *testing.T) {
+	compared := 0
+	for seed := uint64(0); seed < 12; seed++ {
+		m := randomModel(seed, 3, 2, 2)
+		T := 3
+		conv := law.Convention(seed % 2)
+		fam, err := fsc.New(fsc.KindClock, 2, 2, 2, T, fsc.Options{Limit: 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enumerated := &Setup{Model: m, Family: fam, T: T, Convention: conv, Workers: 2}
+		searched := &Setup{Model: m, T: T, Convention: conv, Search: ClockSearch(m, T, bb.Options{Convention: conv})}
+		exact := partition.FromLabels([][]int{{0}, {0, 1}, {0, 1, 2, 3}, {0, 1, 2, 3, 4, 5, 6, 7}})
+		coarse := partition.FromLabels([][]int{{0}, {0, 0}, {0, 0, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1}})
+		want, err := ExplainMerges(context.Background(), enumerated, exact, exact, coarse, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ExplainMerges(context.Background(), searched, exact, exact, coarse, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Merges) != len(want.Merges) || got.Count != want.Count {
+			t.Fatalf("seed %d: %d merges, enumerated %d", seed, len(got.Merges), len(want.Merges))
+		}
+		for k, w := range want.Merges {
+			g := got.Merges[k]
+			if g.Class != w.Class || math.Abs(g.Diameter-w.Diameter) > 1e-9 || g.Nearest.Index != -1 || g.Nearest.Probe == "" {
+				t.Errorf("seed %d class %s: searched diameter %.12g (nearest #%d), enumerated %.12g", seed, w.Class, g.Diameter, g.Nearest.Index, w.Diameter)
+			}
+			if w.Diameter > 0 {
+				compared++
+			}
+		}
+	}
+	if compared < 12 {
+		t.Errorf("only %d positive diameters compared", compared)
 	}
 }
