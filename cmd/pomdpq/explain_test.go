@@ -203,6 +203,14 @@ func TestExplainSearched(t *testing.T) {
 		if flat := strings.Join(strings.Fields(text), " "); err != nil || !strings.Contains(flat, "was searched, not enumerated") || !strings.Contains(flat, "by the controller the search found") {
 			t.Errorf("%s: %v, text lacks the search's note:\n%s", c.name, err, text)
 		}
+		summary, err := runCLI(t, append([]string{"explain", "--progress", "off"}, append(args, c.searched...)...)...)
+		if err != nil || widest(summary) > summaryWidth || !strings.Contains(strings.Join(strings.Fields(summary), " "), "only the argmax is shown") {
+			t.Errorf("%s: %v, summary wider than %d columns or without the search's note:\n%s", c.name, err, summaryWidth, summary)
+		}
+		again := explainRun(t, append(args, append(c.searched, "--workers", "3")...)...)
+		if a, b := mustJSON(t, g), mustJSON(t, again.Pairs[0]); a != b {
+			t.Errorf("%s: workers 3 explain the pair differently:\n%s\n%s", c.name, a, b)
+		}
 	}
 }
 
@@ -240,6 +248,16 @@ func TestExplainSearchedMerges(t *testing.T) {
 			t.Errorf("%v: no merged class compared", c.searched)
 		}
 	}
+}
+
+// mustJSON returns v as JSON.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // widest returns the length in characters of the longest line of s.
