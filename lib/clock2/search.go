@@ -267,33 +267,7 @@ func (s *searcher) rec(k int) {
 			return
 		}
 	}
-	nk := p.pow[k]
-	// Nodes carrying mass at this depth (on either side).
-	var rel [2]bool
-	for sd := 0; sd < 2; sd++ {
-		if s.pm[sd] {
-			continue
-		}
-		fr := s.front[sd][k]
-		for x := 0; x < nk; x++ {
-			if s.mass[sd][k][x] == 0 {
-				continue
-			}
-			j := fr[x*p.w : (x+1)*p.w]
-			for n := 0; n < 2; n++ {
-				if !rel[n] && sum(j[n*p.nS:(n+1)*p.nS]) > 0 {
-					rel[n] = true
-				}
-			}
-		}
-	}
-	na0, na1 := 1, 1
-	if rel[0] {
-		na0 = p.nA
-	}
-	if rel[1] {
-		na1 = p.nA
-	}
+	na0, na1 := s.actionCounts(k)
 	if s.trace && len(s.path) < s.L {
 		s.path = make([]choice, s.L)
 	}
@@ -354,6 +328,39 @@ func (s *searcher) rec(k int) {
 			return
 		}
 	}
+}
+
+// actionCounts returns the number of actions branched on for nodes 0
+// and 1 at stage k: |A| for a node carrying mass at this depth (on either
+// side), else 1.
+func (s *searcher) actionCounts(k int) (na0, na1 int) {
+	p := s.p
+	var rel [2]bool
+	for sd := 0; sd < 2; sd++ {
+		if s.pm[sd] {
+			continue
+		}
+		fr := s.front[sd][k]
+		for x := 0; x < p.pow[k]; x++ {
+			if s.mass[sd][k][x] == 0 {
+				continue
+			}
+			j := fr[x*p.w : (x+1)*p.w]
+			for n := 0; n < 2; n++ {
+				if !rel[n] && sum(j[n*p.nS:(n+1)*p.nS]) > 0 {
+					rel[n] = true
+				}
+			}
+		}
+	}
+	na0, na1 = 1, 1
+	if rel[0] {
+		na0 = p.nA
+	}
+	if rel[1] {
+		na1 = p.nA
+	}
+	return na0, na1
 }
 
 // entries appends the next-node entries n·|O| + o of stage k that move
