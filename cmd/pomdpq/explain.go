@@ -11,6 +11,9 @@ import (
 	"github.com/pomdpq/pomdpq/lib/distance"
 	"github.com/pomdpq/pomdpq/lib/explain"
 	"github.com/pomdpq/pomdpq/lib/fsc"
+	"github.com/pomdpq/pomdpq/lib/law"
+	"github.com/pomdpq/pomdpq/lib/partition"
+	"github.com/pomdpq/pomdpq/lib/statbb"
 )
 
 // explainJSON is the output of `pomdpq explain --json`: one of Pairs
@@ -38,8 +41,9 @@ type pairJSON struct {
 type explainOptions struct {
 	q                         *quotientFlags
 	histories, classes, class *string
-	merges                    *bool
+	merges, search            *bool
 	probe, top                *int
+	maxNodes                  *float64
 }
 
 // explainCommand registers explain's flags.
@@ -54,6 +58,8 @@ func explainCommand(stdout, stderr io.Writer) (*command, *explainOptions) {
 	o.merges = fs.Bool("merges", false, "what each step of the --eps grid merged")
 	o.probe = fs.Int("probe", -1, "--class: family index of the probe the class belief is computed under (-1: the first under which most members are possible)")
 	o.top = fs.Int("top", explain.DefaultTop, "length of every ranked list")
+	o.search = fs.Bool("search", false, "clock m = 2, stationary m ≤ 3: search the family for each pair's argmax (as quotient does above --limit) instead of enumerating it; implied above --limit")
+	o.maxNodes = fs.Float64("max-nodes", explainMaxNodes, "searched families: largest number of branch-and-bound nodes of one pair's witness search (an exact maximum: more than quotient's decision mode visits; the --classes partition keeps quotient's limit)")
 	c.jsonFlag()
 	c.verboseFlag()
 	c.progressFlag(progressUsage)
@@ -75,6 +81,8 @@ type explainArgs struct {
 	probe     int
 	workers   int
 	mem       int64
+	// searched is set when the family is searched, not enumerated.
+	searched *searchedFamily
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
@@ -97,20 +105,19 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	md := in.model
-	fam, err := fsc.New(in.kind, md.NumActions(), md.NumObservations(), in.M, in.T, fsc.Options{Limit: in.limit, Indexed: true})
-	if err != nil {
-		var big *fsc.TooLargeError
-		if errors.As(err, &big) {
-			return usageError{msg: searchedRefusal(big, md.NumActions(), md.NumObservations(), md.Name)}
-		}
-		return fmt.Errorf("explain runs every probe of the family on the explained histories: %w", err)
-	}
 	a := explainArgs{kind: in.kind, m: in.M, eps: in.eps, histories: *o.histories, classes: *o.classes, class: *o.class,
 		merges: *o.merges, probe: *o.probe, workers: c.nworkers(), mem: int64(c.mem)}
-	a.setup = &explain.Setup{Model: md, Ground: in.ground.Ground, Family: fam, T: in.T, Convention: in.conv, Workers: a.workers, Top: *o.top}
+	a.setup = &explain.Setup{Model: md, Ground: in.ground.Ground, T: in.T, Convention: in.conv, Workers: a.workers, Top: *o.top}
+	if err := a.family(in, *o.search, *o.maxNodes); err != nil {
+		return err
+	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	out := explainJSON{Model: md.Name, Family: fam.String(), T: in.T, Ground: newGroundJSON(in.ground, "")}
+	var famName fmt.Stringer = a.setup.Search
+	if a.setup.Family != nil {
+		famName = a.setup.Family
+	}
+	out := explainJSON{Model: md.Name, Family: famName.String(), T: in.T, Ground: newGroundJSON(in.ground, "")}
 	if a.histories == "" {
 		out.Eps = a.eps
 	}
@@ -120,7 +127,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	c.rep.Phase("")
 	return c.emit(out, func(w io.Writer) {
 		writeSummary(w, a.summary(&out)...)
-		head := fmt.Sprintf("model %s, %s, T = %d", md.Name, fam, in.T)
+		head := fmt.Sprintf("model %s, %s, T = %d", md.Name, famName, in.T)
 		if !c.isVerbose() {
 			writeSummary(w, head+"; "+groundLine(in.ground, ""), verboseHint)
 			return
@@ -171,6 +178,20 @@ func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) 
 	if !a.merges && len(a.eps) != 1 {
 		return usageError{msg: "explain: --classes and --class take one ε (--eps E)"}
 	}
+	if f := a.searched; f != nil {
+		if a.class != "" {
+			return usageError{msg: f.refusal(s.Model.NumActions(), s.Model.NumObservations())}
+		}
+		d, err := a.searchedQuotient(ctx, rep)
+		if err != nil {
+			return err
+		}
+		rep.Phase("explain")
+		if a.classes != "" {
+			return a.explainClasses(ctx, out, d.Partition(a.eps[0]), d.Tree)
+		}
+		return a.explainSteps(ctx, out, d.Partition(0), d.Partition)
+	}
 	res, err := a.quotient(ctx, rep)
 	if err != nil {
 		return err
@@ -179,23 +200,7 @@ func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) 
 	part := res.Partition(a.eps[0])
 	switch {
 	case a.classes != "":
-		ids := strings.Split(a.classes, ",")
-		if len(ids) != 2 {
-			return usageError{msg: fmt.Sprintf("explain: --classes takes two classes t:i,t:j, got %q", a.classes)}
-		}
-		var reps [2][]int
-		for k, id := range ids {
-			t, c, err := explain.ParseClass(part, strings.TrimSpace(id))
-			if err != nil {
-				return usageError{msg: fmt.Sprintf("explain: --classes at ε = %g: %v", a.eps[0], err)}
-			}
-			reps[k] = res.Tree.History(t, part.Members(t, c)[0])
-		}
-		p, err := explain.ExplainPair(ctx, s, reps[0], reps[1])
-		if err != nil {
-			return err
-		}
-		out.Pairs = append(out.Pairs, pairJSON{Class1: strings.TrimSpace(ids[0]), Class2: strings.TrimSpace(ids[1]), Pair: p})
+		return a.explainClasses(ctx, out, part, res.Tree)
 	case a.class != "":
 		t, c, err := explain.ParseClass(part, a.class)
 		if err != nil {
@@ -208,16 +213,80 @@ func (a *explainArgs) run(ctx context.Context, out *explainJSON, rep *reporter) 
 			return err
 		}
 	default:
-		grid := slices.Clone(a.eps)
-		slices.Sort(grid)
-		for k := 1; k < len(grid); k++ {
-			st, err := explain.ExplainMerges(ctx, s, res.Classes, res.Partition(grid[k-1]), res.Partition(grid[k]), grid[k-1], grid[k])
-			if err != nil {
-				return err
-			}
-			out.Steps = append(out.Steps, st)
-		}
+		return a.explainSteps(ctx, out, res.Classes, res.Partition)
 	}
+	return nil
+}
+
+// explainSteps explains each step of the --eps grid, from the exact
+// partition and the partition at each ε.
+func (a *explainArgs) explainSteps(ctx context.Context, out *explainJSON, exact *partition.Partition, at func(float64) *partition.Partition) error {
+	grid := slices.Clone(a.eps)
+	slices.Sort(grid)
+	for k := 1; k < len(grid); k++ {
+		st, err := explain.ExplainMerges(ctx, a.setup, exact, at(grid[k-1]), at(grid[k]), grid[k-1], grid[k])
+		if err != nil {
+			return err
+		}
+		out.Steps = append(out.Steps, st)
+	}
+	return nil
+}
+
+// explainClasses explains the pair of classes --classes names, of the
+// partition part of the history tree, through their first members.
+func (a *explainArgs) explainClasses(ctx context.Context, out *explainJSON, part *partition.Partition, tree law.Tree) error {
+	ids := strings.Split(a.classes, ",")
+	if len(ids) != 2 {
+		return usageError{msg: fmt.Sprintf("explain: --classes takes two classes t:i,t:j, got %q", a.classes)}
+	}
+	var reps [2][]int
+	for k, id := range ids {
+		t, c, err := explain.ParseClass(part, strings.TrimSpace(id))
+		if err != nil {
+			return usageError{msg: fmt.Sprintf("explain: --classes at ε = %g: %v", a.eps[0], err)}
+		}
+		reps[k] = tree.History(t, part.Members(t, c)[0])
+	}
+	p, err := explain.ExplainPair(ctx, a.setup, reps[0], reps[1])
+	if err != nil {
+		return err
+	}
+	out.Pairs = append(out.Pairs, pairJSON{Class1: strings.TrimSpace(ids[0]), Class2: strings.TrimSpace(ids[1]), Pair: p})
+	return nil
+}
+
+// family sets the probe source of the setup: the enumerated family, or,
+// above the enumeration limit or with --search, the search of a family
+// `quotient` searches (clock m = 2, stationary m ≤ 3); other families
+// above the limit are refused with what would help.
+func (a *explainArgs) family(in quotientInput, search bool, maxNodes float64) error {
+	md := in.model
+	nA, nO := md.NumActions(), md.NumObservations()
+	if search && !hasSearch(in.kind, in.M) {
+		return usageError{msg: fmt.Sprintf("explain: --search is for --family clock with --m 2 and --family stationary with --m ≤ %d (have %s, m = %d)", statbb.MaxM, in.kind, in.M)}
+	}
+	why := "--search"
+	if !search {
+		fam, err := fsc.New(in.kind, nA, nO, in.M, in.T, fsc.Options{Limit: in.limit, Indexed: true})
+		var big *fsc.TooLargeError
+		switch {
+		case err == nil:
+			a.setup.Family = fam
+			return nil
+		case !errors.As(err, &big):
+			return fmt.Errorf("explain runs every probe of the family on the explained histories: %w", err)
+		case !hasSearch(in.kind, in.M):
+			return usageError{msg: searchedRefusal(big, nA, nO, md.Name)}
+		}
+		why = fmt.Sprintf("above the enumeration limit %d, --limit", big.Limit)
+	}
+	size, err := fsc.Size(in.kind, nA, nO, in.M, in.T)
+	if err != nil {
+		return err
+	}
+	a.searched = &searchedFamily{kind: in.kind, M: in.M, T: in.T, size: size, limit: in.limit, why: why, maxNodes: maxNodes}
+	a.setup.Search = a.searched.searcher(in, a.mem)
 	return nil
 }
 
@@ -240,11 +309,21 @@ func printPair(w io.Writer, p pairJSON) {
 	if p.Class1 != "" {
 		fmt.Fprintf(w, "classes %s and %s, through their first members:\n", p.Class1, p.Class2)
 	}
-	fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by probe %d of %d: %s\n",
-		p.History1, p.History2, p.Depth, p.Distance, p.Best.Index, p.NumProbes, p.Best.Probe)
-	fmt.Fprintln(w, p.Sentence)
-	fmt.Fprintf(w, "probes ranked by distance (first %d of %d):\n", len(p.Probes), p.NumProbes)
+	if p.Search != nil {
+		fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by the controller the search found: %s\n",
+			p.History1, p.History2, p.Depth, p.Distance, p.Best.Probe)
+		fmt.Fprintln(w, p.Sentence)
+		fmt.Fprintln(w, searchNote(p.Search))
+	} else {
+		fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by probe %d of %d: %s\n",
+			p.History1, p.History2, p.Depth, p.Distance, p.Best.Index, p.NumProbes, p.Best.Probe)
+		fmt.Fprintln(w, p.Sentence)
+		fmt.Fprintf(w, "probes ranked by distance (first %d of %d):\n", len(p.Probes), p.NumProbes)
+	}
 	for _, q := range p.Probes {
+		if p.Search != nil {
+			break
+		}
 		if q.Bounded {
 			fmt.Fprintf(w, "≥ %10.6g  #%d %s (≤ %.6g: bounds show it is not first; not solved)\n",
 				q.Distance, q.Index, q.Probe, q.Upper)
@@ -252,8 +331,12 @@ func printPair(w io.Writer, p pairJSON) {
 		}
 		fmt.Fprintf(w, "  %10.6g  #%d %s\n", q.Distance, q.Index, q.Probe)
 	}
-	fmt.Fprintf(w, "laws of the next %d observations under probe #%d (shown: %.4g of the first, %.4g of the second):\n",
-		p.Suffix, p.Best.Index, p.Shown1, p.Shown2)
+	under := fmt.Sprintf("probe #%d", p.Best.Index)
+	if p.Search != nil {
+		under = "the search's controller"
+	}
+	fmt.Fprintf(w, "laws of the next %d observations under %s (shown: %.4g of the first, %.4g of the second):\n",
+		p.Suffix, under, p.Shown1, p.Shown2)
 	fmt.Fprintf(w, "  %10s  %10s  sequence\n", "first", "second")
 	for _, x := range p.Laws {
 		fmt.Fprintf(w, "  %10.6g  %10.6g  %s\n", x.P1, x.P2, x.Words)
@@ -308,47 +391,11 @@ func printMerges(w io.Writer, st *explain.Merges) {
 		if !mg.Exact {
 			bound = "≥ "
 		}
-		fmt.Fprintf(w, "  ε = %g merges %s into %s (%d histories): the nearest probe, #%d %s, sees “%s” and “%s” %s%.4g apart\n",
-			st.EpsTo, strings.Join(mg.Joined, " + "), mg.Class, mg.Members, mg.Nearest.Index, mg.Nearest.Probe, mg.History1, mg.History2, bound, mg.Diameter)
-	}
-}
-
-// searchedRefusal says why explain refuses a family above the
-// enumeration limit and what would help. `quotient` searches such a
-// family (lib/clock2, lib/statbb) instead of enumerating it, but its
-// branch and bound keeps the distance of each pair, not the controller
-// that attains it, and every part of an explanation (the laws, the plan,
-// the sentence, a class belief) is computed under that controller.
-func searchedRefusal(e *fsc.TooLargeError, nA, nO int, model string) string {
-	var b strings.Builder
-	searcher := "lib/statbb"
-	if e.Kind == fsc.KindClock {
-		searcher = "lib/clock2"
-	}
-	fmt.Fprintf(&b, "explain: the %s family of %s with m = %d", e.Kind, model, e.M)
-	if e.Kind == fsc.KindClock {
-		fmt.Fprintf(&b, ", T = %d,", e.T)
-	}
-	fmt.Fprintf(&b, " has %s controllers, above the enumeration limit %d (--limit). "+
-		"`pomdpq quotient` searches such a family by branch and bound (%s) instead of enumerating it, "+
-		"but the search keeps each pair's distance, not the controller that attains it, and explain needs that "+
-		"controller: the laws, the transport plan, the sentence and a class belief are all computed under it. "+
-		"What would help: --limit %s (explain then runs every controller on the explained histories only, one "+
-		"transport problem each, so time grows with the family)", e.Size, e.Limit, searcher, e.Size)
-	var alts []string
-	if e.Kind == fsc.KindClock && e.T > 1 {
-		if n, err := fsc.Size(e.Kind, nA, nO, e.M, e.T-1); err == nil {
-			alts = append(alts, fmt.Sprintf("T = %d (%s controllers)", e.T-1, n))
+		nearest := fmt.Sprintf("#%d %s", mg.Nearest.Index, mg.Nearest.Probe)
+		if mg.Nearest.Index < 0 {
+			nearest = "the search's controller " + mg.Nearest.Probe
 		}
+		fmt.Fprintf(w, "  ε = %g merges %s into %s (%d histories): the nearest probe, %s, sees “%s” and “%s” %s%.4g apart\n",
+			st.EpsTo, strings.Join(mg.Joined, " + "), mg.Class, mg.Members, nearest, mg.History1, mg.History2, bound, mg.Diameter)
 	}
-	if e.M > 1 {
-		if n, err := fsc.Size(e.Kind, nA, nO, e.M-1, e.T); err == nil {
-			alts = append(alts, fmt.Sprintf("m = %d (%s controllers)", e.M-1, n))
-		}
-	}
-	if len(alts) > 0 {
-		fmt.Fprintf(&b, "; a smaller family: %s", strings.Join(alts, " or "))
-	}
-	b.WriteString("; or `pomdpq quotient` with the same flags for the distances and classes alone.")
-	return b.String()
 }

@@ -35,13 +35,19 @@ func pairSummary(p pairJSON, agent string) []string {
 		subject = fmt.Sprintf("classes %s and %s (first members “%s” and “%s”)", p.Class1, p.Class2, p.History1, p.History2)
 	}
 	if p.Distance == 0 {
+		if p.Search != nil {
+			return []string{fmt.Sprintf("%s are not apart: the search of the %s controllers found no probe that gives them different laws of the next %d observations",
+				subject, p.Search.Size, p.Suffix)}
+		}
 		return []string{fmt.Sprintf("%s are not apart: every probe of the %d gives them the same law of the next %d observations",
 			subject, p.NumProbes, p.Suffix)}
 	}
 	mdiff := p.MostDifferent
 	lines := []string{fmt.Sprintf("%s are %.4g apart: %s playing “%s” sees “%s” next with probability %.4g after the first and %.4g after the second",
 		subject, p.Distance, agent, p.Best.Probe, mdiff.Words, mdiff.P1, mdiff.P2)}
-	if len(p.Probes) > 1 {
+	if p.Search != nil {
+		lines = append(lines, searchNote(p.Search))
+	} else if len(p.Probes) > 1 {
 		next := p.Probes[1]
 		apart := fmt.Sprintf("%.4g apart", next.Distance)
 		if next.Bounded {

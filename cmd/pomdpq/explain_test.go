@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -146,10 +147,13 @@ func TestExplainErrors(t *testing.T) {
 		{[]string{"--merges", "--eps", "0.1"}, "at least two values"},
 		{[]string{}, "exactly one of"},
 		{[]string{"--class", "1:0", "--merges"}, "exactly one of"},
-		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "186624 controllers, above the enumeration limit 1000 (--limit)"},
-		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "the controller that attains it"},
-		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "2", "--limit", "1000"}, "T = 2 (1296 controllers) or m = 1 (27 controllers)"},
-		{[]string{"--histories", "L ; R", "--m", "3", "--limit", "1000"}, "(lib/statbb)"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "3", "--limit", "1000"}, "controllers, above the enumeration limit 1000 (--limit), and no search covers it"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "3", "--limit", "1000"}, "T = 2 ("},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "3", "--limit", "1000"}, "or m = 2 (186624 controllers)"},
+		{[]string{"--histories", "L ; R", "--family", "clock", "--m", "1", "--search"}, "--search is for --family clock with --m 2"},
+		{[]string{"--class", "2:0", "--eps", "0.1", "--family", "clock", "--m", "2", "--limit", "1000"}, "--class needs the probes of the family listed"},
+		{[]string{"--class", "2:0", "--eps", "0.1", "--family", "clock", "--m", "2", "--limit", "1000"}, "--limit 186624 (enumerate it"},
+		{[]string{"--class", "2:0", "--eps", "0.1", "--m", "3", "--limit", "1000"}, "or --classes t:i,t:j, which searches"},
 	} {
 		_, err := runCLI(t, append(append([]string{}, base...), c.args...)...)
 		var u usageError
@@ -157,6 +161,103 @@ func TestExplainErrors(t *testing.T) {
 			t.Errorf("%v: %v, want a usage error mentioning %q", c.args, err, c.want)
 		}
 	}
+}
+
+// TestExplainSearched: a family explain searches (above --limit, or with
+// --search) explains a pair with the distance the enumeration gives it,
+// through the search's controller alone (the JSON says the family was
+// searched and lists only the argmax), for --histories and --classes, in
+// text and JSON.
+func TestExplainSearched(t *testing.T) {
+	base := []string{"--model", "tiger", "--T", "3"}
+	for _, c := range []struct {
+		name     string
+		family   []string
+		searched []string
+		args     []string
+	}{
+		{"clock m=2 above --limit", []string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}, []string{"--histories", "L ; R"}},
+		{"clock m=2 depth 2", []string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}, []string{"--histories", "L L ; R L"}},
+		{"stationary m=2 --search", []string{"--m", "2"}, []string{"--search"}, []string{"--histories", "L L ; L R"}},
+		{"stationary m=3 above --limit", []string{"--m", "3"}, []string{"--limit", "100"}, []string{"--histories", "L R ; R R"}},
+		{"clock m=2 classes", []string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}, []string{"--classes", "2:0,2:2", "--eps", "0.1"}},
+		{"stationary m=2 classes", []string{"--m", "2"}, []string{"--search"}, []string{"--classes", "1:0,1:1", "--eps", "0"}},
+	} {
+		args := append(append(slices.Clone(base), c.family...), c.args...)
+		want := explainRun(t, args...)
+		got := explainRun(t, append(args, c.searched...)...)
+		if len(want.Pairs) != 1 || len(got.Pairs) != 1 {
+			t.Fatalf("%s: %d and %d pairs", c.name, len(want.Pairs), len(got.Pairs))
+		}
+		w, g := want.Pairs[0], got.Pairs[0]
+		if w.Search != nil || g.Search == nil || !g.Search.OnlyArgmax || len(g.Probes) != 1 || g.NumProbes != 0 || g.Witness == nil {
+			t.Fatalf("%s: enumerated search %v; searched %+v with %d probes listed (num_probes %d)", c.name, w.Search, g.Search, len(g.Probes), g.NumProbes)
+		}
+		if g.History1 != w.History1 || g.History2 != w.History2 || math.Abs(g.Distance-w.Distance) > 1e-9 {
+			t.Errorf("%s: searched “%s” / “%s” %.12g, enumerated “%s” / “%s” %.12g", c.name, g.History1, g.History2, g.Distance, w.History1, w.History2, w.Distance)
+		}
+		if w.Distance == 0 {
+			t.Errorf("%s: a pair at distance 0 checks little: pick another", c.name)
+		}
+		text, err := runCLI(t, append([]string{"explain", "--progress", "off", "--verbose"}, append(args, c.searched...)...)...)
+		if flat := strings.Join(strings.Fields(text), " "); err != nil || !strings.Contains(flat, "was searched, not enumerated") || !strings.Contains(flat, "by the controller the search found") {
+			t.Errorf("%s: %v, text lacks the search's note:\n%s", c.name, err, text)
+		}
+		summary, err := runCLI(t, append([]string{"explain", "--progress", "off"}, append(args, c.searched...)...)...)
+		if err != nil || widest(summary) > summaryWidth || !strings.Contains(strings.Join(strings.Fields(summary), " "), "only the argmax is shown") {
+			t.Errorf("%s: %v, summary wider than %d columns or without the search's note:\n%s", c.name, err, summaryWidth, summary)
+		}
+		again := explainRun(t, append(args, append(c.searched, "--workers", "3")...)...)
+		if a, b := mustJSON(t, g), mustJSON(t, again.Pairs[0]); a != b {
+			t.Errorf("%s: workers 3 explain the pair differently:\n%s\n%s", c.name, a, b)
+		}
+	}
+}
+
+// TestExplainSearchedMerges: --merges of a searched family (one search
+// per pair of representatives) gives the steps, merged classes and
+// diameters of the enumerated family's.
+func TestExplainSearchedMerges(t *testing.T) {
+	for _, c := range []struct {
+		family, searched []string
+	}{
+		{[]string{"--family", "clock", "--m", "2"}, []string{"--limit", "1000"}},
+		{[]string{"--m", "2"}, []string{"--search"}},
+	} {
+		args := append([]string{"--model", "tiger", "--T", "3", "--merges", "--eps", "0,0.1,0.5"}, c.family...)
+		want := explainRun(t, args...)
+		got := explainRun(t, append(args, c.searched...)...)
+		if len(got.Steps) != len(want.Steps) || len(want.Steps) != 2 {
+			t.Fatalf("%v: %d steps, enumerated %d", c.searched, len(got.Steps), len(want.Steps))
+		}
+		merged := 0
+		for k, w := range want.Steps {
+			g := got.Steps[k]
+			if g.Count != w.Count || len(g.Merges) != len(w.Merges) {
+				t.Fatalf("%v step %d: %d merged, enumerated %d", c.searched, k, g.Count, w.Count)
+			}
+			for i, wm := range w.Merges {
+				gm := g.Merges[i]
+				if gm.Class != wm.Class || math.Abs(gm.Diameter-wm.Diameter) > 1e-9 || gm.Nearest.Index != -1 {
+					t.Errorf("%v step %d: %s diameter %.12g (nearest #%d), enumerated %s %.12g", c.searched, k, gm.Class, gm.Diameter, gm.Nearest.Index, wm.Class, wm.Diameter)
+				}
+				merged++
+			}
+		}
+		if merged == 0 {
+			t.Errorf("%v: no merged class compared", c.searched)
+		}
+	}
+}
+
+// mustJSON returns v as JSON.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // widest returns the length in characters of the longest line of s.

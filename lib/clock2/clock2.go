@@ -699,18 +699,50 @@ type rootKey struct {
 // part, stay together after equal observations while they share it, and
 // are otherwise free.
 func (bs *beliefs) roots(dst []rootKey, h, h2 []int, seen map[[3]int32]bool) []rootKey {
-	p := bs.p
-	type st struct {
-		b1, b2 int32
-		same   bool
+	for _, s := range bs.walk(h, h2, seen, false) {
+		dst = append(dst, s.key)
 	}
-	cur := []st{{0, 0, true}}
-	var next []st
+	return dst
+}
+
+// pathState is one realisable state of the two paths after some steps:
+// their beliefs and whether they share their node; with tracing, the
+// prefix choices that reach it.
+type pathState struct {
+	b1, b2 int32
+	same   bool
+	tr     *prefixStep
+}
+
+// prefixStep is one step of a traced prefix: the actions of the two paths
+// and whether they share their node after it; prev is the step before.
+type prefixStep struct {
+	a1, a2 int
+	same   bool
+	prev   *prefixStep
+}
+
+// rootState is a distinct realisable root pair (walk): its key, whether
+// the key's first belief is the second history's (the key orders its
+// beliefs), and the traced prefix of its first realisation.
+type rootState struct {
+	key     rootKey
+	swapped bool
+	tr      *prefixStep
+}
+
+// walk returns the distinct realisable root pairs of histories h and h2
+// (see roots), each with the prefix that first realises it when trace is
+// set.
+func (bs *beliefs) walk(h, h2 []int, seen map[[3]int32]bool, trace bool) []rootState {
+	p := bs.p
+	cur := []pathState{{0, 0, true, nil}}
+	var next []pathState
 	for k := range h {
 		o1, o2 := h[k], h2[k]
 		clear(seen)
 		next = next[:0]
-		push := func(s st) {
+		push := func(s pathState) {
 			if s.b1 == standInID || s.b2 == standInID {
 				s.same = false // the node of an impossible path does not matter
 			}
@@ -730,9 +762,14 @@ func (bs *beliefs) roots(dst []rootKey, h, h2 []int, seen map[[3]int32]bool) []r
 						continue
 					}
 					v1, v2 := bs.step(s.b1, a, o1), bs.step(s.b2, a2, o2)
-					push(st{v1, v2, true})
+					var tr, trApart *prefixStep
+					if trace {
+						tr = &prefixStep{a1: a, a2: a2, same: true, prev: s.tr}
+						trApart = &prefixStep{a1: a, a2: a2, prev: s.tr}
+					}
+					push(pathState{v1, v2, true, tr})
 					if !(s.same && o1 == o2) {
-						push(st{v1, v2, false})
+						push(pathState{v1, v2, false, trApart})
 					}
 				}
 			}
@@ -740,10 +777,11 @@ func (bs *beliefs) roots(dst []rootKey, h, h2 []int, seen map[[3]int32]bool) []r
 		cur, next = next, cur
 	}
 	clear(seen)
+	var out []rootState
 	for _, s := range cur {
-		b1, b2 := s.b1, s.b2
+		b1, b2, swapped := s.b1, s.b2, false
 		if b2 < b1 {
-			b1, b2 = b2, b1
+			b1, b2, swapped = b2, b1, true
 		}
 		sk := [3]int32{b1, b2, 0}
 		if s.same {
@@ -753,9 +791,9 @@ func (bs *beliefs) roots(dst []rootKey, h, h2 []int, seen map[[3]int32]bool) []r
 			continue
 		}
 		seen[sk] = true
-		dst = append(dst, rootKey{b1, b2, s.same})
+		out = append(out, rootState{rootKey{b1, b2, s.same}, swapped, s.tr})
 	}
-	return dst
+	return out
 }
 
 // rootOf places belief b on node n, or returns the stand-in root.

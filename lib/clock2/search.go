@@ -67,6 +67,20 @@ type searcher struct {
 	root1       []float64
 	root2       []float64
 	err         error
+	// Witness tracing (Witness only): path[k] is the choice of the tail
+	// stage k being explored, tail the tables of the best leaf so far.
+	trace bool
+	path  []choice
+	tail  []choice
+}
+
+// choice is the assignment of one tail stage on the search path: the
+// actions of the two nodes, and the next-node table given by the used
+// entries ent and mask (see merge); the last stage has no table.
+type choice struct {
+	act  [2]int
+	ent  []int
+	mask int
 }
 
 func newSearcher(p *problem, ctx context.Context) *searcher {
@@ -208,6 +222,12 @@ func (s *searcher) bound(k int) float64 {
 func (s *searcher) update(v float64) {
 	if v > s.own {
 		s.own = v
+		if s.trace {
+			s.tail = s.tail[:0]
+			for _, c := range s.path[:s.L] {
+				s.tail = append(s.tail, choice{act: c.act, ent: slices.Clone(c.ent), mask: c.mask})
+			}
+		}
 	}
 	if v > s.lb {
 		s.lb = v
@@ -247,36 +267,16 @@ func (s *searcher) rec(k int) {
 			return
 		}
 	}
-	nk := p.pow[k]
-	// Nodes carrying mass at this depth (on either side).
-	var rel [2]bool
-	for sd := 0; sd < 2; sd++ {
-		if s.pm[sd] {
-			continue
-		}
-		fr := s.front[sd][k]
-		for x := 0; x < nk; x++ {
-			if s.mass[sd][k][x] == 0 {
-				continue
-			}
-			j := fr[x*p.w : (x+1)*p.w]
-			for n := 0; n < 2; n++ {
-				if !rel[n] && sum(j[n*p.nS:(n+1)*p.nS]) > 0 {
-					rel[n] = true
-				}
-			}
-		}
-	}
-	na0, na1 := 1, 1
-	if rel[0] {
-		na0 = p.nA
-	}
-	if rel[1] {
-		na1 = p.nA
+	na0, na1 := s.actionCounts(k)
+	if s.trace && len(s.path) < s.L {
+		s.path = make([]choice, s.L)
 	}
 	if k == s.L-1 {
 		for a0 := 0; a0 < na0; a0++ {
 			for a1 := 0; a1 < na1; a1++ {
+				if s.trace {
+					s.path[k] = choice{act: [2]int{a0, a1}}
+				}
 				s.expand(k, [2]int{a0, a1})
 				s.leaf(k)
 				if s.stopped {
@@ -320,11 +320,47 @@ func (s *searcher) rec(k int) {
 			last = act
 		}
 		s.merge(k, ent, kd.mask)
+		if s.trace {
+			s.path[k] = choice{act: last, ent: ent, mask: kd.mask}
+		}
 		s.rec(k + 1)
 		if s.stopped {
 			return
 		}
 	}
+}
+
+// actionCounts returns the number of actions branched on for nodes 0
+// and 1 at stage k: |A| for a node carrying mass at this depth (on either
+// side), else 1.
+func (s *searcher) actionCounts(k int) (na0, na1 int) {
+	p := s.p
+	var rel [2]bool
+	for sd := 0; sd < 2; sd++ {
+		if s.pm[sd] {
+			continue
+		}
+		fr := s.front[sd][k]
+		for x := 0; x < p.pow[k]; x++ {
+			if s.mass[sd][k][x] == 0 {
+				continue
+			}
+			j := fr[x*p.w : (x+1)*p.w]
+			for n := 0; n < 2; n++ {
+				if !rel[n] && sum(j[n*p.nS:(n+1)*p.nS]) > 0 {
+					rel[n] = true
+				}
+			}
+		}
+	}
+	na0, na1 = 1, 1
+	if rel[0] {
+		na0 = p.nA
+	}
+	if rel[1] {
+		na1 = p.nA
+	}
+	return na0, na1
 }
 
 // entries appends the next-node entries n·|O| + o of stage k that move

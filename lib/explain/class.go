@@ -81,6 +81,9 @@ func ExplainClass(s *Setup, part *partition.Partition, t, c, probe int) (*Class,
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if err := s.needFamily("a class card (its belief is taken under a probe chosen among the family's members)"); err != nil {
+		return nil, err
+	}
 	if _, _, err := ParseClass(part, fmt.Sprintf("%d:%d", t, c)); err != nil {
 		return nil, err
 	}

@@ -21,7 +21,9 @@ type Merge struct {
 	// the representatives of its exact classes; Exact is false when only
 	// the first MaxReps of them were compared, a lower bound), between
 	// History1 and History2; Nearest is the probe that attains it, the
-	// one that comes closest to separating the class.
+	// one that comes closest to separating the class (for a searched
+	// family, Setup.Search, the witness of the widest pair's search, with
+	// index −1).
 	Diameter float64       `json:"diameter"`
 	Exact    bool          `json:"diameter_exact"`
 	History1 string        `json:"history_1"`
@@ -87,7 +89,11 @@ func ExplainMerges(ctx context.Context, s *Setup, exact, fine, coarse *partition
 				mg.Joined = append(mg.Joined, fmt.Sprintf("%d:%d", t, l))
 			}
 			reps = reps[:min(len(reps), MaxReps)]
-			if err := s.diameter(ctx, &mg, t, reps, nO); err != nil {
+			diameter := s.diameter
+			if s.Family == nil {
+				diameter = s.diameterSearched
+			}
+			if err := diameter(ctx, &mg, t, reps, nO); err != nil {
 				return nil, err
 			}
 			out.Merges = append(out.Merges, mg)

@@ -17,9 +17,13 @@ import (
 // metric on its observations (nil: discrete), the probe family Π, the
 // horizon and the impossible-history convention.
 type Setup struct {
-	Model      *pomdp.Model
-	Ground     ot.Ground
-	Family     fsc.Family
+	Model  *pomdp.Model
+	Ground ot.Ground
+	Family fsc.Family
+	// Search, when Family is nil, is the probe source of a family too
+	// large to enumerate: ExplainPair then shows the witness it finds
+	// (Pair.Search says so); ExplainClass and ExplainMerges need Family.
+	Search     Searcher
 	T          int
 	Convention law.Convention
 	// Workers bounds the goroutines over probes (0: one per probe, at
@@ -48,10 +52,10 @@ func (s *Setup) ground() ot.Ground {
 }
 
 func (s *Setup) check(hs ...[]int) error {
-	if s.Model == nil || s.Family == nil {
-		return fmt.Errorf("explain: a model and a probe family are required")
+	if s.Model == nil || (s.Family == nil && s.Search == nil) {
+		return fmt.Errorf("explain: a model and a probe family (or a search) are required")
 	}
-	if s.Family.Len() == 0 {
+	if s.Family != nil && s.Family.Len() == 0 {
 		return fmt.Errorf("explain: the family %s is empty", s.Family)
 	}
 	for _, h := range hs {
@@ -138,12 +142,18 @@ type Pair struct {
 	// Sentence says it in words.
 	MostDifferent SeqMass `json:"most_different"`
 	Sentence      string  `json:"sentence"`
+	// Search is set when the family was searched (Setup.Search), not
+	// enumerated: Probes then holds the argmax alone, NumProbes is 0, and
+	// Witness is the controller the search found.
+	Search  *Search  `json:"search,omitempty"`
+	Witness *fsc.FSC `json:"witness,omitempty"`
 }
 
 // ExplainPair explains the distance between histories h1 and h2 (observation
 // indices, equal depth): every probe of the family is run on these two
 // histories only (one transport problem each), and the argmax is taken
-// apart. It never builds a distance matrix.
+// apart. It never builds a distance matrix. A searched family (Setup.Search)
+// is searched for these two histories only, and its witness taken apart.
 func ExplainPair(ctx context.Context, s *Setup, h1, h2 []int) (*Pair, error) {
 	if err := s.check(h1, h2); err != nil {
 		return nil, err
@@ -151,6 +161,9 @@ func ExplainPair(ctx context.Context, s *Setup, h1, h2 []int) (*Pair, error) {
 	if len(h1) != len(h2) {
 		return nil, fmt.Errorf("explain: histories %s and %s have depths %d and %d; only histories of one depth are compared",
 			HistoryWords(s.Model, h1), HistoryWords(s.Model, h2), len(h1), len(h2))
+	}
+	if s.Family == nil {
+		return s.explainSearched(ctx, h1, h2)
 	}
 	ranked, b, err := s.rank(ctx, h1, h2)
 	if err != nil {
@@ -439,7 +452,7 @@ func (s *Setup) detail(p *Pair, h1, h2 []int, b *best) error {
 func (s *Setup) sentence(p *Pair, k int) string {
 	if p.Distance == 0 {
 		return fmt.Sprintf("No probe of %s tells %s from %s: every probe gives them the same law of the next %d observations.",
-			s.Family, quote(p.History1), quote(p.History2), k)
+			s.family(), quote(p.History1), quote(p.History2), k)
 	}
 	return fmt.Sprintf("%s and %s are %.4g apart because an agent that plays “%s” then sees “%s” with probability %.4g after the first and %.4g after the second.",
 		quote(p.History1), quote(p.History2), p.Distance, p.Best.Probe, p.MostDifferent.Words, p.MostDifferent.P1, p.MostDifferent.P2)

@@ -104,6 +104,10 @@ type searcher struct {
 	nodes, base int64
 	counts      shortcutCounts
 	err         error
+	// Witness tracing (FindWitness only): the tables of the best leaf of
+	// the current search, unread entries −1.
+	trace          bool
+	bestAct, bestN []int
 }
 
 func newSearcher(p *problem, ctx context.Context, tab *table) *searcher {
@@ -173,6 +177,10 @@ func resetInts(v []int, n int) []int {
 func (s *searcher) update(v float64) {
 	if v > s.own {
 		s.own = v
+		if s.trace {
+			s.bestAct = append(s.bestAct[:0], s.act...)
+			s.bestN = append(s.bestN[:0], s.nxt...)
+		}
 	}
 	if v > s.lb {
 		s.lb = v
