@@ -57,6 +57,9 @@ type pairWorker struct {
 	// pivoted, when set, marks the depths the pivot pass (runner.pivots)
 	// decided in bulk: the loop visits their undecided pairs only.
 	pivoted []bool
+	// settled, when set, marks the depths the pivot pass decided
+	// completely (runner.settled): the loop skips them.
+	settled []bool
 	visited int64 // pairs the loop examined (tests count them)
 	// cands are the pairs of the current depth whose bracket the bounds
 	// settled but whose exact value may raise the run's largest distance
@@ -379,6 +382,14 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		rt := reps[t]
 		n := len(rt)
 		if n < 2 {
+			continue
+		}
+		if pw.settled != nil && pw.settled[t] {
+			if pw.tick != nil {
+				if err := pw.tick(n * (n - 1) / 2); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		d := &depthPass{t: t, rt: rt, L: tr.SuffixLen(t), k: tr.T - t, data: laws.Depth(t), m: dst[t], prune: prune}
