@@ -92,7 +92,9 @@ func (r *runner) pivotDepths() []bool {
 // the given class counts: per depth it applies to, a coordinate per
 // representative, probe, suffix position and observation (float64, and at
 // most as many in the join's float32 copy), and the row lists of the
-// join.
+// join; at the last depth also the laws the join decides its pairs from
+// (settleLast: a float64 per representative, probe and observation,
+// counted whether or not the ground metric lets it apply).
 func pivotCoordBytes(classes []int, T, nO, probes int) int64 {
 	var b int64
 	for t := 0; t < T && t < len(classes); t++ {
@@ -101,6 +103,9 @@ func pivotCoordBytes(classes []int, T, nO, probes int) int64 {
 			continue
 		}
 		b += 12*n*int64(probes)*int64(T-t)*int64(nO) + 64*n
+		if t == T-1 {
+			b += 8 * n * int64(probes) * int64(nO)
+		}
 	}
 	return b
 }
