@@ -38,7 +38,9 @@ type runner struct {
 	dec *Decisions
 	// pivoted marks the depths the pivot pass decided in bulk (nil:
 	// none); pivotCandidates counts the pairs it left to the pair loop
-	// and visited the pairs the loop examined, over all probes.
+	// (at a settled depth, the pairs it found within the largest
+	// threshold) and visited the pairs the loop examined, over all
+	// probes.
 	pivoted []bool
 	// settled marks the depths the pivot pass decided completely (nil:
 	// none): the pair loop skips them.
