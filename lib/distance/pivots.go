@@ -1,6 +1,7 @@
 package distance
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"runtime"
@@ -258,11 +259,9 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int, last []
 	win := r.capped + pivotMargin
 	var active []int
 	maxAbs := 0.0
+	los, his := columnBounds(x, n, dim)
 	for c := 0; c < dim; c++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for a := 0; a < n; a++ {
-			lo, hi = min(lo, x[a*dim+c]), max(hi, x[a*dim+c])
-		}
+		lo, hi := los[c], his[c]
 		// x_a − x_b ≤ hi − lo in floating point too (rounding is
 		// monotone): such a coordinate keeps every pair within win.
 		if hi-lo > win {
@@ -270,6 +269,9 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int, last []
 			maxAbs = max(maxAbs, math.Abs(lo), math.Abs(hi))
 		}
 	}
+	// Widest columns first: the comparisons of a pair stop at the
+	// first coordinate apart, which a wide column finds sooner.
+	slices.SortStableFunc(active, func(c, e int) int { return cmp.Compare(his[e]-los[e], his[c]-los[c]) })
 	pairs := int64(n) * int64(n-1) / 2
 	if len(active) == 0 {
 		r.pivotCandidates += pairs // every pair is a candidate: bits stay clear
@@ -671,12 +673,24 @@ func within(u, v []float64, win float64) bool {
 // dim).
 func columnRange(x []float64, n, dim int) float64 {
 	best := 0.0
-	for c := 0; c < dim; c++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for a := 0; a < n; a++ {
-			lo, hi = min(lo, x[a*dim+c]), max(hi, x[a*dim+c])
-		}
-		best = max(best, hi-lo)
+	los, his := columnBounds(x, n, dim)
+	for c := range los {
+		best = max(best, his[c]-los[c])
 	}
 	return best
+}
+
+// columnBounds returns the smallest and largest value of each column of
+// x (n rows of dim), in one pass over the rows.
+func columnBounds(x []float64, n, dim int) (los, his []float64) {
+	los, his = make([]float64, dim), make([]float64, dim)
+	for c := range los {
+		los[c], his[c] = math.Inf(1), math.Inf(-1)
+	}
+	for a := 0; a < n; a++ {
+		for c, v := range x[a*dim : (a+1)*dim] {
+			los[c], his[c] = min(los[c], v), max(his[c], v)
+		}
+	}
+	return los, his
 }
