@@ -38,8 +38,11 @@ import (
 // threshold. The pair loop then visits the candidates only
 // (pairWorker.undecidedPairs), with the same per-pair logic: a candidate
 // ends with the decision it would have had, and every other pair is apart
-// at every ε, as the loop would have found. The partitions are those of
-// the full loop, bit for bit (TestPivotsKeepDecisions).
+// at every ε, as the loop would have found. At the last depth under a
+// uniform ground metric the join decides the candidates itself
+// (settleLast, joiner.settle) and the loop skips the depth. The
+// partitions are those of the full loop, bit for bit
+// (TestPivotsKeepDecisions).
 
 // pivotMinClasses is the smallest class count of a depth at which the
 // pivot pass applies: below it the pair loop is cheap.
