@@ -515,8 +515,12 @@ func (j *joiner) self(s []int32) {
 	if len(s) < 2 || j.ctx.Err() != nil {
 		return
 	}
+	if len(s) <= joinLeaf {
+		j.brute(s, s, true)
+		return
+	}
 	c, lo, hi := j.widest(s, nil, nil)
-	if len(s) <= joinLeaf || hi-lo <= j.win {
+	if hi-lo <= j.win {
 		j.brute(s, s, true)
 		return
 	}
