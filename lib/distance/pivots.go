@@ -299,7 +299,8 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int, last []
 	}
 	j := &joiner{ctx: ctx, z: z, dim: da, win: float32(win + 1e-6*(maxAbs+win)),
 		x: x, xdim: dim, active: active, xwin: win,
-		planes: planes, slots: make(chan struct{}, max(0, r.workers-1))}
+		planes: planes, limit: int32(max(1, r.workers))}
+	j.busy.Store(1) // the caller
 	if last != nil {
 		// Some coordinate spreads beyond the threshold (active): the
 		// pass's maximum is above it (below), so the pair loop would
@@ -315,6 +316,7 @@ func (r *runner) sweep(ctx context.Context, t int, x []float64, dim int, last []
 		rows[a] = int32(a)
 	}
 	j.self(rows)
+	j.busy.Add(-1) // the caller only waits now
 	j.wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
@@ -362,8 +364,12 @@ type joiner struct {
 	gmax       float64
 	thr        []float64
 	found      atomic.Int64
-	slots      chan struct{} // free goroutines beyond the caller's
-	wg         sync.WaitGroup
+	// busy counts the goroutines of the join at work (not waiting for
+	// another), at most limit (the workers) but for the moment one
+	// stops waiting: a goroutine starts another only below it.
+	busy  atomic.Int32
+	limit int32
+	wg    sync.WaitGroup
 	// scratch holds widest's buffers (2·dim floats): the join allocates
 	// nothing per node but self's row lists, so that the collector's
 	// headroom does not double the heap of decisions it runs beside.
@@ -495,19 +501,29 @@ func (j *joiner) widestOf(a, b []int32, excl []int, step int) (c int, lo, hi flo
 	return c, lo, hi
 }
 
-// spawn runs f on a free goroutine, or here when there is none.
-func (j *joiner) spawn(f func()) {
-	select {
-	case j.slots <- struct{}{}:
-		j.wg.Add(1)
-		go func() {
-			defer j.wg.Done()
-			defer func() { <-j.slots }()
-			f()
-		}()
-	default:
-		f()
+// acquire reports whether a new goroutine may start (busy is then
+// counted up for it).
+func (j *joiner) acquire() bool {
+	if j.busy.Add(1) <= j.limit {
+		return true
 	}
+	j.busy.Add(-1)
+	return false
+}
+
+// spawn runs f on a new goroutine when fewer than limit are at work,
+// or here.
+func (j *joiner) spawn(f func()) {
+	if !j.acquire() {
+		f()
+		return
+	}
+	j.wg.Add(1)
+	go func() {
+		defer j.wg.Done()
+		defer j.busy.Add(-1)
+		f()
+	}()
 }
 
 // self joins the rows s with themselves.
@@ -619,26 +635,26 @@ func (j *joiner) cross(a, b []int32, excl []int) {
 // cross of the root's halves can be most of the join.
 const crossSplit = 1 << 20
 
-// both runs f and g, f on a free goroutine when par is set and there
-// is one, and returns when both are done. f and g must share no rows.
+// both runs f and g, f on a new goroutine when par is set and fewer
+// than limit are at work, and returns when both are done; while it
+// waits for f it does not count as busy, so that f's own joins may use
+// its core. f and g must share no rows.
 func (j *joiner) both(par bool, f, g func()) {
-	if par {
-		select {
-		case j.slots <- struct{}{}:
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				defer func() { <-j.slots }()
-				f()
-			}()
-			g()
-			<-done
-			return
-		default:
-		}
+	if !par || !j.acquire() {
+		f()
+		g()
+		return
 	}
-	f()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer j.busy.Add(-1)
+		f()
+	}()
 	g()
+	j.busy.Add(-1)
+	<-done
+	j.busy.Add(1)
 }
 
 // brute compares every pair of a × b (of a with itself, a's pairs once,
