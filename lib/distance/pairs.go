@@ -57,6 +57,9 @@ type pairWorker struct {
 	// pivoted, when set, marks the depths the pivot pass (runner.pivots)
 	// decided in bulk: the loop visits their undecided pairs only.
 	pivoted []bool
+	// settled, when set, marks the depths the pivot pass decided
+	// completely (runner.settled): the loop skips them.
+	settled []bool
 	visited int64 // pairs the loop examined (tests count them)
 	// cands are the pairs of the current depth whose bracket the bounds
 	// settled but whose exact value may raise the run's largest distance
@@ -339,20 +342,27 @@ func (pw *pairWorker) bounds(dst []partition.Matrix, laws *law.Laws, reps [][]in
 		}
 		kn := k * tr.NumObs
 		m := dst[t]
-		idx := 0
-		for a := 0; a < n; a++ {
-			p := data[rt[a]*L : (rt[a]+1)*L]
-			for b := a + 1; b < n; b++ {
+		// Rows a in tiles of boundsTile: each law q is read once per
+		// tile, not once per row (the laws of a depth, 25 MB a probe at
+		// hallway T = 5's depth 2, do not stay in cache).
+		for a0 := 0; a0 < n; a0 += boundsTile {
+			a1 := min(a0+boundsTile, n)
+			for b := a0 + 1; b < n; b++ {
 				q := data[rt[b]*L : (rt[b]+1)*L]
-				lb := pw.lowerBound(totalVariation(p, q), marg[a*kn:(a+1)*kn], marg[b*kn:(b+1)*kn])
-				if lb > m.Data[idx] {
-					m.Data[idx] = lb
+				for a := a0; a < min(a1, b); a++ {
+					p := data[rt[a]*L : (rt[a]+1)*L]
+					lb := pw.lowerBound(totalVariation(p, q), marg[a*kn:(a+1)*kn], marg[b*kn:(b+1)*kn])
+					if idx := m.Index(a, b); lb > m.Data[idx] {
+						m.Data[idx] = lb
+					}
 				}
-				idx++
 			}
 		}
 	}
 }
+
+// boundsTile is the number of rows whose pairs bounds computes together.
+const boundsTile = 8
 
 // lowerBound returns a lower bound on W1 under the additive sequence cost:
 // max(gmin·TV(p, q), Σ_s gmin·TV(p_s, q_s)) over the one-step marginals
@@ -379,6 +389,14 @@ func (pw *pairWorker) accumulate(dst []partition.Matrix, laws *law.Laws, reps []
 		rt := reps[t]
 		n := len(rt)
 		if n < 2 {
+			continue
+		}
+		if pw.settled != nil && pw.settled[t] {
+			if pw.tick != nil {
+				if err := pw.tick(n * (n - 1) / 2); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		d := &depthPass{t: t, rt: rt, L: tr.SuffixLen(t), k: tr.T - t, data: laws.Depth(t), m: dst[t], prune: prune}
@@ -796,6 +814,7 @@ const negligible = 1e-14
 
 func totalVariation(p, q []float64) float64 {
 	s := 0.0
+	q = q[:len(p)] // one bounds check, not one per atom
 	for i, x := range p {
 		s += math.Abs(x - q[i])
 	}

@@ -100,7 +100,7 @@ func TestPivotsKeepDecisions(t *testing.T) {
 	defer func(v int) { pivotMinClasses = v }(pivotMinClasses)
 	pivotMinClasses = 2
 	rng := rand.New(rand.NewPCG(77, 78))
-	compared, fewer := 0, 0
+	compared, fewer, settledFewer := 0, 0, 0
 	for trial := 0; trial < 160; trial++ {
 		nS, nA, nO := 2+rng.IntN(4), 1+rng.IntN(3), 2+rng.IntN(3)
 		T := 2 + rng.IntN(3)
@@ -141,6 +141,18 @@ func TestPivotsKeepDecisions(t *testing.T) {
 			t.Fatalf("%s: without pivots: %v", name, err)
 		}
 		sameBits(t, name, got.Decisions, want.Decisions)
+		// The pass deciding the last depth itself (settleLast) against
+		// the pair loop deciding the candidates it leaves.
+		noSettleLast = true
+		loop, err := Compute(context.Background(), m, fam, T, opt)
+		noSettleLast = false
+		if err != nil {
+			t.Fatalf("%s: without settleLast: %v", name, err)
+		}
+		sameBits(t, name+" (settleLast)", got.Decisions, loop.Decisions)
+		if got.visited < loop.visited {
+			settledFewer++
+		}
 		sameCompact(t, name, got, dense, eps)
 		sameCompact(t, name+" without pivots", want, dense, eps)
 		if want.candidates != 0 {
@@ -154,10 +166,10 @@ func TestPivotsKeepDecisions(t *testing.T) {
 		}
 		compared++
 	}
-	if compared < 100 || fewer < compared/8 {
-		t.Fatalf("%d runs compared, %d with fewer pairs visited", compared, fewer)
+	if compared < 100 || fewer < compared/8 || settledFewer < compared/16 {
+		t.Fatalf("%d runs compared, %d with fewer pairs visited, %d fewer still with the last depth settled by the pass", compared, fewer, settledFewer)
 	}
-	t.Logf("%d runs compared, %d with fewer pairs visited", compared, fewer)
+	t.Logf("%d runs compared, %d with fewer pairs visited, %d fewer still with the last depth settled by the pass", compared, fewer, settledFewer)
 }
 
 // sameBits checks two sets of decisions bit for bit.
@@ -248,7 +260,7 @@ func TestSweepFindsEveryPair(t *testing.T) {
 		reps := [][]int{make([]int, n), {0}}
 		r := &runner{T: 1, reps: reps, capped: capped, workers: 1 + trial%2}
 		r.dec = newDecisions([]float64{0, capped - partition.ZeroTol}, reps, 1, 1)
-		if err := r.sweep(context.Background(), 0, x, dim); err != nil {
+		if err := r.sweep(context.Background(), 0, x, dim, nil); err != nil {
 			t.Fatal(err)
 		}
 		win := capped + pivotMargin

@@ -38,8 +38,13 @@ type runner struct {
 	dec *Decisions
 	// pivoted marks the depths the pivot pass decided in bulk (nil:
 	// none); pivotCandidates counts the pairs it left to the pair loop
-	// and visited the pairs the loop examined, over all probes.
-	pivoted         []bool
+	// (at a settled depth, the pairs it found within the largest
+	// threshold) and visited the pairs the loop examined, over all
+	// probes.
+	pivoted []bool
+	// settled marks the depths the pivot pass decided completely (nil:
+	// none): the pair loop skips them.
+	settled         []bool
 	pivotCandidates int64
 	pivotBytes      int64 // the pivot pass's coordinates and largest float32 copy
 	pivotSweep      int64 // the largest float32 copy of one depth's sweep
@@ -324,6 +329,7 @@ func (r *runner) distances(ctx context.Context, idx []int) ([]partition.Matrix, 
 		pws[w].top = top
 		pws[w].index = index
 		pws[w].pivoted = r.pivoted
+		pws[w].settled = r.settled
 	}, func(w int, tick func(int) error) {
 		pws[w].tick = tick
 	}, func(w, k int, laws *law.Laws) error {
