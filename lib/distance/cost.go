@@ -63,6 +63,22 @@ type Cost struct {
 	// probe, suffix position and observation, and the sweep's sorted
 	// copy.
 	Pivots int64
+
+	// DAGs is the classes phase on the class path (dagcost.go): every
+	// probe's posterior DAG and node classes, the workers' build scratch
+	// and the forward pass's joint states, live together with the
+	// labels and the grouping; 0 off the class path. The phase ends
+	// before the laws of the later phases are allocated, so Bytes takes
+	// the larger of the two, not their sum.
+	DAGs int64
+	// DAGsAhead is DAGs as estimated before any DAG was built (from the
+	// cheap first depths); DAGs is recomputed from the counted nodes once
+	// the DAGs are built.
+	DAGsAhead int64
+	// DAGNodes is the DAG nodes per depth summed over the probes:
+	// counted at depths below DAGCounted, extrapolated beyond.
+	DAGNodes   []int64
+	DAGCounted int
 }
 
 // gcFactor converts live heap into peak resident memory: the Go collector
@@ -80,6 +96,7 @@ const runtimeBase = 12 << 20
 // Bytes returns the estimated peak resident memory.
 func (c Cost) Bytes() int64 {
 	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport + c.Index + c.Pivots
+	live = max(live, c.DAGs+c.Labels+c.Family)
 	return runtimeBase + c.Base + int64(gcFactor*float64(live))
 }
 
@@ -98,6 +115,7 @@ func (c Cost) Largest() (string, int64) {
 		{"transport solver scratch (the largest residual problem, and product graphs of O^{T−t})", c.Transport},
 		{"law index (distinct laws per class representative)", c.Index},
 		{"pivot coordinates (per class, probe and one-step marginal)", c.Pivots},
+		{c.dagTerm(), c.DAGs},
 	}
 	switch {
 	case !c.Known:
@@ -143,6 +161,10 @@ func (c Cost) String() string {
 	}
 	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, law index %s, pivot coordinates %s, base %s\n",
 		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Index), FormatBytes(c.Pivots), FormatBytes(c.Base))
+	if c.DAGs > 0 {
+		fmt.Fprintf(&b, "classes phase: %s, %s (estimated before any DAG was built: %s; DAG nodes per depth %v)\n",
+			c.dagTerm(), FormatBytes(c.DAGs), FormatBytes(c.DAGsAhead), c.DAGNodes)
+	}
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
 	return b.String()
@@ -171,6 +193,8 @@ func (e *BudgetError) Error() string {
 		help = "list fewer ε values (a bit per pair of classes and ε), " + help
 	case strings.HasPrefix(name, "transport"):
 		help = "ask for smaller ε values (pairs above the largest are settled by bounds, without transport problems), use fewer workers (--workers), " + help
+	case strings.HasPrefix(name, "posterior DAGs"):
+		help = "lower T, use fewer workers (--workers: a DAG is built per worker at a time), " + help
 	case name == "family grouping":
 		help = "use a smaller probe family (lower m or T, or sampled probes), or raise the budget (--mem, Options.MemBudget)"
 	}
