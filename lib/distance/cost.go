@@ -33,9 +33,14 @@ type Cost struct {
 	Pairs int64
 
 	// The memory terms.
-	Base   int64 // live heap before the run (the model among it)
-	Laws   int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
-	Labels int64 // class labels of every history, per worker and merged
+	Base int64 // live heap before the run (the model among it)
+	Laws int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
+	// Labels is the class labels of every history: on the refinement
+	// path the labels the workers refine in place (shared, under a lock
+	// per depth) and the partition's canonical copy, 8 bytes a history
+	// each; on the class path (withDAGs) the partition's and the forward
+	// pass's states.
+	Labels int64
 	Family int64 // grouping controllers by behaviour: per member and per distinct action tree
 	// Matrix is the pair storage: float matrices, one per worker (merged
 	// into the first), or in a compact run (Decisions > 0) one bit per
@@ -226,7 +231,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	n := int64(tree.Len())
 	w := int64(workers)
 	c.Laws = w * (8*(int64(T+3)*leaves+n+int64(2*(T+1)*nS)) + n)
-	c.Labels = 8 * n * (w + 2)
+	c.Labels = 16 * n
 	// Grouping: column index and member list per controller, and the
 	// action-tree key of each distinct behaviour (a byte per internal
 	// history).

@@ -2,8 +2,10 @@ package distance
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,5 +109,89 @@ func TestDAGExtrapolate(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestDAGBudget checks the refusal before the classes phase: with a
+// budget above the estimate made before the laws (B1, read from a
+// refusal at 1 byte) but below B1 plus half the DAGs the later phases
+// keep (the representatives' laws are read from the DAGs), Compute
+// refuses before building any DAG, at the stage "before the classes",
+// with the extrapolated DAGs in its estimate; a dry run (Plan) stops
+// there too, with that estimate and no partition; under an ample budget
+// the dry run computes the classes.
+func TestDAGBudget(t *testing.T) {
+	m := lookup(t, "random:30:3:8:1").Model
+	const T = 6
+	fam, err := fsc.New(fsc.KindStationary, m.NumActions(), m.NumObservations(), 1, T, fsc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v int) { dagCheapNodes, useClassDAG, useRepLaws = v, false, false }(dagCheapNodes)
+	dagCheapNodes, useClassDAG, useRepLaws = 600, true, true
+	opt := Options{Workers: 1, Eps: []float64{0, 0.3}, Compact: true}
+	full, _, err := Plan(context.Background(), m, fam, T, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := law.NewTree(m.NumObservations(), T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept int64
+	for d := 0; d < T; d++ {
+		kept += full.DAGNodes[d] * int64(12*tree.NumObs+4)
+	}
+	o := opt
+	o.MemBudget = 1
+	var be *BudgetError
+	if _, err := Compute(context.Background(), m, fam, T, o); !errors.As(err, &be) || be.Stage != "before the laws" {
+		t.Fatalf("budget 1: %v", err)
+	}
+	b1 := be.Cost.Bytes()
+	for _, c := range []struct {
+		name   string
+		budget int64
+		refuse bool
+	}{{"tight", b1 + int64(gcFactor*float64(kept))/2, true}, {"ample", 4 * full.Bytes(), false}} {
+		o := opt
+		o.MemBudget = c.budget
+		if !c.refuse {
+			// The dry run builds the DAGs and the classes (the whole
+			// run's distances take minutes).
+			if _, p, err := Plan(context.Background(), m, fam, T, o); err != nil || p == nil {
+				t.Errorf("%s: partition %v, %v", c.name, p != nil, err)
+			}
+			continue
+		}
+		_, err := Compute(context.Background(), m, fam, T, o)
+		if !errors.As(err, &be) || be.Stage != "before the classes" {
+			t.Fatalf("%s (%s, before the laws %s, DAGs kept %s): %v, want a refusal before the classes", c.name, FormatBytes(c.budget), FormatBytes(b1), FormatBytes(kept), err)
+		}
+		if be.Cost.DAGsAhead == 0 || be.Cost.DAGCounted > T || !strings.Contains(be.Cost.dagTerm(), "extrapolated") {
+			t.Errorf("%s: refused with classes phase %d bytes, %d depths counted, term %q", c.name, be.Cost.DAGsAhead, be.Cost.DAGCounted, be.Cost.dagTerm())
+		}
+		cost, p, err := Plan(context.Background(), m, fam, T, o)
+		if err != nil || p != nil || cost.Known || cost.DAGsAhead != be.Cost.DAGsAhead {
+			t.Errorf("%s: dry run partition %v, known %v, ahead %d (refusal's %d), %v", c.name, p != nil, cost.Known, cost.DAGsAhead, be.Cost.DAGsAhead, err)
+		}
+	}
+}
+
+// TestDAGTermNamed checks that a classes phase larger than every other
+// term is the one a refusal names, with what helps.
+func TestDAGTermNamed(t *testing.T) {
+	c := Cost{Laws: 10, Labels: 5, DAGs: 100, DAGNodes: []int64{1, 3, 9, 1}, DAGCounted: 2}
+	name, v := c.Largest()
+	if v != 100 || !strings.HasPrefix(name, "posterior DAGs") || !strings.Contains(name, "depths < 2 counted") {
+		t.Errorf("Largest() = %q, %d", name, v)
+	}
+	msg := (&BudgetError{Cost: c, Budget: 1, Stage: "before the classes"}).Error()
+	if !strings.Contains(msg, "posterior DAGs") || !strings.Contains(msg, "--workers") {
+		t.Errorf("refusal %q", msg)
+	}
+	c.DAGCounted = 4
+	if name, _ := c.Largest(); !strings.Contains(name, "nodes counted") {
+		t.Errorf("counted: Largest() = %q", name)
 	}
 }

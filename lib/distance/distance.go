@@ -393,7 +393,9 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 // on the class count at every ε. The laws' own buffers are still checked
 // against the budget before they are allocated, and so is the classes
 // phase of the class path (Cost.DAGs): when it would not fit, Plan
-// returns its pre-flight estimate and a nil partition.
+// returns its pre-flight estimate and a nil partition. The bounds pass
+// (which can only lower the transport term) is skipped when the run
+// would not fit the budget without any transport scratch.
 func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (Cost, *partition.Partition, error) {
 	pr, err := prepare(ctx, m, fam, T, opt, true, given{})
 	if err != nil {
@@ -403,6 +405,14 @@ func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Option
 		return pr.res.Cost, nil, nil
 	}
 	pr.planOnly = true
+	noTransport := pr.res.Cost
+	noTransport.Transport, noTransport.DAGs = 0, 0
+	if pr.check(noTransport, "") != nil {
+		// Over the budget whatever the bounds settle: they lower the
+		// transport term only, and their pass holds every worker's laws.
+		pr.phase("")
+		return pr.res.Cost, pr.res.Classes, nil
+	}
 	if err := pr.boundsPhase(ctx); err != nil {
 		return Cost{}, nil, err
 	}
