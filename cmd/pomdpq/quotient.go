@@ -254,7 +254,7 @@ func quotientDryRun(ctx context.Context, c *command, in quotientInput, fam fsc.F
 	out := planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
 		ExactClasses: cost.Classes, Pairs: cost.Pairs, EstimateBytes: cost.Bytes(), BudgetBytes: budget,
 		Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases(),
-		Ground: newGroundJSON(in.ground, unused), ClassesPhaseBytes: cost.DAGs, ClassesPhaseAheadBytes: cost.DAGsAhead}
+		Ground: newGroundJSON(in.ground, unused), ClassesPhaseBytes: cost.ClassesPhaseBytes(false), ClassesPhaseAheadBytes: cost.ClassesPhaseBytes(true)}
 	if !cost.Known {
 		out.ExactClasses = nil
 	}
@@ -385,10 +385,11 @@ type planJSON struct {
 	Seconds       float64     `json:"seconds"`
 	Phases        []phaseJSON `json:"phases"`
 	Ground        groundJSON  `json:"ground"`
-	// ClassesPhaseBytes is the live memory of the class path's classes
-	// phase (distance.Cost.DAGs: the probes' posterior DAGs), from the
-	// counted nodes once they are built; ClassesPhaseAheadBytes its
-	// estimate before any DAG was built. Both 0 off the class path.
+	// ClassesPhaseBytes is the estimated peak memory of the class path's
+	// classes phase (distance.Cost.ClassesPhaseBytes: the probes'
+	// posterior DAGs, the labels and the grouping), from the counted
+	// nodes once they are built; ClassesPhaseAheadBytes the estimate
+	// made before any DAG was built. Both 0 off the class path.
 	ClassesPhaseBytes      int64 `json:"classes_phase_bytes,omitempty"`
 	ClassesPhaseAheadBytes int64 `json:"classes_phase_ahead_bytes,omitempty"`
 }

@@ -167,8 +167,8 @@ func (c Cost) String() string {
 	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, law index %s, pivot coordinates %s, base %s\n",
 		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Index), FormatBytes(c.Pivots), FormatBytes(c.Base))
 	if c.DAGs > 0 {
-		fmt.Fprintf(&b, "classes phase: %s, %s (estimated before any DAG was built: %s; DAG nodes per depth %v)\n",
-			c.dagTerm(), FormatBytes(c.DAGs), FormatBytes(c.DAGsAhead), c.DAGNodes)
+		fmt.Fprintf(&b, "classes phase: %s, %s, peak %s (estimated before any DAG was built: %s, peak %s; DAG nodes per depth %v)\n",
+			c.dagTerm(), FormatBytes(c.DAGs), FormatBytes(c.ClassesPhaseBytes(false)), FormatBytes(c.DAGsAhead), FormatBytes(c.ClassesPhaseBytes(true)), c.DAGNodes)
 	}
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))

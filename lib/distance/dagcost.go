@@ -161,6 +161,21 @@ func (p *dagPlan) bytes(tree law.Tree, workers int) (kept, phase int64) {
 	return kept, kept + int64(max(1, workers))*scratch + forward
 }
 
+// ClassesPhaseBytes returns the estimated peak resident memory of the
+// class path's classes phase: its DAGs (DAGsAhead with ahead, else
+// DAGs), the labels and the grouping, as Bytes converts live memory; 0
+// off the class path.
+func (c Cost) ClassesPhaseBytes(ahead bool) int64 {
+	d := c.DAGs
+	if ahead {
+		d = c.DAGsAhead
+	}
+	if d == 0 {
+		return 0
+	}
+	return runtimeBase + c.Base + int64(gcFactor*float64(d+c.Labels+c.Family))
+}
+
 // dagTerm names Cost.DAGs and says how its nodes were obtained.
 func (c Cost) dagTerm() string {
 	if c.DAGCounted >= len(c.DAGNodes) {
