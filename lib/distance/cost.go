@@ -199,7 +199,7 @@ func (e *BudgetError) Error() string {
 	case strings.HasPrefix(name, "transport"):
 		help = "ask for smaller ε values (pairs above the largest are settled by bounds, without transport problems), use fewer workers (--workers), " + help
 	case strings.HasPrefix(name, "posterior DAGs"):
-		help = "lower T, use fewer workers (--workers: a DAG is built per worker at a time), " + help
+		help = "use fewer workers (--workers: each builds a DAG at a time), " + help
 	case name == "family grouping":
 		help = "use a smaller probe family (lower m or T, or sampled probes), or raise the budget (--mem, Options.MemBudget)"
 	}
