@@ -22,8 +22,12 @@ import (
 // built, the estimate is recomputed from their counted nodes.
 
 // dagCheapNodes is the largest depth of a DAG that DAGGrowth expands for
-// the estimate: a few thousand joint steps per sampled probe.
+// the estimate: a few thousand joint steps per sampled probe; and
+// dagCheapEntries the most posterior entries (floats) its children may
+// hold, 32 MiB (models of 10⁵ states and more).
 var dagCheapNodes = 2048
+
+const dagCheapEntries = 1 << 22
 
 // dagSample is the largest number of probes whose DAG prefix the estimate
 // builds; the others are counted as the sampled ones' average.
@@ -57,8 +61,9 @@ type dagPlan struct {
 
 // extrapolate returns the node counts per depth 0 … T of a DAG whose
 // first depths have lens nodes: beyond them, each depth has the last
-// built depth's growth factor (at least 1) times the one before, at most
-// the depth's histories plus one (the stand-in) and the node limit.
+// built depth's growth factor (at least 1; |O| when only depth 0 was
+// built) times the one before, at most the depth's histories plus one
+// (the stand-in) and the node limit.
 func extrapolate(lens []int, tree law.Tree, limit int) []int64 {
 	T := tree.T
 	out := make([]int64, T+1)
@@ -67,7 +72,7 @@ func extrapolate(lens []int, tree law.Tree, limit int) []int64 {
 			out[t] = int64(lens[t])
 			continue
 		}
-		g := 1.0
+		g := float64(tree.NumObs)
 		if k := len(lens) - 1; k >= 1 && lens[k-1] > 0 {
 			g = max(1, float64(lens[k])/float64(lens[k-1]))
 		}
@@ -95,7 +100,7 @@ func (r *runner) dagPreflight(ctx context.Context, idx []int) (*dagPlan, error) 
 	for j := 0; j < n; j++ {
 		c := r.fam.At(idx[j*len(idx)/n])
 		p.width = max(p.width, c.Nodes*r.m.NumStates())
-		lens, err := e.DAGGrowth(ctx, c, dagCheapNodes)
+		lens, err := e.DAGGrowth(ctx, c, dagCheapNodes, dagCheapEntries)
 		if err != nil {
 			return nil, fmt.Errorf("distance: controller %d of %v: %w", idx[j*len(idx)/n], r.fam, err)
 		}

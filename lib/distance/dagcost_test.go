@@ -82,8 +82,8 @@ func TestDAGEstimateMeasured(t *testing.T) {
 
 // TestDAGExtrapolate checks the extrapolation of a DAG's node counts:
 // counted depths are kept, deeper ones grow by the last counted depth's
-// factor, never above the histories plus the stand-in nor the node limit,
-// and depth T has one node.
+// factor (|O| when only depth 0 was built), never above the histories
+// plus the stand-in nor the node limit, and depth T has one node.
 func TestDAGExtrapolate(t *testing.T) {
 	tree, err := law.NewTree(3, 5)
 	if err != nil {
@@ -99,8 +99,9 @@ func TestDAGExtrapolate(t *testing.T) {
 		{[]int{2, 4, 12}, 1 << 20, []int64{2, 4, 12, 28, 82, 1}},
 		{[]int{1, 3, 2}, 1 << 20, []int64{1, 3, 2, 2, 2, 1}},
 		{[]int{1, 2, 4}, 10, []int64{1, 2, 4, 8, 10, 1}},
-		{[]int{1}, 1 << 20, []int64{1, 1, 1, 1, 1, 1}},
-		{[]int{5}, 1 << 20, []int64{5, 4, 4, 4, 4, 1}}, // capped by the histories plus the stand-in
+		// Depth 0 alone: the histories (plus the stand-in) bound it.
+		{[]int{1}, 1 << 20, []int64{1, 3, 9, 27, 81, 1}},
+		{[]int{5}, 1 << 20, []int64{5, 4, 10, 28, 82, 1}},
 	} {
 		got := extrapolate(c.lens, tree, c.limit)
 		for i := range c.want {

@@ -8,11 +8,13 @@ import (
 
 // DAGGrowth builds controller c's posterior DAG (DAG) only as far as it
 // is cheap, for a pre-flight estimate of the whole DAG: depth t is
-// expanded only while it has at most maxNodes nodes. It returns the node
+// expanded only while it has at most maxNodes nodes and its children's
+// posteriors, at most |O| per node, hold at most maxEntries floats. It
+// returns the node
 // counts of the depths built, Len[0..k] (with each depth's stand-in node;
 // k = T, Len[T] = 1, when the whole DAG was that small). The counts are
 // those DAG would give at those depths.
-func (e *Engine) DAGGrowth(ctx context.Context, c *fsc.FSC, maxNodes int) ([]int, error) {
+func (e *Engine) DAGGrowth(ctx context.Context, c *fsc.FSC, maxNodes, maxEntries int) ([]int, error) {
 	if err := e.Check(c); err != nil {
 		return nil, err
 	}
@@ -45,6 +47,9 @@ func (e *Engine) DAGGrowth(ctx context.Context, c *fsc.FSC, maxNodes int) ([]int
 		var next *dagLevel
 		if t+1 < T {
 			next = newDagLevel(b.levelWidth(t + 1))
+			if int64(cur.n)*int64(nO)*int64(b.levelWidth(t+1)) > int64(maxEntries) {
+				return lens, nil
+			}
 		}
 		d.Len[t] = cur.n
 		d.Prob[t], d.Child[t] = make([]float64, cur.n*nO), make([]int32, cur.n*nO)
