@@ -213,6 +213,33 @@ func withDAGs(c Cost, mode classMode, p *dagPlan, tree law.Tree, ahead bool) Cos
 	return c
 }
 
+// classesPreflight estimates the class path's classes phase before any
+// DAG is built (off the class path it does nothing) and checks the run
+// with it against the budget, "before the classes"; famSize is the
+// family size of the estimate. It returns the phase's estimated bytes
+// (Cost.DAGsAhead). A dry run (plan) over the budget is not refused: it
+// stops (pr.stopped) with the estimate in pr.res.Cost.
+func (pr *prepared) classesPreflight(ctx context.Context, gv given, famSize int, plan bool, base int64) (int64, error) {
+	if !pr.dagPhase(gv) {
+		return 0, nil
+	}
+	r, tree := pr.r, pr.res.Tree
+	dp, err := r.dagPreflight(ctx, pr.reps)
+	if err != nil {
+		return 0, err
+	}
+	c := estimate(tree, r.m.NumStates(), famSize, len(pr.reps), r.workers, nil, pr.opt, pr.fullLimit)
+	c = withDAGs(classPathCost(c, pr.mode, nil), pr.mode, dp, tree, true)
+	if err := pr.check(c, "before the classes"); err != nil {
+		if !plan {
+			return 0, err
+		}
+		c.Base = base
+		pr.res.Cost, pr.stopped = c, true
+	}
+	return c.DAGsAhead, nil
+}
+
 // dagPhase reports whether the classes phase takes the class path (as
 // classesPhase decides).
 func (pr *prepared) dagPhase(gv given) bool {

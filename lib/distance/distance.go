@@ -579,26 +579,12 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
 	pr.res, pr.r, pr.reps = res, r, reps
 
-	var ahead int64
-	if pr.dagPhase(gv) {
-		// The classes phase of the class path, estimated from the cheap
-		// first depths of the probes' DAGs before any is built.
-		dp, err := r.dagPreflight(ctx, reps)
-		if err != nil {
-			return nil, err
-		}
-		c := withDAGs(classPathCost(estimate(tree, m.NumStates(), n, len(reps), workers, nil, opt, fullLimit), mode, nil), mode, dp, tree, true)
-		ahead = c.DAGsAhead
-		if err := check(c, "before the classes"); err != nil {
-			if !plan {
-				return nil, err
-			}
-			// A dry run stops here with the estimate: the classes
-			// phase would not fit either.
-			c.Base = base
-			res.Cost, pr.stopped = c, true
-			return pr, nil
-		}
+	ahead, err := pr.classesPreflight(ctx, gv, n, plan, base)
+	if err != nil {
+		return nil, err
+	}
+	if pr.stopped {
+		return pr, nil // a dry run over the budget before the classes
 	}
 	probes, err := pr.classesPhase(ctx, gv, members)
 	if err != nil {
