@@ -82,7 +82,10 @@ type Cost struct {
 	DAGsAhead int64
 	// DAGNodes is the DAG nodes per depth summed over the probes:
 	// counted at depths below DAGCounted, extrapolated beyond.
-	DAGNodes   []int64
+	DAGNodes []int64
+	// DAGCounted is the number of depths whose nodes were counted:
+	// len(DAGNodes) once the DAGs are built, fewer in the estimate made
+	// before (the cheap first depths of law.Engine.DAGGrowth).
 	DAGCounted int
 }
 
