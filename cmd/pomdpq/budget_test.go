@@ -98,3 +98,36 @@ func TestQuotientRockSample11(t *testing.T) {
 		t.Logf("--mem %s: peak %d MiB in %.1f s\n%s", c.mem, p.MaxRSS>>20, p.Wall.Seconds(), out)
 	}
 }
+
+// TestDryRunClassesPhase: on the class path (above 2²⁰ histories) a dry
+// run estimates the classes phase before any posterior DAG is built and
+// again from the counted nodes; under a budget the later phases exceed,
+// the dry run skips the bounds pass, so its peak resident memory is the
+// classes phase's, and both estimates are within 2× of it (a ratio of
+// memory, not a timing).
+func TestDryRunClassesPhase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds posterior DAGs over 2 million histories")
+	}
+	for _, model := range []string{"random:12:4:6:3", "random:20:3:8:1"} {
+		T := map[string]string{"random:12:4:6:3": "8", "random:20:3:8:1": "7"}[model]
+		p := runChild(t, 2<<30, "quotient", "--model", model, "--m", "1", "--T", T, "--eps", "0,0.1,0.3", "--dry-run", "--mem", "700M", "--json", "--progress", "off")
+		if p.Err != nil {
+			t.Fatalf("%s: %v: %s", model, p.Err, p.Stderr)
+		}
+		var out planJSON
+		if err := json.Unmarshal(p.Stdout, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Fits || out.ClassesPhaseBytes == 0 || out.ClassesPhaseAheadBytes == 0 {
+			t.Fatalf("%s: %+v: want a run that does not fit, with the classes phase estimated", model, out)
+		}
+		for _, est := range []int64{out.ClassesPhaseAheadBytes, out.ClassesPhaseBytes} {
+			ratio := float64(est) / float64(p.MaxRSS)
+			t.Logf("%s T = %s: classes phase estimate %d MiB, measured peak %d MiB (ratio %.2f)", model, T, est>>20, p.MaxRSS>>20, ratio)
+			if ratio < 0.5 || ratio > 2 {
+				t.Errorf("%s: classes phase estimate %d MiB, measured peak %d MiB: want within 2×", model, est>>20, p.MaxRSS>>20)
+			}
+		}
+	}
+}

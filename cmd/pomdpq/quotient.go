@@ -254,9 +254,16 @@ func quotientDryRun(ctx context.Context, c *command, in quotientInput, fam fsc.F
 	out := planJSON{FamilySize: cost.FamilySize, Distinct: cost.Distinct, Histories: cost.Histories,
 		ExactClasses: cost.Classes, Pairs: cost.Pairs, EstimateBytes: cost.Bytes(), BudgetBytes: budget,
 		Fits: budget < 0 || cost.Bytes() <= budget, Largest: name, LargestBytes: v, Seconds: rep.Seconds(), Phases: rep.Phases(),
-		Ground: newGroundJSON(in.ground, unused)}
+		Ground: newGroundJSON(in.ground, unused), ClassesPhaseBytes: cost.ClassesPhaseBytes(false), ClassesPhaseAheadBytes: cost.ClassesPhaseBytes(true)}
+	if !cost.Known {
+		out.ExactClasses = nil
+	}
 	return c.emit(out, func(w io.Writer) {
-		fmt.Fprintf(w, "model %s, %v, T = %d, metric %s (dry run: exact classes only, %d in all)\n", md.Name, fam, in.T, met, exact.Total())
+		if exact == nil {
+			fmt.Fprintf(w, "model %s, %v, T = %d, metric %s (dry run: stopped before the exact classes, whose phase does not fit the budget)\n", md.Name, fam, in.T, met)
+		} else {
+			fmt.Fprintf(w, "model %s, %v, T = %d, metric %s (dry run: exact classes only, %d in all)\n", md.Name, fam, in.T, met, exact.Total())
+		}
 		fmt.Fprintln(w, groundLine(in.ground, unused))
 		fmt.Fprintln(w, cost)
 		verdict := "fits"
@@ -378,4 +385,11 @@ type planJSON struct {
 	Seconds       float64     `json:"seconds"`
 	Phases        []phaseJSON `json:"phases"`
 	Ground        groundJSON  `json:"ground"`
+	// ClassesPhaseBytes is the estimated peak memory of the class path's
+	// classes phase (distance.Cost.ClassesPhaseBytes: the probes'
+	// posterior DAGs, the labels and the grouping), from the counted
+	// nodes once they are built; ClassesPhaseAheadBytes the estimate
+	// made before any DAG was built. Both 0 off the class path.
+	ClassesPhaseBytes      int64 `json:"classes_phase_bytes,omitempty"`
+	ClassesPhaseAheadBytes int64 `json:"classes_phase_ahead_bytes,omitempty"`
 }

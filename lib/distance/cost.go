@@ -33,9 +33,14 @@ type Cost struct {
 	Pairs int64
 
 	// The memory terms.
-	Base   int64 // live heap before the run (the model among it)
-	Laws   int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
-	Labels int64 // class labels of every history, per worker and merged
+	Base int64 // live heap before the run (the model among it)
+	Laws int64 // per-worker law buffers: (T + 3)·|O|^T + Σ_t |O|^t floats each
+	// Labels is the class labels of every history: on the refinement
+	// path the labels the workers refine in place (shared, under a lock
+	// per depth) and the partition's canonical copy, 8 bytes a history
+	// each; on the class path (withDAGs) the partition's and the forward
+	// pass's states.
+	Labels int64
 	Family int64 // grouping controllers by behaviour: per member and per distinct action tree
 	// Matrix is the pair storage: float matrices, one per worker (merged
 	// into the first), or in a compact run (Decisions > 0) one bit per
@@ -63,6 +68,25 @@ type Cost struct {
 	// probe, suffix position and observation, and the sweep's sorted
 	// copy.
 	Pivots int64
+
+	// DAGs is the classes phase on the class path (dagcost.go): every
+	// probe's posterior DAG and node classes, the workers' build scratch
+	// and the forward pass's joint states, live together with the
+	// labels and the grouping; 0 off the class path. The phase ends
+	// before the laws of the later phases are allocated, so Bytes takes
+	// the larger of the two, not their sum.
+	DAGs int64
+	// DAGsAhead is DAGs as estimated before any DAG was built (from the
+	// cheap first depths); DAGs is recomputed from the counted nodes once
+	// the DAGs are built.
+	DAGsAhead int64
+	// DAGNodes is the DAG nodes per depth summed over the probes:
+	// counted at depths below DAGCounted, extrapolated beyond.
+	DAGNodes []int64
+	// DAGCounted is the number of depths whose nodes were counted:
+	// len(DAGNodes) once the DAGs are built, fewer in the estimate made
+	// before (the cheap first depths of law.Engine.DAGGrowth).
+	DAGCounted int
 }
 
 // gcFactor converts live heap into peak resident memory: the Go collector
@@ -80,6 +104,7 @@ const runtimeBase = 12 << 20
 // Bytes returns the estimated peak resident memory.
 func (c Cost) Bytes() int64 {
 	live := c.Laws + c.Labels + c.Family + c.Matrix + c.Full + c.Transport + c.Index + c.Pivots
+	live = max(live, c.DAGs+c.Labels+c.Family)
 	return runtimeBase + c.Base + int64(gcFactor*float64(live))
 }
 
@@ -98,6 +123,7 @@ func (c Cost) Largest() (string, int64) {
 		{"transport solver scratch (the largest residual problem, and product graphs of O^{T−t})", c.Transport},
 		{"law index (distinct laws per class representative)", c.Index},
 		{"pivot coordinates (per class, probe and one-step marginal)", c.Pivots},
+		{c.dagTerm(), c.DAGs},
 	}
 	switch {
 	case !c.Known:
@@ -143,6 +169,10 @@ func (c Cost) String() string {
 	}
 	fmt.Fprintf(&b, "memory: laws %s, labels %s, grouping %s, %s %s, history matrices %s, transport scratch %s, law index %s, pivot coordinates %s, base %s\n",
 		FormatBytes(c.Laws), FormatBytes(c.Labels), FormatBytes(c.Family), pairs, FormatBytes(c.Matrix), FormatBytes(c.Full), FormatBytes(c.Transport), FormatBytes(c.Index), FormatBytes(c.Pivots), FormatBytes(c.Base))
+	if c.DAGs > 0 {
+		fmt.Fprintf(&b, "classes phase: %s, %s, peak %s (estimated before any DAG was built: %s, peak %s; DAG nodes per depth %v)\n",
+			c.dagTerm(), FormatBytes(c.DAGs), FormatBytes(c.ClassesPhaseBytes(false)), FormatBytes(c.DAGsAhead), FormatBytes(c.ClassesPhaseBytes(true)), c.DAGNodes)
+	}
 	name, v := c.Largest()
 	fmt.Fprintf(&b, "estimated peak %s (largest term: %s, %s)", FormatBytes(c.Bytes()), name, FormatBytes(v))
 	return b.String()
@@ -171,6 +201,8 @@ func (e *BudgetError) Error() string {
 		help = "list fewer ε values (a bit per pair of classes and ε), " + help
 	case strings.HasPrefix(name, "transport"):
 		help = "ask for smaller ε values (pairs above the largest are settled by bounds, without transport problems), use fewer workers (--workers), " + help
+	case strings.HasPrefix(name, "posterior DAGs"):
+		help = "use fewer workers (--workers: each builds a DAG at a time), " + help
 	case name == "family grouping":
 		help = "use a smaller probe family (lower m or T, or sampled probes), or raise the budget (--mem, Options.MemBudget)"
 	}
@@ -202,7 +234,7 @@ func estimate(tree law.Tree, nS, famSize, distinct, workers int, classes []int, 
 	n := int64(tree.Len())
 	w := int64(workers)
 	c.Laws = w * (8*(int64(T+3)*leaves+n+int64(2*(T+1)*nS)) + n)
-	c.Labels = 8 * n * (w + 2)
+	c.Labels = 16 * n
 	// Grouping: column index and member list per controller, and the
 	// action-tree key of each distinct behaviour (a byte per internal
 	// history).

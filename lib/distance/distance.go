@@ -391,13 +391,28 @@ func (pr *prepared) finish(ctx context.Context, start time.Time) (*Result, error
 // and returns the estimate of the whole run, without refusing it: what
 // `pomdpq quotient --dry-run` prints. The exact classes are a lower bound
 // on the class count at every ε. The laws' own buffers are still checked
-// against the budget before they are allocated.
+// against the budget before they are allocated, and so is the classes
+// phase of the class path (Cost.DAGs): when it would not fit, Plan
+// returns its pre-flight estimate and a nil partition. The bounds pass
+// (which can only lower the transport term) is skipped when the run
+// would not fit the budget without any transport scratch.
 func Plan(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Options) (Cost, *partition.Partition, error) {
 	pr, err := prepare(ctx, m, fam, T, opt, true, given{})
 	if err != nil {
 		return Cost{}, nil, err
 	}
+	if pr.stopped {
+		return pr.res.Cost, nil, nil
+	}
 	pr.planOnly = true
+	noTransport := pr.res.Cost
+	noTransport.Transport, noTransport.DAGs = 0, 0
+	if pr.check(noTransport, "") != nil {
+		// Over the budget whatever the bounds settle: they lower the
+		// transport term only, and their pass holds every worker's laws.
+		pr.phase("")
+		return pr.res.Cost, pr.res.Classes, nil
+	}
 	if err := pr.boundsPhase(ctx); err != nil {
 		return Cost{}, nil, err
 	}
@@ -479,6 +494,8 @@ type prepared struct {
 	phaseAt   time.Time
 	planOnly  bool                             // Plan: estimate, do not refuse after the laws
 	mode      classMode                        // exact classes from classes (classdag.go)
+	dags      *dagPlan                         // the class path's DAGs, counted once built
+	stopped   bool                             // Plan: the classes phase does not fit; res.Cost is its estimate
 	check     func(c Cost, stage string) error // the budget check
 }
 
@@ -562,6 +579,13 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	r := &runner{m: m, fam: fam, T: T, opt: opt, g: g, tree: tree, workers: workers}
 	pr.res, pr.r, pr.reps = res, r, reps
 
+	ahead, err := pr.classesPreflight(ctx, gv, n, plan, base)
+	if err != nil {
+		return nil, err
+	}
+	if pr.stopped {
+		return pr, nil // a dry run over the budget before the classes
+	}
 	probes, err := pr.classesPhase(ctx, gv, members)
 	if err != nil {
 		return nil, err
@@ -569,12 +593,16 @@ func prepare(ctx context.Context, m *pomdp.Model, fam fsc.Family, T int, opt Opt
 	pr.probes = probes
 	res.Distinct = len(probes)
 	res.Reps = representatives(res.Classes)
-	res.Cost = classPathCost(estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit), mode, r.cls)
-	res.Cost.Base = base
+	res.Cost = withDAGs(classPathCost(estimate(tree, m.NumStates(), n, len(probes), workers, res.Classes.Counts(), opt, fullLimit), mode, r.cls), mode, pr.dags, tree, false)
+	res.Cost.Base, res.Cost.DAGsAhead = base, ahead
 	if plan {
 		return pr, nil
 	}
-	if err := check(res.Cost, "after the exact classes"); err != nil {
+	// The classes phase is over: its DAGs no longer count against the
+	// budget (those the later phases read are in Laws).
+	later := res.Cost
+	later.DAGs = 0
+	if err := check(later, "after the exact classes"); err != nil {
 		return nil, err
 	}
 	return pr, nil
@@ -637,6 +665,7 @@ func (pr *prepared) classesPhase(ctx context.Context, gv given, members [][]int)
 		if err != nil {
 			return nil, err
 		}
+		pr.dags = countedDAGs(cl.pcs, r.dagWidth(all))
 		res.Classes, probes = p, all
 		if pr.mode.repLaws {
 			r.cls = cl
