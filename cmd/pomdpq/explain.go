@@ -310,8 +310,12 @@ func printPair(w io.Writer, p pairJSON) {
 		fmt.Fprintf(w, "classes %s and %s, through their first members:\n", p.Class1, p.Class2)
 	}
 	if p.Search != nil {
-		fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by the controller the search found: %s\n",
-			p.History1, p.History2, p.Depth, p.Distance, p.Best.Probe)
+		by := "the controller the search found"
+		if !p.Search.Exact {
+			by = fmt.Sprintf("the best controller the search found before its node limit (the maximum is ≤ %.6g)", p.Search.Upper)
+		}
+		fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by %s: %s\n",
+			p.History1, p.History2, p.Depth, p.Distance, by, p.Best.Probe)
 		fmt.Fprintln(w, p.Sentence)
 		fmt.Fprintln(w, searchNote(p.Search))
 	} else {
