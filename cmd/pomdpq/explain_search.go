@@ -39,8 +39,8 @@ func hasSearch(kind fsc.Kind, m int) bool {
 
 // searcher returns the search of the family with the run's ground metric,
 // convention and budgets.
-func (f *searchedFamily) searcher(in quotientInput, mem int64) explain.Searcher {
-	opt := bb.Options{Ground: in.ground.Ground, Convention: in.conv, MaxNodes: f.maxNodes, MemBudget: mem}
+func (f *searchedFamily) searcher(in quotientInput, mem int64, progress func(done, total int)) explain.Searcher {
+	opt := bb.Options{Ground: in.ground.Ground, Convention: in.conv, MaxNodes: f.maxNodes, MemBudget: mem, Progress: progress}
 	if f.kind == fsc.KindClock {
 		return explain.ClockSearch(in.model, in.T, opt)
 	}

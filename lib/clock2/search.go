@@ -79,6 +79,9 @@ type searcher struct {
 	traced bool
 	path   []choice
 	tail   []choice
+	// progress, when set, is called with the nodes visited every 1,024
+	// nodes (FindWitness with Options.Progress).
+	progress func(nodes int64)
 }
 
 // choice is the assignment of one tail stage on the search path: the
@@ -273,6 +276,9 @@ func (s *searcher) rec(k int, ub float64) {
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.stopped, s.open = err, true, max(s.open, ub)
 			return
+		}
+		if s.progress != nil {
+			s.progress(s.nodes)
 		}
 	}
 	na0, na1 := s.actionCounts(k)

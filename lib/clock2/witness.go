@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 
@@ -46,6 +47,8 @@ type Witness struct {
 // A search that reaches the node limit (opt.MaxNodes, per root pair
 // searched; a witness search passes it only after its first leaf) is not an error: the witness is then the best controller
 // found, Exact is false and [Distance, Upper] brackets the maximum.
+// opt.Progress, when set, is called during the search with the nodes
+// visited and the node limit (of all the root pairs searched).
 func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt Options) (*Witness, error) {
 	if m == nil {
 		return nil, errors.New("clock2: nil model")
@@ -79,6 +82,11 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 	w.Roots = len(rs)
 	s := newSearcher(p, ctx)
 	s.trace = true
+	if opt.Progress != nil && p.maxNodes > 0 {
+		// The node limit holds for each root pair searched.
+		total := int(min(p.maxNodes*int64(len(rs)), math.MaxInt32))
+		s.progress = func(n int64) { opt.Progress(int(min(n, int64(total))), total) }
+	}
 	lo, upper := 0.0, 0.0
 	var zeroLeaf *fsc.FSC
 	for _, r := range rs {

@@ -111,6 +111,9 @@ type searcher struct {
 	// the current search, unread entries −1.
 	trace          bool
 	bestAct, bestN []int
+	// progress, when set, is called with the nodes visited every 1,024
+	// nodes (FindWitness with Options.Progress).
+	progress func(nodes int64)
 }
 
 func newSearcher(p *problem, ctx context.Context, tab *table) *searcher {
@@ -222,6 +225,9 @@ func (s *searcher) rec(r evalRes) {
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.stopped, s.open = err, true, max(s.open, r.value)
 			return
+		}
+		if s.progress != nil && s.nodes&1023 == 0 {
+			s.progress(s.nodes)
 		}
 	}
 	n := s.k

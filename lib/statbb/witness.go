@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 
@@ -44,6 +45,8 @@ type Witness struct {
 // A search that reaches the node limit (opt.MaxNodes, per node count
 // searched) is not an error: the witness is then the best controller
 // found, Exact is false and [Distance, Upper] brackets the maximum.
+// opt.Progress, when set, is called during the search with the nodes
+// visited and the node limit (of all the node counts searched).
 func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, opt Options) (*Witness, error) {
 	if m == nil {
 		return nil, errors.New("statbb: nil model")
@@ -74,6 +77,12 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 	tab := newTable(m, 0)
 	s := newSearcher(p, ctx, tab)
 	s.trace = true
+	ks := nodeCounts(M, opt.Convention)
+	if opt.Progress != nil && p.maxNodes > 0 {
+		// The node limit holds for each node count searched.
+		total := int(min(p.maxNodes*int64(len(ks)), math.MaxInt32))
+		s.progress = func(n int64) { opt.Progress(int(min(n, int64(total))), total) }
+	}
 	s.g = tab.acquire()
 	defer tab.release(s.g)
 	// A strong incumbent first, so that the search prunes from the start.
@@ -81,7 +90,7 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 	if lo > 0 {
 		w.Controller = p.controller(M, s.bestAct, s.bestN)
 	}
-	for _, k := range nodeCounts(M, opt.Convention) {
+	for _, k := range ks {
 		own, _, err := s.run(h1, h2, k, L, lo)
 		if errors.Is(err, errNodes) {
 			// Keep what was found; the open subtrees bound the rest.

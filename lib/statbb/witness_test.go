@@ -2,6 +2,7 @@ package statbb
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -156,5 +157,35 @@ func TestFindWitnessNodeLimit(t *testing.T) {
 	}
 	if stopped == 0 {
 		t.Fatal("no search reached its node limit: the test checks nothing")
+	}
+}
+
+// TestFindWitnessProgressCancel checks that a witness search reports its
+// nodes through Options.Progress (against the node limit of all the node
+// counts searched) and stops with context.Canceled when its context is
+// cancelled from there.
+func TestFindWitnessProgressCancel(t *testing.T) {
+	m := lookup(t, "random:12:3:12:5").Model
+	for _, tc := range []struct {
+		M        int
+		maxNodes float64
+	}{{2, 1e6}, {3, 1e6}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls, total := 0, 0
+		progress := func(done, n int) {
+			calls, total = calls+1, n
+			if done > n {
+				t.Errorf("m = %d: progress %d of %d", tc.M, done, n)
+			}
+			cancel()
+		}
+		_, err := FindWitness(ctx, m, tc.M, 3, []int{0}, []int{1}, Options{MaxNodes: tc.maxNodes, Progress: progress})
+		cancel()
+		if !errors.Is(err, context.Canceled) || calls != 1 {
+			t.Fatalf("m = %d: err = %v after %d progress calls, want context.Canceled after 1", tc.M, err, calls)
+		}
+		if want := int(tc.maxNodes) * len(nodeCounts(tc.M, law.UniformStandIn)); total != want {
+			t.Errorf("m = %d: progress total %d, want %d", tc.M, total, want)
+		}
 	}
 }
