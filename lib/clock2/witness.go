@@ -114,7 +114,8 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 	if lo == 0 && !w.Exact && zeroLeaf != nil {
 		best = zeroLeaf // the all-0 controller's W1 is not known
 	}
-	w.Controller, w.Distance, w.Upper, w.Nodes = best, lo, max(lo, upper), s.nodes
+	// Open bounds above L·g_max (unbounded subtrees) say no more than it.
+	w.Controller, w.Distance, w.Upper, w.Nodes = best, lo, max(lo, min(upper, float64(L)*p.gmax)), s.nodes
 	return w, nil
 }
 

@@ -103,7 +103,8 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 			w.Controller = p.controller(k, s.bestAct, s.bestN)
 		}
 	}
-	w.Distance, w.Upper, w.Nodes = lo, max(lo, upper), s.nodes
+	// Open bounds above L·g_max (unbounded subtrees) say no more than it.
+	w.Distance, w.Upper, w.Nodes = lo, max(lo, min(upper, float64(L)*p.gmax)), s.nodes
 	return w, nil
 }
 
