@@ -108,7 +108,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	a := explainArgs{kind: in.kind, m: in.M, eps: in.eps, histories: *o.histories, classes: *o.classes, class: *o.class,
 		merges: *o.merges, probe: *o.probe, workers: c.nworkers(), mem: int64(c.mem)}
 	a.setup = &explain.Setup{Model: md, Ground: in.ground.Ground, T: in.T, Convention: in.conv, Workers: a.workers, Top: *o.top}
-	if err := a.family(in, *o.search, *o.maxNodes); err != nil {
+	if err := a.family(in, *o.search, *o.maxNodes, c.rep.Progress); err != nil {
 		return err
 	}
 	ctx, cancel := signalContext()
@@ -260,7 +260,7 @@ func (a *explainArgs) explainClasses(ctx context.Context, out *explainJSON, part
 // above the enumeration limit or with --search, the search of a family
 // `quotient` searches (clock m = 2, stationary m ≤ 3); other families
 // above the limit are refused with what would help.
-func (a *explainArgs) family(in quotientInput, search bool, maxNodes float64) error {
+func (a *explainArgs) family(in quotientInput, search bool, maxNodes float64, progress func(done, total int)) error {
 	md := in.model
 	nA, nO := md.NumActions(), md.NumObservations()
 	if search && !hasSearch(in.kind, in.M) {
@@ -286,7 +286,7 @@ func (a *explainArgs) family(in quotientInput, search bool, maxNodes float64) er
 		return err
 	}
 	a.searched = &searchedFamily{kind: in.kind, M: in.M, T: in.T, size: size, limit: in.limit, why: why, maxNodes: maxNodes}
-	a.setup.Search = a.searched.searcher(in, a.mem)
+	a.setup.Search = a.searched.searcher(in, a.mem, progress)
 	return nil
 }
 
@@ -310,8 +310,12 @@ func printPair(w io.Writer, p pairJSON) {
 		fmt.Fprintf(w, "classes %s and %s, through their first members:\n", p.Class1, p.Class2)
 	}
 	if p.Search != nil {
-		fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by the controller the search found: %s\n",
-			p.History1, p.History2, p.Depth, p.Distance, p.Best.Probe)
+		by := "the controller the search found"
+		if !p.Search.Exact {
+			by = fmt.Sprintf("the best controller the search found before its node limit (the maximum is ≤ %.6g)", p.Search.Upper)
+		}
+		fmt.Fprintf(w, "histories “%s” and “%s” (depth %d): distance %.6g, by %s: %s\n",
+			p.History1, p.History2, p.Depth, p.Distance, by, p.Best.Probe)
 		fmt.Fprintln(w, p.Sentence)
 		fmt.Fprintln(w, searchNote(p.Search))
 	} else {

@@ -39,8 +39,8 @@ func hasSearch(kind fsc.Kind, m int) bool {
 
 // searcher returns the search of the family with the run's ground metric,
 // convention and budgets.
-func (f *searchedFamily) searcher(in quotientInput, mem int64) explain.Searcher {
-	opt := bb.Options{Ground: in.ground.Ground, Convention: in.conv, MaxNodes: f.maxNodes, MemBudget: mem}
+func (f *searchedFamily) searcher(in quotientInput, mem int64, progress func(done, total int)) explain.Searcher {
+	opt := bb.Options{Ground: in.ground.Ground, Convention: in.conv, MaxNodes: f.maxNodes, MemBudget: mem, Progress: progress}
 	if f.kind == fsc.KindClock {
 		return explain.ClockSearch(in.model, in.T, opt)
 	}
@@ -129,6 +129,10 @@ func searchedRefusal(e *fsc.TooLargeError, nA, nO int, model string) string {
 
 // searchNote is the line the text output gives a searched pair.
 func searchNote(s *explain.Search) string {
+	if !s.Exact {
+		return fmt.Sprintf("the family (%s controllers) was searched, not enumerated, up to the node limit (--max-nodes), which it reached: the controller shown is the best of %s search nodes: distance %.6g (the family's maximum is ≤ %.6g)",
+			s.Size, thousands(int(s.Nodes)), s.Lower, s.Upper)
+	}
 	return fmt.Sprintf("the family (%s controllers) was searched, not enumerated (%s search nodes for this pair): only the argmax is shown, the other probes are not ranked",
 		s.Size, thousands(int(s.Nodes)))
 }

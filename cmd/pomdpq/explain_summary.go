@@ -34,7 +34,12 @@ func pairSummary(p pairJSON, agent string) []string {
 	if p.Class1 != "" {
 		subject = fmt.Sprintf("classes %s and %s (first members “%s” and “%s”)", p.Class1, p.Class2, p.History1, p.History2)
 	}
+	inexact := p.Search != nil && !p.Search.Exact
 	if p.Distance == 0 {
+		if inexact {
+			return []string{fmt.Sprintf("%s: the search of the %s controllers reached its node limit without finding a probe that tells them apart; %s",
+				subject, p.Search.Size, searchNote(p.Search))}
+		}
 		if p.Search != nil {
 			return []string{fmt.Sprintf("%s are not apart: the search of the %s controllers found no probe that gives them different laws of the next %d observations",
 				subject, p.Search.Size, p.Suffix)}
@@ -43,8 +48,12 @@ func pairSummary(p pairJSON, agent string) []string {
 			subject, p.NumProbes, p.Suffix)}
 	}
 	mdiff := p.MostDifferent
-	lines := []string{fmt.Sprintf("%s are %.4g apart: %s playing “%s” sees “%s” next with probability %.4g after the first and %.4g after the second",
-		subject, p.Distance, agent, p.Best.Probe, mdiff.Words, mdiff.P1, mdiff.P2)}
+	apart := "are"
+	if inexact {
+		apart = "are at least"
+	}
+	lines := []string{fmt.Sprintf("%s %s %.4g apart: %s playing “%s” sees “%s” next with probability %.4g after the first and %.4g after the second",
+		subject, apart, p.Distance, agent, p.Best.Probe, mdiff.Words, mdiff.P1, mdiff.P2)}
 	if p.Search != nil {
 		lines = append(lines, searchNote(p.Search))
 	} else if len(p.Probes) > 1 {

@@ -58,20 +58,30 @@ type searcher struct {
 	delta        []float64
 	// Search state.
 	own, lb, th float64
-	stopped     bool
-	out         bool  // the budget of a probing pass ran out
-	budget      int64 // node count at which a probing pass stops (0: none)
-	nodes       int64
-	base        int64   // node count at the start of the current search
-	kids        [][]kid // per depth: children of the node being expanded
-	root1       []float64
-	root2       []float64
-	err         error
+	// open is the largest bound of the subtrees a search stopped by an
+	// error (node limit, context) left unvisited, 0 when none.
+	open    float64
+	stopped bool
+	out     bool  // the budget of a probing pass ran out
+	budget  int64 // node count at which a probing pass stops (0: none)
+	nodes   int64
+	base    int64   // node count at the start of the current search
+	kids    [][]kid // per depth: children of the node being expanded
+	root1   []float64
+	root2   []float64
+	err     error
 	// Witness tracing (Witness only): path[k] is the choice of the tail
 	// stage k being explored, tail the tables of the best leaf so far.
-	trace bool
-	path  []choice
-	tail  []choice
+	// traced reports that tail holds a leaf of the current search (its
+	// first leaf is traced whatever its value, so that a search stopped
+	// by the node limit has a controller whose value is own).
+	trace  bool
+	traced bool
+	path   []choice
+	tail   []choice
+	// progress, when set, is called with the nodes visited every 1,024
+	// nodes (FindWitness with Options.Progress).
+	progress func(nodes int64)
 }
 
 // choice is the assignment of one tail stage on the search path: the
@@ -113,7 +123,7 @@ func newSearcher(p *problem, ctx context.Context) *searcher {
 // search returns its best value and ub = +Inf (a probing pass).
 func (s *searcher) run(r1, r2 root, L int, lb float64, budget int64) (own, ub float64, err error) {
 	p := s.p
-	s.L, s.own, s.lb, s.stopped, s.err, s.out = L, 0, lb, false, nil, false
+	s.L, s.own, s.lb, s.stopped, s.err, s.out, s.open, s.traced = L, 0, lb, false, nil, false, 0, false
 	s.budget, s.base = 0, s.nodes
 	if budget > 0 {
 		s.budget = s.nodes + budget
@@ -137,7 +147,7 @@ func (s *searcher) run(r1, r2 root, L int, lb float64, budget int64) (own, ub fl
 	if rootUB <= s.th {
 		return 0, s.th, nil
 	}
-	s.rec(0)
+	s.rec(0, rootUB)
 	if s.err != nil {
 		return 0, 0, s.err
 	}
@@ -220,9 +230,10 @@ func (s *searcher) bound(k int) float64 {
 
 // update records a probe's value.
 func (s *searcher) update(v float64) {
-	if v > s.own {
-		s.own = v
+	if v > s.own || s.trace && !s.traced {
+		s.own = max(s.own, v)
 		if s.trace {
+			s.traced = true
 			s.tail = s.tail[:0]
 			for _, c := range s.path[:s.L] {
 				s.tail = append(s.tail, choice{act: c.act, ent: slices.Clone(c.ent), mask: c.mask})
@@ -248,23 +259,26 @@ type kid struct {
 }
 
 // rec branches on the tables of stage k, the frontier at depth k known
-// and its bound above the threshold. Children are bounded first and
+// and its bound ub above the threshold. Children are bounded first and
 // visited best bound first, so that large values are found early.
-func (s *searcher) rec(k int) {
+func (s *searcher) rec(k int, ub float64) {
 	p := s.p
 	s.nodes++
 	if s.budget > 0 && s.nodes > s.budget {
 		s.out, s.stopped = true, true
 		return
 	}
-	if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base {
-		s.err, s.stopped = errNodes, true
+	if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base && (!s.trace || s.traced) {
+		s.err, s.stopped, s.open = errNodes, true, max(s.open, ub)
 		return
 	}
 	if s.nodes&1023 == 0 {
 		if err := s.ctx.Err(); err != nil {
-			s.err, s.stopped = err, true
+			s.err, s.stopped, s.open = err, true, max(s.open, ub)
 			return
+		}
+		if s.progress != nil {
+			s.progress(s.nodes)
 		}
 	}
 	na0, na1 := s.actionCounts(k)
@@ -323,8 +337,12 @@ func (s *searcher) rec(k int) {
 		if s.trace {
 			s.path[k] = choice{act: last, ent: ent, mask: kd.mask}
 		}
-		s.rec(k + 1)
+		s.rec(k+1, kd.ub)
 		if s.stopped {
+			if s.err != nil && i+1 < len(s.kids[k]) {
+				// Unvisited siblings (sorted by bound): the first bounds them all.
+				s.open = max(s.open, s.kids[k][i+1].ub)
+			}
 			return
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 
@@ -19,10 +20,17 @@ type Witness struct {
 	// Controller is a deterministic two-node clock-aware controller with
 	// T stages; entries neither history's law reads are 0.
 	Controller *fsc.FSC
-	// Distance is the searched maximum d(h, h′), the value Compute gives
-	// the pair in exact mode (to bb.BoundSlack), and the W1 of the two
-	// suffix laws under Controller.
+	// Distance is the W1 of the two suffix laws under Controller: when
+	// Exact, the searched maximum d(h, h′), the value Compute gives the
+	// pair in exact mode (to bb.BoundSlack); otherwise the best value the
+	// search found before its node limit, a lower bound on d(h, h′).
 	Distance float64
+	// Upper bounds d(h, h′) from above: Distance when Exact, else the
+	// largest bound of the subtrees the search left open (or its pruning
+	// threshold, if larger).
+	Upper float64
+	// Exact reports whether the search completed (Distance = d(h, h′)).
+	Exact bool
 	// Roots counts the realisable root pairs searched, Nodes the
 	// branch-and-bound nodes visited; FamilySize is the family's size.
 	Roots      int
@@ -35,6 +43,12 @@ type Witness struct {
 // ignored), and returns a controller attaining their distance. Equal
 // histories, and histories of depth T, are at distance 0: the witness is
 // then the controller whose entries are all 0.
+//
+// A search that reaches the node limit (opt.MaxNodes, per root pair
+// searched; a witness search passes it only after its first leaf) is not an error: the witness is then the best controller
+// found, Exact is false and [Distance, Upper] brackets the maximum.
+// opt.Progress, when set, is called during the search with the nodes
+// visited and the node limit (of all the root pairs searched).
 func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt Options) (*Witness, error) {
 	if m == nil {
 		return nil, errors.New("clock2: nil model")
@@ -55,7 +69,7 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 		return nil, err
 	}
 	size, _ := fsc.Size(fsc.KindClock, p.nA, p.nO, 2, T)
-	w := &Witness{FamilySize: size}
+	w := &Witness{FamilySize: size, Exact: true}
 	t := len(h1)
 	L := T - t
 	best := p.zeroController()
@@ -68,7 +82,13 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 	w.Roots = len(rs)
 	s := newSearcher(p, ctx)
 	s.trace = true
-	lo := 0.0
+	if opt.Progress != nil && p.maxNodes > 0 {
+		// The node limit holds for each root pair searched.
+		total := int(min(p.maxNodes*int64(len(rs)), math.MaxInt32))
+		s.progress = func(n int64) { opt.Progress(int(min(n, int64(total))), total) }
+	}
+	lo, upper := 0.0, 0.0
+	var zeroLeaf *fsc.FSC
 	for _, r := range rs {
 		n2 := 1
 		if r.key.same {
@@ -78,18 +98,24 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 		r2 := p.rootOf(bs, r.key.b2, n2, s.root2)
 		own, _, err := s.run(r1, r2, L, lo, 0)
 		if errors.Is(err, errNodes) {
-			err = fmt.Errorf("%w: %s at T = %d: the tail search of the pair (depth %d, %d steps left) visited more than %d nodes; %s",
-				ErrTooLarge, p.m.Name, p.T, t, L, p.maxNodes, witnessAdvice)
-		}
-		if err != nil {
+			// Keep what was found; the open subtrees bound the rest.
+			own, w.Exact, upper = s.own, false, max(upper, s.th, s.open)
+		} else if err != nil {
 			return nil, err
 		}
-		if own > lo {
+		switch {
+		case own > lo:
 			lo = own
 			best = p.assemble(bs, h1, h2, r, n2, s.tail)
+		case lo == 0 && zeroLeaf == nil && s.traced:
+			zeroLeaf = p.assemble(bs, h1, h2, r, n2, s.tail) // a controller at distance 0
 		}
 	}
-	w.Controller, w.Distance, w.Nodes = best, lo, s.nodes
+	if lo == 0 && !w.Exact && zeroLeaf != nil {
+		best = zeroLeaf // the all-0 controller's W1 is not known
+	}
+	// Open bounds above L·g_max (unbounded subtrees) say no more than it.
+	w.Controller, w.Distance, w.Upper, w.Nodes = best, lo, max(lo, min(upper, float64(L)*p.gmax)), s.nodes
 	return w, nil
 }
 
@@ -195,8 +221,3 @@ func (p *problem) assemble(bs *beliefs, h1, h2 []int, r rootState, n2 int, tail 
 	}
 	return c
 }
-
-// witnessAdvice ends a node-limit refusal of FindWitness: a witness needs
-// the pair's exact maximum, which costs more than quotient's decision mode
-// (it stops at a value above the largest ε).
-const witnessAdvice = "a witness needs the pair's exact maximum, which costs more than quotient's decision of the listed ε; raise the node limit (--max-nodes), explain a pair of a larger depth (shorter suffixes) or use a shorter horizon"

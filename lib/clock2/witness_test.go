@@ -91,3 +91,67 @@ func TestFindWitnessRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestFindWitnessNodeLimit checks, on random models with node limits
+// small enough to stop the search, that the witness brackets the
+// brute-force maximum (lib/distance over every controller of the family):
+// Distance ≤ maximum ≤ Upper, that the controller re-evaluated by lib/law
+// gives Distance, and that a search stopped by the limit says so (Exact
+// false), one that completes reporting Upper = Distance.
+func TestFindWitnessNodeLimit(t *testing.T) {
+	stopped := 0
+	for _, tc := range []struct {
+		seed       uint64
+		nS, nA, nO int
+		T          int
+		conv       law.Convention
+		maxNodes   float64
+	}{
+		{21, 3, 2, 2, 3, law.UniformStandIn, 1},
+		{22, 3, 2, 3, 3, law.UniformStandIn, 2},
+		{23, 3, 3, 2, 3, law.PointMassStandIn, 2},
+		{24, 2, 2, 2, 4, law.UniformStandIn, 6},
+	} {
+		m := randomModel(tc.seed, tc.nS, tc.nA, tc.nO)
+		g := ot.Discrete(tc.nO)
+		want := enumerate(t, m, g, tc.T, tc.conv, nil)
+		opt := Options{Ground: g, Convention: tc.conv, MaxNodes: tc.maxNodes}
+		var sol ot.Solver
+		for d := 0; d < tc.T; d++ {
+			n := want.Tree.Count(d)
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					h1, h2 := want.Tree.History(d, i), want.Tree.History(d, j)
+					w, err := FindWitness(context.Background(), m, tc.T, h1, h2, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					max := want.At(d, i, j)
+					if w.Distance > max+1e-9 || w.Upper < max-1e-9 || w.Distance > w.Upper {
+						t.Fatalf("seed %d depth %d %v %v: [%.12g, %.12g] does not bracket the enumeration's %.12g", tc.seed, d, h1, h2, w.Distance, w.Upper, max)
+					}
+					if w.Exact && (math.Abs(w.Distance-max) > 1e-9 || w.Upper != w.Distance) {
+						t.Fatalf("seed %d depth %d %v %v: exact witness %.12g (upper %.12g), enumeration %.12g", tc.seed, d, h1, h2, w.Distance, w.Upper, max)
+					}
+					if !w.Exact {
+						stopped++
+					}
+					laws, err := law.Compute(m, w.Controller, tc.T, tc.conv)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r, err := sol.SeqW1(g, tc.T-d, laws.Suffix(d, i), laws.Suffix(d, j))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(r.Value-w.Distance) > 1e-9 {
+						t.Fatalf("seed %d depth %d %v %v: witness re-evaluated gives %.12g, reported %.12g", tc.seed, d, h1, h2, r.Value, w.Distance)
+					}
+				}
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Fatal("no search reached its node limit: the test checks nothing")
+	}
+}

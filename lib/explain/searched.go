@@ -29,9 +29,13 @@ type Searcher interface {
 
 // Witness is what a Searcher returns for one pair.
 type Witness struct {
-	// Controller attains Distance, the search's maximum for the pair.
+	// Controller attains Distance: the search's maximum for the pair when
+	// Exact, else the best the search found before its node limit, with
+	// Upper an upper bound on the maximum (Upper = Distance when Exact).
 	Controller *fsc.FSC
 	Distance   float64
+	Upper      float64
+	Exact      bool
 	// Nodes counts the branch-and-bound nodes visited; FamilySize is the
 	// size of the family searched.
 	Nodes      int64
@@ -48,10 +52,18 @@ type Search struct {
 	Family string `json:"family"`
 	Size   string `json:"family_size"`
 	Nodes  int64  `json:"search_nodes"`
-	// Distance is the search's maximum; Pair.Distance is the witness
+	// Distance is the search's value; Pair.Distance is the witness
 	// re-evaluated (its suffix laws computed again, one transport
 	// problem), equal to it within WitnessTol.
 	Distance float64 `json:"searched_distance"`
+	// Exact reports whether the search completed: Distance is then the
+	// family's maximum for the pair. Otherwise it stopped at its node
+	// limit and the maximum lies in [Lower, Upper], Lower = Distance the
+	// value of the best controller found (when Exact, Lower = Upper =
+	// Distance).
+	Exact bool    `json:"exact"`
+	Lower float64 `json:"lower"`
+	Upper float64 `json:"upper"`
 	// OnlyArgmax is always true: no ranking of the other probes exists.
 	OnlyArgmax bool   `json:"only_argmax"`
 	Note       string `json:"note"`
@@ -96,12 +108,22 @@ func (s *Setup) explainSearched(ctx context.Context, h1, h2 []int) (*Pair, error
 	}
 	p := &Pair{Depth: len(h1), Suffix: k, History1: HistoryWords(s.Model, h1), History2: HistoryWords(s.Model, h2),
 		Probes: []ProbeDistance{bp}, Best: bp, Distance: v, Witness: c,
-		Search: &Search{Family: s.Search.String(), Size: size, Nodes: w.Nodes, Distance: w.Distance, OnlyArgmax: true,
-			Note: fmt.Sprintf("the family (%s controllers) was searched by branch and bound, not enumerated: only the argmax, the controller the search found, is shown; the other probes are not ranked", size)}}
+		Search: searchOf(s.Search.String(), size, w)}
 	if err := s.detail(p, h1, h2, b); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// searchOf says how the pair's witness w was searched.
+func searchOf(family, size string, w *Witness) *Search {
+	note := fmt.Sprintf("the family (%s controllers) was searched by branch and bound, not enumerated: only the argmax, the controller the search found, is shown; the other probes are not ranked", size)
+	if !w.Exact {
+		note = fmt.Sprintf("the family (%s controllers) was searched by branch and bound up to its node limit, which it reached: the controller shown is the best of %d search nodes, at distance %.6g; the family's maximum for the pair lies in [%.6g, %.6g]",
+			size, w.Nodes, w.Distance, w.Distance, w.Upper)
+	}
+	return &Search{Family: family, Size: size, Nodes: w.Nodes, Distance: w.Distance, OnlyArgmax: true,
+		Exact: w.Exact, Lower: w.Distance, Upper: w.Upper, Note: note}
 }
 
 // family describes the family: the enumerated one, or the search's.
@@ -162,7 +184,7 @@ func (c *clockSearch) Witness(ctx context.Context, h1, h2 []int) (*Witness, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Witness{Controller: w.Controller, Distance: w.Distance, Nodes: w.Nodes, FamilySize: w.FamilySize}, nil
+	return &Witness{Controller: w.Controller, Distance: w.Distance, Upper: w.Upper, Exact: w.Exact, Nodes: w.Nodes, FamilySize: w.FamilySize}, nil
 }
 
 func (c *clockSearch) String() string {
@@ -189,7 +211,7 @@ func (c *statSearch) Witness(ctx context.Context, h1, h2 []int) (*Witness, error
 	if err != nil {
 		return nil, err
 	}
-	return &Witness{Controller: w.Controller, Distance: w.Distance, Nodes: w.Nodes, FamilySize: w.FamilySize}, nil
+	return &Witness{Controller: w.Controller, Distance: w.Distance, Upper: w.Upper, Exact: w.Exact, Nodes: w.Nodes, FamilySize: w.FamilySize}, nil
 }
 
 func (c *statSearch) String() string {

@@ -131,10 +131,15 @@ func (s *searcher) leafBounds(lp, lq []float64) (v, ub float64, ok bool) {
 
 // leafStop returns the value below which a leaf with lower bound lo
 // changes the search's result as lo does (leafBounds): the best value
-// own of this search in exact mode, else the end of the ε-bracket of
+// own of this search in exact mode (a witness search's best value lb,
+// which starts at its incumbent), else the end of the ε-bracket of
 // max(lo, lb).
 func (s *searcher) leafStop(lo float64) float64 {
 	if s.p.Eps == nil {
+		if s.trace {
+			// A witness search keeps only values above its incumbent lb.
+			return s.lb
+		}
 		return s.own
 	}
 	return s.p.Theta(max(lo, s.lb))

@@ -100,6 +100,9 @@ type searcher struct {
 	seenKeys  []oneKey // the one-step keys one cont call has bounded
 	// Search state.
 	own, lb, th float64
+	// open is the largest bound of the subtrees a stopped search left
+	// unvisited (node limit or context), 0 when none.
+	open        float64
 	stopped     bool
 	nodes, base int64
 	counts      shortcutCounts
@@ -108,6 +111,9 @@ type searcher struct {
 	// the current search, unread entries −1.
 	trace          bool
 	bestAct, bestN []int
+	// progress, when set, is called with the nodes visited every 1,024
+	// nodes (FindWitness with Options.Progress).
+	progress func(nodes int64)
 }
 
 func newSearcher(p *problem, ctx context.Context, tab *table) *searcher {
@@ -134,7 +140,7 @@ func (s *searcher) run(h0, h1 []int, k, L int, lb float64) (own, ub float64, err
 	s.k, s.L, s.h = k, L, [2][]int{h0, h1}
 	s.act = resetInts(s.act, k)
 	s.nxt = resetInts(s.nxt, k*p.nO)
-	s.own, s.lb, s.stopped, s.err = 0, lb, false, nil
+	s.own, s.lb, s.stopped, s.err, s.open = 0, lb, false, nil, 0
 	s.base = s.nodes
 	s.th = p.Theta(lb)
 	if p.Eps != nil && k > 1 && !noProbes {
@@ -212,13 +218,16 @@ func (s *searcher) rec(r evalRes) {
 	p := s.p
 	s.nodes++
 	if p.maxNodes > 0 && s.nodes > p.maxNodes+s.base {
-		s.err, s.stopped = errNodes, true
+		s.err, s.stopped, s.open = errNodes, true, max(s.open, r.value)
 		return
 	}
 	if s.nodes&63 == 0 { // a node bounds up to max(|A|, m) children
 		if err := s.ctx.Err(); err != nil {
-			s.err, s.stopped = err, true
+			s.err, s.stopped, s.open = err, true, max(s.open, r.value)
 			return
+		}
+		if s.progress != nil && s.nodes&1023 == 0 {
+			s.progress(s.nodes)
 		}
 	}
 	n := s.k
@@ -242,13 +251,17 @@ func (s *searcher) rec(r evalRes) {
 		}
 	}
 	slices.SortStableFunc(kids, func(a, b child) int { return cmp.Compare(b.res.value, a.res.value) })
-	for _, c := range kids {
+	for i, c := range kids {
 		if c.res.value <= s.th {
 			continue // the threshold rose since the child was bounded
 		}
 		s.set(r.v, c.val)
 		s.rec(c.res)
 		if s.stopped {
+			if s.err != nil && i+1 < len(kids) {
+				// Unvisited siblings (sorted by bound): the first bounds them all.
+				s.open = max(s.open, kids[i+1].res.value)
+			}
 			break
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 
@@ -18,10 +19,17 @@ type Witness struct {
 	// Controller is a deterministic stationary controller with at most M
 	// nodes; entries neither history's law reads are 0.
 	Controller *fsc.FSC
-	// Distance is the searched maximum d(h, h′), the value Compute gives
-	// the pair in exact mode (to bb.BoundSlack), and the W1 of the two
-	// suffix laws under Controller.
+	// Distance is the W1 of the two suffix laws under Controller: when
+	// Exact, the searched maximum d(h, h′), the value Compute gives the
+	// pair in exact mode (to bb.BoundSlack); otherwise the best value the
+	// search found before its node limit, a lower bound on d(h, h′).
 	Distance float64
+	// Upper bounds d(h, h′) from above: Distance when Exact, else the
+	// largest bound of the subtrees the search left open (or its pruning
+	// threshold, if larger).
+	Upper float64
+	// Exact reports whether the search completed (Distance = d(h, h′)).
+	Exact bool
 	// Nodes counts the branch-and-bound nodes visited; FamilySize is the
 	// family's size.
 	Nodes      int64
@@ -33,6 +41,12 @@ type Witness struct {
 // ignored), and returns a controller with at most M nodes attaining their
 // distance. Equal histories, and histories of depth T, are at distance 0:
 // the witness is then the M-node controller whose entries are all 0.
+//
+// A search that reaches the node limit (opt.MaxNodes, per node count
+// searched) is not an error: the witness is then the best controller
+// found, Exact is false and [Distance, Upper] brackets the maximum.
+// opt.Progress, when set, is called during the search with the nodes
+// visited and the node limit (of all the node counts searched).
 func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, opt Options) (*Witness, error) {
 	if m == nil {
 		return nil, errors.New("statbb: nil model")
@@ -53,7 +67,7 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 		}
 	}
 	size, _ := fsc.Size(fsc.KindStationary, p.nA, p.nO, M, 0)
-	w := &Witness{FamilySize: size, Controller: p.controller(M, nil, nil)}
+	w := &Witness{FamilySize: size, Controller: p.controller(M, nil, nil), Exact: true}
 	L := T - len(h1)
 	if L == 0 || slices.Equal(h1, h2) {
 		return w, nil
@@ -63,16 +77,25 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 	tab := newTable(m, 0)
 	s := newSearcher(p, ctx, tab)
 	s.trace = true
+	ks := nodeCounts(M, opt.Convention)
+	if opt.Progress != nil && p.maxNodes > 0 {
+		// The node limit holds for each node count searched.
+		total := int(min(p.maxNodes*int64(len(ks)), math.MaxInt32))
+		s.progress = func(n int64) { opt.Progress(int(min(n, int64(total))), total) }
+	}
 	s.g = tab.acquire()
 	defer tab.release(s.g)
-	lo := 0.0
-	for _, k := range nodeCounts(M, opt.Convention) {
+	// A strong incumbent first, so that the search prunes from the start.
+	lo, upper := s.incumbent(h1, h2, M, L), 0.0
+	if lo > 0 {
+		w.Controller = p.controller(M, s.bestAct, s.bestN)
+	}
+	for _, k := range ks {
 		own, _, err := s.run(h1, h2, k, L, lo)
 		if errors.Is(err, errNodes) {
-			err = fmt.Errorf("%w: %s at T = %d, m ≤ %d: the search of the pair (depth %d) visited more than %d nodes; %s",
-				ErrTooLarge, p.m.Name, p.T, M, len(h1), p.maxNodes, witnessAdvice)
-		}
-		if err != nil {
+			// Keep what was found; the open subtrees bound the rest.
+			own, w.Exact, upper = s.own, false, max(upper, s.th, s.open)
+		} else if err != nil {
 			return nil, err
 		}
 		if own > lo {
@@ -80,7 +103,8 @@ func FindWitness(ctx context.Context, m *pomdp.Model, M, T int, h1, h2 []int, op
 			w.Controller = p.controller(k, s.bestAct, s.bestN)
 		}
 	}
-	w.Distance, w.Nodes = lo, s.nodes
+	// Open bounds above L·g_max (unbounded subtrees) say no more than it.
+	w.Distance, w.Upper, w.Nodes = lo, max(lo, min(upper, float64(L)*p.gmax)), s.nodes
 	return w, nil
 }
 
@@ -103,7 +127,60 @@ func (p *problem) controller(k int, act, nxt []int) *fsc.FSC {
 	return c
 }
 
-// witnessAdvice ends a node-limit refusal of FindWitness: a witness needs
-// the pair's exact maximum, which costs more than quotient's decision mode
-// (it stops at a value above the largest ε).
-const witnessAdvice = "a witness needs the pair's exact maximum, which costs more than quotient's decision of the listed ε; raise the node limit (--max-nodes), explain a pair of a larger depth (shorter suffixes) or use a shorter horizon"
+// climbRounds bounds the improvements of incumbent's hill climb.
+const climbRounds = 16
+
+// incumbent evaluates, before a witness search, cheap members of the
+// k-node family for the pair h0, h1 (L steps left): the constant-action
+// controllers (probe), then, from the best of them, a hill climb that
+// changes one entry of the tables at a time and keeps any change that
+// raises the pair's W1, for at most climbRounds improvements. It returns
+// the best value found, a W1 that the search then only has to beat, and
+// leaves the controller attaining it in s.bestAct, s.bestN.
+func (s *searcher) incumbent(h0, h1 []int, k, L int) float64 {
+	p := s.p
+	s.k, s.L, s.h = k, L, [2][]int{h0, h1}
+	s.act = resetInts(s.act, k)
+	s.nxt = resetInts(s.nxt, k*p.nO)
+	s.own, s.lb, s.stopped, s.err = 0, 0, false, nil
+	s.th = p.Theta(0)
+	s.probe()
+	if s.err != nil || s.bestAct == nil {
+		return 0
+	}
+	copy(s.act, s.bestAct)
+	copy(s.nxt, s.bestN)
+	try := func(v varRef, cur, n int) bool {
+		for val := range n {
+			if val == cur {
+				continue
+			}
+			s.set(v, val)
+			before := s.own
+			if r := s.eval(); r.leaf {
+				s.update(r.value)
+			}
+			if s.err != nil || s.own > before {
+				return true
+			}
+		}
+		s.set(v, cur)
+		return false
+	}
+	for round := 0; round < climbRounds && s.ctx.Err() == nil; round++ {
+		improved := false
+		for q := 0; q < k && !improved; q++ {
+			improved = try(varRef{true, q}, s.act[q], p.nA)
+		}
+		for e := 0; e < len(s.nxt) && !improved && k > 1; e++ {
+			improved = try(varRef{false, e}, s.nxt[e], k)
+		}
+		if !improved || s.err != nil {
+			break
+		}
+	}
+	if s.err != nil {
+		return 0
+	}
+	return s.own
+}
