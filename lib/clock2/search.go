@@ -3,6 +3,7 @@ package clock2
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -258,6 +259,28 @@ type kid struct {
 	ub     float64
 }
 
+// maxBranchBits bounds the next-node entries one search node branches
+// on: it bounds its 2^(entries−1) children one by one before it visits
+// any, so above 2^maxBranchBits children (about 4 million bound
+// evaluations, seconds) the search refuses instead of running for hours.
+const maxBranchBits = 22
+
+// branchable reports whether a node of stage k with n used next-node
+// entries has few enough children to bound; otherwise it sets the
+// search's error, an ErrTooLarge that says why and what would help.
+func (s *searcher) branchable(k, n int) bool {
+	if n-1 <= maxBranchBits {
+		return true
+	}
+	p := s.p
+	s.err = fmt.Errorf("%w: %s at T = %d: a two-node clock controller's next-node table at step %d has %d entries that the histories' observations reach, "+
+		"so one search node has 2^%d children, above the 2^%d the search bounds one by one; "+
+		"what would help: a shorter horizon (fewer reachable entries), m = 1, or the stationary family",
+		ErrTooLarge, p.m.Name, p.T, k+1, n, n-1, maxBranchBits)
+	s.stopped = true
+	return false
+}
+
 // rec branches on the tables of stage k, the frontier at depth k known
 // and its bound ub above the threshold. Children are bounded first and
 // visited best bound first, so that large values are found early.
@@ -312,7 +335,14 @@ func (s *searcher) rec(k int, ub float64) {
 			if len(ent) == 0 {
 				continue // both sides point masses: nothing to branch on
 			}
+			if !s.branchable(k, len(ent)) {
+				return
+			}
 			for mask := 0; mask < 1<<(len(ent)-1); mask++ {
+				if mask&4095 == 4095 && s.ctx.Err() != nil {
+					s.err, s.stopped, s.open = s.ctx.Err(), true, max(s.open, ub)
+					return
+				}
 				s.merge(k, ent, mask)
 				if ub := s.bound(k + 1); ub > s.th {
 					kids = append(kids, kid{a0, a1, mask, ub})
