@@ -36,6 +36,14 @@
 // h, h' is unknown the bound is L·g_max (no pruning). Children are
 // bounded first and visited best bound first.
 //
+// The glued bound can stay above W1 with every entry assigned (it is an
+// adapted coupling). In decision mode, when the only unknown entries are
+// read at the last level with every action assigned, the node is also
+// bounded by a reference completion plus the largest move of the unknown
+// components' last observations (refBound), and the values of such an
+// entry whose node repeats a smaller node's action are not branched on
+// (sameAction: bit-identical laws).
+//
 // The union over k. Under the point-mass stand-in and for k ≤ 2 under the
 // uniform stand-in, every controller with fewer nodes has a k-node twin
 // with the same laws (an unreachable node; under the uniform stand-in a

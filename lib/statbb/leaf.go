@@ -184,3 +184,85 @@ func (s *searcher) probe() {
 		s.nxt[e] = -1
 	}
 }
+
+// refBound bounds the search node's maximum when every unknown entry it
+// reads is read only at the last level L − 1 (s.cur is that level), with
+// every action assigned; +Inf when some action is not (or the bound is
+// of no use against the threshold). Proof: let P0, Q0 be the complete
+// laws of the reference completion that sends every unknown entry to node
+// 0, and P, Q those of any completion σ of the node. The prefixes up to
+// level L − 1 and the beliefs there are the same under σ and the
+// reference (no entry before L − 1 is unknown), so coupling P with P0 on
+// the same prefix, and then the last observations of each component c
+// optimally, gives W1(P, P0) ≤ Σ_c m_c·d_c(σ) over P's unknown
+// components, where d_c(σ) is the one-step W1 between the observation
+// laws of c's belief under the actions of σ's node and of node 0; d_c(σ)
+// ≤ D_c = max over nodes n of that W1 under act(n). Likewise for Q, and
+// by the triangle inequality W1(P, Q) ≤ W1(P0, Q0) + Σ_c m_c·D_c over
+// both sides' unknown components, for every σ: an upper bound on the
+// maximum. (It ignores that an entry shared by several components takes
+// one value for all, which can only overestimate.)
+func (s *searcher) refBound() float64 {
+	p := s.p
+	for _, a := range s.act {
+		if a < 0 {
+			return math.Inf(1)
+		}
+	}
+	n := p.pow[s.L]
+	dev := 0.0
+	for sd := range 2 {
+		law := s.law[sd][:n]
+		clear(law)
+		if s.pm[sd] {
+			law[0] = 1
+			continue
+		}
+		for _, c := range s.cur[sd] {
+			node := max(c.node, 0)
+			st := s.step(c.b, s.act[node])
+			for o, q := range st.p {
+				law[c.x*p.nO+o] += c.mass * q
+			}
+			if c.node >= 0 {
+				continue
+			}
+			d := 0.0
+			for val := 1; val < s.k; val++ {
+				if a := s.act[val]; a != st.a {
+					d = max(d, s.oneW1(st.p, s.step(c.b, a).p))
+				}
+			}
+			dev += c.mass * d
+		}
+	}
+	dev = dev*(1+leafSlack) + leafAbsSlack
+	stop := s.th - dev
+	if !(stop > 0) {
+		return math.Inf(1)
+	}
+	lp, lq := s.law[0][:n], s.law[1][:n]
+	ub := ot.UpperBound(p.g, s.L, lp, lq)
+	ub = min(ub, s.solver.TreeCoupling(p.g, s.L, lp, lq))
+	ub = ub*(1+leafSlack) + leafAbsSlack
+	if ub > stop {
+		res, err := s.solver.SeqW1Below(p.g, s.L, lp, lq, stop)
+		if err != nil {
+			return math.Inf(1)
+		}
+		ub = res.Value*(1+leafSlack) + leafAbsSlack
+	}
+	return ub + dev
+}
+
+// oneW1 returns the W1 between two next-observation laws.
+func (s *searcher) oneW1(lx, ly []float64) float64 {
+	if s.p.discrete {
+		return ot.TV(lx, ly)
+	}
+	res, err := s.w1solver.W1(lx, ly, s.p.gflat)
+	if err != nil {
+		return s.p.gmax
+	}
+	return res.Value
+}

@@ -25,8 +25,8 @@ func bracketOf(v float64, eps []float64) int {
 // or off.
 func runShortcuts(t *testing.T, c tableCase, opt Options, on bool) *Result {
 	t.Helper()
-	noLeafBounds, noProbes = !on, !on
-	defer func() { noLeafBounds, noProbes = false, false }()
+	noLeafBounds, noProbes, noRefBound = !on, !on, !on
+	defer func() { noLeafBounds, noProbes, noRefBound = false, false, false }()
 	res, err := Compute(context.Background(), c.m, c.M, c.T, opt)
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)

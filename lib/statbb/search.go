@@ -15,6 +15,14 @@ import (
 // enumerates; past it the term is the trivial r·g_max.
 const maxOptions = 512
 
+// noRefBound turns refBound off (the tests compare both ways), and
+// checkRef, when set (tests only), is given every refBound computed,
+// with the searcher at the search node it bounds.
+var (
+	noRefBound = false
+	checkRef   func(s *searcher, ref float64)
+)
+
 // problem holds what every search of one model and horizon shares
 // (read-only once built).
 type problem struct {
@@ -66,6 +74,9 @@ type evalRes struct {
 	value float64 // leaf: W1 or a value in its bracket (leafValue); else the bound
 	ub    float64 // leaf: an upper bound on its W1
 	v     varRef
+	// last: v is a next-node entry read only at the last level L − 1,
+	// where a node is read only through its action (rec, sameAction).
+	last bool
 }
 
 // searcher is one worker's branch and bound over the controllers of one
@@ -205,6 +216,21 @@ type child struct {
 	res evalRes
 }
 
+// sameAction reports whether a node below val has val's action, both
+// assigned. A next-node entry read only at the last level L − 1 (no path
+// entry: those are assigned first; no earlier level: eval branches on the
+// first level with an unknown entry) places a component whose node is
+// read there only for its action: the step of the component's belief
+// under it gives the last observation (leafValue, and the bounds at that
+// level through oneKey), and the node reached after it is never read. So
+// the completions with the entry at val and at that lower node pair one
+// to one (every other entry equal) with bit-identical laws, and the
+// branch at val can be skipped: the maximum over the children is kept.
+func (s *searcher) sameAction(val int) bool {
+	a := s.act[val]
+	return a >= 0 && slices.Contains(s.act[:val], a)
+}
+
 func (s *searcher) set(v varRef, val int) {
 	if v.isAct {
 		s.act[v.idx] = val
@@ -236,6 +262,9 @@ func (s *searcher) rec(r evalRes) {
 	}
 	kids := make([]child, 0, n)
 	for val := 0; val < n; val++ {
+		if r.last && s.sameAction(val) {
+			continue
+		}
 		s.set(r.v, val)
 		c := s.eval()
 		if c.leaf {
@@ -332,7 +361,15 @@ func (s *searcher) eval() evalRes {
 					best, bw = e, w
 				}
 			}
-			return evalRes{value: s.bound(K+1, s.L-K-1), v: varRef{false, best}}
+			r := evalRes{value: s.bound(K+1, s.L-K-1), v: varRef{false, best}, last: K+2 == s.L}
+			if r.last && p.Eps != nil && r.value > s.th && !noRefBound {
+				ref := s.refBound()
+				if checkRef != nil {
+					checkRef(s, ref)
+				}
+				r.value = min(r.value, ref)
+			}
+			return r
 		}
 	}
 	panic("statbb: eval ran past the last level") // the loop returns at K = L − 1
