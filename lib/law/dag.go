@@ -133,6 +133,22 @@ func (e *Engine) DAG(ctx context.Context, c *fsc.FSC, maxNodes int) (*DAG, error
 	return e.DAGMerge(ctx, c, maxNodes, MergeRel)
 }
 
+// newDagBuild returns the scratch of one DAG build of controller c into
+// d, posteriors of width entries (nodes × states).
+func (e *Engine) newDagBuild(c *fsc.FSC, d *DAG, width int) *dagBuild {
+	nO, nS := e.tree.NumObs, e.nS
+	b := &dagBuild{e: e, c: c, d: d, width: width, pointMass: e.conv == PointMassStandIn,
+		kids: make([][]float64, nO), kids2: make([][]float64, nO), pred: make([]float64, nS), rowBuf: make([]float64, nO)}
+	for o := range b.kids {
+		b.kids[o], b.kids2[o] = make([]float64, width), make([]float64, width)
+	}
+	b.uniform = make([]float64, width)
+	for k := range b.uniform {
+		b.uniform[k] = 1 / float64(width)
+	}
+	return b
+}
+
 // DAGMerge is DAG with the merge tolerance rel in place of MergeRel: a
 // caller whose equality of laws is tighter than MergeRel (long horizons,
 // wide ground distances) passes a smaller one; 0 merges equal posteriors
@@ -148,15 +164,7 @@ func (e *Engine) DAGMerge(ctx context.Context, c *fsc.FSC, maxNodes int, rel flo
 	if T == 0 {
 		return d, nil
 	}
-	b := &dagBuild{e: e, c: c, d: d, width: width, pointMass: e.conv == PointMassStandIn,
-		kids: make([][]float64, nO), kids2: make([][]float64, nO), pred: make([]float64, nS), rowBuf: make([]float64, nO)}
-	for o := range b.kids {
-		b.kids[o], b.kids2[o] = make([]float64, width), make([]float64, width)
-	}
-	b.uniform = make([]float64, width)
-	for k := range b.uniform {
-		b.uniform[k] = 1 / float64(width)
-	}
+	b := e.newDagBuild(c, d, width)
 	cur := newDagLevel(width, rel)
 	root := make([]float64, width)
 	copy(root, e.m.B0)

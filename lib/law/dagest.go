@@ -27,15 +27,7 @@ func (e *Engine) DAGGrowth(ctx context.Context, c *fsc.FSC, maxNodes, maxEntries
 	}
 	width := c.Nodes * nS
 	d := &DAG{T: T, NumObs: nO, Len: make([]int, T+1), Prob: make([][]float64, T), Child: make([][]int32, T), StandIn: make([]int32, T+1)}
-	b := &dagBuild{e: e, c: c, d: d, width: width, pointMass: e.conv == PointMassStandIn,
-		kids: make([][]float64, nO), kids2: make([][]float64, nO), pred: make([]float64, nS), rowBuf: make([]float64, nO)}
-	for o := range b.kids {
-		b.kids[o], b.kids2[o] = make([]float64, width), make([]float64, width)
-	}
-	b.uniform = make([]float64, width)
-	for k := range b.uniform {
-		b.uniform[k] = 1 / float64(width)
-	}
+	b := e.newDagBuild(c, d, width)
 	cur := newDagLevel(width, MergeRel)
 	root := make([]float64, width)
 	copy(root, e.m.B0)
