@@ -218,6 +218,7 @@ func TestExplainSearched(t *testing.T) {
 // per pair of representatives) gives the steps, merged classes and
 // diameters of the enumerated family's.
 func TestExplainSearchedMerges(t *testing.T) {
+	refused := 0
 	for _, c := range []struct {
 		family, searched []string
 	}{
@@ -247,6 +248,28 @@ func TestExplainSearchedMerges(t *testing.T) {
 		if merged == 0 {
 			t.Errorf("%v: no merged class compared", c.searched)
 		}
+		// A search stopped at its node limit gives a lower bound, not a
+		// diameter: the merges are refused, saying why; searches that end
+		// within the limit give the enumerated diameters.
+		limited := append(append([]string{"--max-nodes", "1"}, args...), c.searched...)
+		_, err := runCLI(t, append([]string{"explain", "--progress", "off"}, limited...)...)
+		switch {
+		case err != nil && !strings.Contains(err.Error(), "stopped at its node limit"):
+			t.Errorf("%v --max-nodes 1: %v, want a refusal naming the node limit", c.searched, err)
+		case err != nil:
+			refused++
+		default:
+			for k, st := range explainRun(t, limited...).Steps {
+				for i, gm := range st.Merges {
+					if wm := want.Steps[k].Merges[i]; math.Abs(gm.Diameter-wm.Diameter) > 1e-9 {
+						t.Errorf("%v --max-nodes 1: %s diameter %.12g, enumerated %.12g", c.searched, gm.Class, gm.Diameter, wm.Diameter)
+					}
+				}
+			}
+		}
+	}
+	if refused == 0 {
+		t.Error("no search stopped at --max-nodes 1: the refusal is not checked")
 	}
 }
 

@@ -155,6 +155,10 @@ func (s *Setup) diameterSearched(ctx context.Context, mg *Merge, t int, reps []i
 			if err != nil {
 				return fmt.Errorf("explain: the diameter of class %s: %w", mg.Class, err)
 			}
+			if !w.Exact {
+				return fmt.Errorf("explain: the diameter of class %s needs each member pair's exact maximum, but the search of %s and %s stopped at its node limit after %d nodes (distance between %.6g and %.6g); raise --max-nodes or explain the pair with --histories",
+					mg.Class, HistoryWords(s.Model, digits(reps[x], nO, t)), HistoryWords(s.Model, digits(reps[y], nO, t)), w.Nodes, w.Distance, w.Upper)
+			}
 			if w.Distance > best.Distance {
 				best.Distance, ctl, b1, b2 = w.Distance, w.Controller, reps[x], reps[y]
 			}
