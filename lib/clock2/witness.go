@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 
 	"github.com/pomdpq/pomdpq/lib/bb"
@@ -15,27 +14,12 @@ import (
 )
 
 // Witness is the result of the search restricted to one history pair: a
-// controller of Π^clk_{2,T} attaining the pair's distance.
+// controller of Π^clk_{2,T} (a deterministic two-node clock-aware
+// controller with T stages) attaining the pair's distance; Roots counts
+// the realisable root pairs searched.
 type Witness struct {
-	// Controller is a deterministic two-node clock-aware controller with
-	// T stages; entries neither history's law reads are 0.
-	Controller *fsc.FSC
-	// Distance is the W1 of the two suffix laws under Controller: when
-	// Exact, the searched maximum d(h, h′), the value Compute gives the
-	// pair in exact mode (to bb.BoundSlack); otherwise the best value the
-	// search found before its node limit, a lower bound on d(h, h′).
-	Distance float64
-	// Upper bounds d(h, h′) from above: Distance when Exact, else the
-	// largest bound of the subtrees the search left open (or its pruning
-	// threshold, if larger).
-	Upper float64
-	// Exact reports whether the search completed (Distance = d(h, h′)).
-	Exact bool
-	// Roots counts the realisable root pairs searched, Nodes the
-	// branch-and-bound nodes visited; FamilySize is the family's size.
-	Roots      int
-	Nodes      int64
-	FamilySize *big.Int
+	bb.Witness
+	Roots int
 }
 
 // FindWitness runs the search of Compute for the two histories h1, h2 of
@@ -69,7 +53,7 @@ func FindWitness(ctx context.Context, m *pomdp.Model, T int, h1, h2 []int, opt O
 		return nil, err
 	}
 	size, _ := fsc.Size(fsc.KindClock, p.nA, p.nO, 2, T)
-	w := &Witness{FamilySize: size, Exact: true}
+	w := &Witness{Witness: bb.Witness{FamilySize: size, Exact: true}}
 	t := len(h1)
 	L := T - t
 	best := p.zeroController()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/clock2"
@@ -27,20 +26,11 @@ type Searcher interface {
 	String() string
 }
 
-// Witness is what a Searcher returns for one pair.
-type Witness struct {
-	// Controller attains Distance: the search's maximum for the pair when
-	// Exact, else the best the search found before its node limit, with
-	// Upper an upper bound on the maximum (Upper = Distance when Exact).
-	Controller *fsc.FSC
-	Distance   float64
-	Upper      float64
-	Exact      bool
-	// Nodes counts the branch-and-bound nodes visited; FamilySize is the
-	// size of the family searched.
-	Nodes      int64
-	FamilySize *big.Int
-}
+// Witness is what a Searcher returns for one pair (bb.Witness): its
+// Controller attains Distance, the search's maximum for the pair when
+// Exact, else the best the search found before its node limit, with Upper
+// an upper bound on the maximum (Upper = Distance when Exact).
+type Witness = bb.Witness
 
 // Search says how a pair of a searched family was explained: Pair.Probes
 // then holds only the argmax, the witness the search returned, whose
@@ -188,7 +178,7 @@ func (c *clockSearch) Witness(ctx context.Context, h1, h2 []int) (*Witness, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Witness{Controller: w.Controller, Distance: w.Distance, Upper: w.Upper, Exact: w.Exact, Nodes: w.Nodes, FamilySize: w.FamilySize}, nil
+	return &w.Witness, nil
 }
 
 func (c *clockSearch) String() string {
@@ -215,7 +205,7 @@ func (c *statSearch) Witness(ctx context.Context, h1, h2 []int) (*Witness, error
 	if err != nil {
 		return nil, err
 	}
-	return &Witness{Controller: w.Controller, Distance: w.Distance, Upper: w.Upper, Exact: w.Exact, Nodes: w.Nodes, FamilySize: w.FamilySize}, nil
+	return w, nil
 }
 
 func (c *statSearch) String() string {

@@ -5,36 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 
+	"github.com/pomdpq/pomdpq/lib/bb"
 	"github.com/pomdpq/pomdpq/lib/fsc"
 	"github.com/pomdpq/pomdpq/lib/pomdp"
 )
 
 // Witness is the result of the search restricted to one history pair: a
 // controller of the stationary family with at most M nodes attaining the
-// pair's distance.
-type Witness struct {
-	// Controller is a deterministic stationary controller with at most M
-	// nodes; entries neither history's law reads are 0.
-	Controller *fsc.FSC
-	// Distance is the W1 of the two suffix laws under Controller: when
-	// Exact, the searched maximum d(h, h′), the value Compute gives the
-	// pair in exact mode (to bb.BoundSlack); otherwise the best value the
-	// search found before its node limit, a lower bound on d(h, h′).
-	Distance float64
-	// Upper bounds d(h, h′) from above: Distance when Exact, else the
-	// largest bound of the subtrees the search left open (or its pruning
-	// threshold, if larger).
-	Upper float64
-	// Exact reports whether the search completed (Distance = d(h, h′)).
-	Exact bool
-	// Nodes counts the branch-and-bound nodes visited; FamilySize is the
-	// family's size.
-	Nodes      int64
-	FamilySize *big.Int
-}
+// pair's distance (bb.Witness, shared with lib/clock2).
+type Witness = bb.Witness
 
 // FindWitness runs the search of Compute for the two histories h1, h2 of
 // one depth t ≤ T only (observation indices), in exact mode (opt.Eps is
